@@ -1,0 +1,5 @@
+"""Let ``python -m sheetgen`` run the command line."""
+
+from sheetgen.cli import main
+
+main()

@@ -1,0 +1,77 @@
+"""Write files so that a crash never leaves half of one behind.
+
+Every file sheetgen writes goes to a temporary file in the destination's own
+folder, is flushed and fsynced, then renamed over the destination, and the
+folder is fsynced so the rename itself survives a power cut.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import BinaryIO
+
+from sheetgen.errors import OutputError
+
+STDOUT = Path("-")
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_bytes(path: Path, data: bytes, *, make_parents: bool = True) -> None:
+    """Write ``data`` to ``path`` atomically (or to standard output for ``-``)."""
+    if path == STDOUT:
+        out: BinaryIO = sys.stdout.buffer
+        out.write(data)
+        out.flush()
+        return
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        if make_parents:
+            folder.mkdir(parents=True, exist_ok=True)
+        mode = path.stat().st_mode & 0o777 if path.exists() else None
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write here ({exc.strerror or exc})") from exc
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode if mode is not None else 0o644 & ~_umask())
+        os.replace(tmp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise OutputError(f"{path}: cannot write here ({exc.strerror or exc})") from exc
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    _fsync_dir(folder)
+
+
+def write_text(path: Path, text: str) -> None:
+    """Write ``text`` as UTF-8 to ``path`` atomically."""
+    write_bytes(path, text.encode("utf-8"))
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
