@@ -66,8 +66,41 @@ def write_bytes(path: Path, data: bytes, *, make_parents: bool = True) -> None:
     _fsync_dir(folder)
 
 
+def create_bytes(path: Path, data: bytes) -> None:
+    """Write a new file atomically; refuse to replace one that is already there."""
+    if path.exists():
+        raise OutputError(f"{path}: already exists; sheetgen will not overwrite it")
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write here ({exc.strerror or exc})") from exc
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o644 & ~_umask())
+        # A hard link fails if the name exists, so a file made meanwhile is never replaced.
+        os.link(tmp, path)
+    except FileExistsError:
+        raise OutputError(f"{path}: already exists; sheetgen will not overwrite it") from None
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write here ({exc.strerror or exc})") from exc
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+    _fsync_dir(folder)
+
+
 def write_text(path: Path, text: str) -> None:
-    """Write ``text`` as UTF-8 to ``path`` atomically."""
+    """Write ``text`` as UTF-8 to ``path`` atomically (or to standard output for ``-``)."""
+    if path == STDOUT:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
     write_bytes(path, text.encode("utf-8"))
 
 

@@ -48,3 +48,130 @@ def _said(path: Path) -> None:
     """Tell the user where a document went (unless it went to standard output)."""
     if str(path) != "-":
         click.echo(f"Wrote {path}", err=True)
+
+
+class LeftCount(click.ParamType):
+    """``NAME=N``: the cards left in one player's stock pile."""
+
+    name = "NAME=N"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, tuple):
+            return value
+        name, sep, count = str(value).rpartition("=")
+        if not sep or not name.strip() or not count.strip().isdigit():
+            self.fail(f"{value!r} is not NAME=N, for example Bob=7", param, ctx)
+        return (name.strip(), int(count))
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--players", required=True, help='The players in seating order: "Ann,Bob,Cy,Di".')
+@click.option("--teams", help='Partnership play, teams of two: "Red=Ann+Cy,Blue=Bob+Di".')
+@click.option("--stock", type=click.IntRange(min=1), help="Cards in each stock pile.")
+@click.option("--target", type=int, help="Points that win the series (default 500).")
+@click.option("--title", help="A name for the series, printed on its sheets.")
+def new(
+    file: Path, players: str, teams: str | None, stock: int | None, target: int | None,
+    title: str | None,
+) -> None:
+    """Start a series file (.yaml, .json or .csv) for a table; never overwrites one.
+
+    \b
+    Example:
+        sheetgen new friday.yaml --players "Ann,Bob,Cy,Di" --title "Friday nights"
+    """
+    from sheetgen.seriesfile import create_series
+    from sheetgen.table import parse_names, parse_teams
+
+    create_series(
+        file, parse_names(players), teams=parse_teams(teams) if teams else None,
+        stock=stock, target=target, title=title,
+    )
+    click.echo(f"Started {file}; add games with: sheetgen record {file} --winner NAME ...")
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--winner", required=True, help="The player (or team) who went out.")
+@click.option(
+    "--left", "left", multiple=True, type=LeftCount(),
+    help="Cards left in a stock pile, once per other player: --left Bob=7.",
+)
+def record(file: Path, winner: str, left: tuple[tuple[str, int], ...]) -> None:
+    """Add a finished game to a series file and show the standings.
+
+    The game is checked against the whole series first; the file is changed
+    only by a locked, atomic write that keeps your comments and layout.
+
+    \b
+    Example:
+        sheetgen record friday.yaml --winner Ann --left Bob=7 --left Cy=12 --left Di=3
+    """
+    from sheetgen.export import standings_text
+    from sheetgen.scoring import Game
+    from sheetgen.seriesfile import record_game
+
+    counts = dict(left)
+    if len(counts) != len(left):
+        raise click.BadParameter("a player is named twice", param_hint="--left")
+    result = record_game(file, Game(winner, counts))
+    click.echo(f"Game {len(result.games)}: {winner} scores {result.games[-1].points}.")
+    click.echo(standings_text(result), nl=False)
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+def standings(file: Path) -> None:
+    """Show each side's total, games won and points still needed.
+
+    \b
+    Example:
+        sheetgen standings friday.yaml
+    """
+    from sheetgen.export import standings_text
+    from sheetgen.scoring import score_series
+    from sheetgen.seriesfile import load_series
+
+    click.echo(standings_text(score_series(load_series(file))), nl=False)
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--format", "fmt", type=click.Choice(["json", "csv", "md"]), default="json",
+    show_default=True, help="json: every game and total; csv: a row per game; md: a table.",
+)
+@click.option(
+    "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=Path("-"),
+    help="Where to write it (default: standard output).",
+)
+def export(file: Path, fmt: str, output: Path) -> None:
+    """Export a scored series as JSON, CSV or Markdown.
+
+    \b
+    Example:
+        sheetgen export friday.yaml --format csv -o friday.csv
+    """
+    from sheetgen.atomic import write_text
+    from sheetgen.export import export_series
+    from sheetgen.scoring import score_series
+    from sheetgen.seriesfile import load_series
+
+    write_text(output, export_series(score_series(load_series(file)), fmt))
+    _said(output)
+
+
+@cli.command()
+@click.option("--players", required=True, type=click.IntRange(2, 6), help="2 to 6 players.")
+@click.option("--stock", type=int, help="Cards in each stock pile (default: 30, or 20 for 5-6).")
+def deal(players: int, stock: int | None) -> None:
+    """Show the deal in numbers: stock piles and what is left to draw.
+
+    \b
+    Example:
+        sheetgen deal --players 4
+    """
+    from sheetgen.table import deal_text
+
+    click.echo(deal_text(players, stock))

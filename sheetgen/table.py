@@ -110,6 +110,17 @@ def deal(players: int, stock: int | None = None, deck: int = SKIP_BO_DECK) -> De
     return Deal(players=players, stock=size, deck=deck, draw_pile=deck - players * size)
 
 
+def deal_text(players: int, stock: int | None = None, deck: int = SKIP_BO_DECK) -> str:
+    """The deal in words and numbers, for the ``deal`` command."""
+    numbers = deal(players, stock, deck)
+    return (
+        f"{players} players, {numbers.stock} cards in each stock pile: "
+        f"{players * numbers.stock} dealt from the {deck}-card deck, "
+        f"{numbers.draw_pile} left in the draw pile.\n"
+        f"The largest stock pile for {players} players is {max_stock(players, deck)} cards.\n"
+    )
+
+
 def check_name(name: object, field: str) -> str:
     if not isinstance(name, str):
         raise RuleError(f"{field}: a name must be text, not {name!r}")

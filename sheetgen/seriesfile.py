@@ -1,0 +1,448 @@
+"""Series files: the record of a table's games, in YAML, JSON or CSV.
+
+Reading turns a file into a checked ``Series`` (every rule of the scoring
+module applies); writing appends one game under a lock, by an atomic rename,
+keeping every byte the user wrote. A player name is text whatever it looks
+like: YAML is read node by node, so ``No``, ``007`` or ``2024-05-01`` stay
+exactly those names.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from sheetgen.atomic import create_bytes, write_bytes
+from sheetgen.errors import RuleError, SeriesFileError
+from sheetgen.scoring import Game, ScoringRules, Series, SeriesResult, score_series
+from sheetgen.table import make_table
+
+SERIES_KEYS = ("title", "target", "stock", "bonus", "per_card", "players", "teams", "games")
+GAME_KEYS = ("winner", "left")
+FORMATS = {".yaml": "yaml", ".yml": "yaml", ".json": "json", ".csv": "csv"}
+LOCK_TIMEOUT = 30.0
+_WHOLE = re.compile(r"[+]?[0-9]+")
+_NULL_TAG = "tag:yaml.org,2002:null"
+_YAML11_WORDS = re.compile(r"(?i)y|n|yes|no|on|off|true|false|null|~")
+_PLAIN_SAFE = re.compile(r"[^\s\-?:,\[\]{}#&*!|>'\"%@`][^:#,\[\]{}\n]*")
+
+
+def series_format(path: Path) -> str:
+    """The format of a series file, by its suffix."""
+    try:
+        return FORMATS[path.suffix.lower()]
+    except KeyError:
+        raise SeriesFileError(
+            f"{path}: a series file ends in .yaml, .yml, .json or .csv, "
+            f"not {path.suffix or '(no suffix)'!r}"
+        ) from None
+
+
+def load_series(path: Path) -> Series:
+    """Read and check a series file."""
+    return parse_series(_read(path), path)
+
+
+def parse_series(text: str, path: Path) -> Series:
+    """Turn a series file's text into a checked Series; ``path`` names it in messages."""
+    fmt = series_format(path)
+    if fmt == "csv":
+        data = _csv_data(text, path)
+    elif fmt == "json":
+        data = _json_data(text, path)
+    else:
+        data = _yaml_data(text, path)
+    return _series(data, path)
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SeriesFileError(f"{path}: no such series file") from None
+    except IsADirectoryError:
+        raise SeriesFileError(f"{path}: is a folder, not a series file") from None
+    except UnicodeDecodeError as exc:
+        raise SeriesFileError(f"{path}: is not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise SeriesFileError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+
+
+# Reading -----------------------------------------------------------------
+
+
+def _yaml_data(text: str, path: Path) -> Any:
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        node = YAML(typ="safe", pure=True).compose(text)
+    except YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}: " if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise SeriesFileError(f"{path}: {where}not valid YAML ({problem})") from None
+    if node is None:
+        raise SeriesFileError(f"{path}: the file is empty; a series needs at least its players")
+    return _node_value(node, path)
+
+
+def _node_value(node: Any, path: Path) -> Any:
+    """A YAML node as plain data, every scalar kept as the text that was written."""
+    from ruamel.yaml.nodes import MappingNode, SequenceNode
+
+    if isinstance(node, MappingNode):
+        result: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            key = _node_value(key_node, path)
+            if not isinstance(key, str):
+                raise SeriesFileError(
+                    f"{path}: line {key_node.start_mark.line + 1}: a key must be a plain name"
+                )
+            if key in result:
+                raise SeriesFileError(
+                    f"{path}: line {key_node.start_mark.line + 1}: {key!r} is given twice"
+                )
+            result[key] = _node_value(value_node, path)
+        return result
+    if isinstance(node, SequenceNode):
+        return [_node_value(item, path) for item in node.value]
+    if node.tag == _NULL_TAG and node.style is None:
+        return None
+    return str(node.value)
+
+
+def _json_data(text: str, path: Path) -> Any:
+    def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in result:
+                raise SeriesFileError(f"{path}: {key!r} is given twice")
+            result[key] = value
+        return result
+
+    try:
+        return json.loads(text, object_pairs_hook=no_duplicates)
+    except json.JSONDecodeError as exc:
+        raise SeriesFileError(
+            f"{path}: line {exc.lineno}, column {exc.colno}: not valid JSON ({exc.msg})"
+        ) from None
+
+
+def _csv_data(text: str, path: Path) -> dict[str, Any]:
+    rows = [row for row in csv.reader(io.StringIO(text)) if any(cell.strip() for cell in row)]
+    if not rows:
+        raise SeriesFileError(f"{path}: the file is empty; the first row names the columns")
+    header = [cell.strip() for cell in rows[0]]
+    if header[:2] != ["game", "winner"] or len(header) < 3:
+        raise SeriesFileError(
+            f"{path}: the first row must be game,winner and then one column per player"
+        )
+    players = header[2:]
+    games = []
+    for number, row in enumerate(rows[1:], start=1):
+        if len(row) != len(header):
+            raise SeriesFileError(
+                f"{path}, game {number}: the row has {len(row)} cells, the header {len(header)}"
+            )
+        if row[0].strip() != str(number):
+            raise SeriesFileError(
+                f"{path}, game {number}: the game column says {row[0].strip()!r}; "
+                f"games are numbered 1, 2, 3 in order, so this row is game {number}"
+            )
+        winner = row[1].strip()
+        left = {
+            player: cell.strip()
+            for player, cell in zip(players, row[2:], strict=True)
+            if player != winner or cell.strip() not in ("", "0")
+        }
+        games.append({"winner": winner, "left": left})
+    return {"players": players, "games": games}
+
+
+# Checking ----------------------------------------------------------------
+
+
+def _series(data: Any, path: Path) -> Series:
+    if not isinstance(data, dict):
+        raise SeriesFileError(f"{path}: the file must hold a mapping with players and games")
+    _no_unknown_keys(data, SERIES_KEYS, f"{path}", "a series")
+    try:
+        players = data.get("players")
+        if not isinstance(players, list):
+            raise RuleError("players: give the list of players, for example [Ann, Bob, Cy]")
+        teams = _teams(data.get("teams"))
+        table = make_table(
+            players,
+            stock=_optional_whole(data.get("stock"), "stock"),
+            teams=teams,
+        )
+        rules = ScoringRules(
+            **{
+                key: value
+                for key in ("bonus", "per_card", "target")
+                if (value := _optional_whole(data.get(key), key)) is not None
+            }
+        )
+        title = data.get("title")
+        if title is not None and not isinstance(title, str):
+            raise RuleError(f"title: {title!r} is not text")
+    except RuleError as exc:
+        raise SeriesFileError(f"{path}, {exc}") from None
+    games = _games(data.get("games"), path)
+    series = Series(table=table, games=games, rules=rules, title=title or None)
+    try:
+        score_series(series)
+    except RuleError as exc:
+        raise SeriesFileError(f"{path}, {exc}") from None
+    return series
+
+
+def _no_unknown_keys(data: Mapping[str, Any], known: Sequence[str], where: str, what: str) -> None:
+    for key in data:
+        if key not in known:
+            raise SeriesFileError(
+                f"{where}: unknown key {key!r}; {what} has the keys {', '.join(known)}"
+            )
+
+
+def _teams(value: Any) -> dict[str, list[Any]] | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict) or not all(isinstance(m, list) for m in value.values()):
+        raise RuleError("teams: give each team's two partners, for example Red: [Ann, Cy]")
+    return value
+
+
+def _whole(value: Any, field: str) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and _WHOLE.fullmatch(value.strip()):
+        return int(value)
+    raise RuleError(f"{field}: {value!r} is not a whole number")
+
+
+def _optional_whole(value: Any, field: str) -> int | None:
+    return None if value is None else _whole(value, field)
+
+
+def _games(value: Any, path: Path) -> tuple[Game, ...]:
+    if value is None or value == "":
+        return ()
+    if not isinstance(value, list):
+        raise SeriesFileError(f"{path}, games: give a list of games, each with winner and left")
+    games = []
+    for number, item in enumerate(value, start=1):
+        where = f"{path}, game {number}"
+        if not isinstance(item, dict):
+            raise SeriesFileError(f"{where}: a game has the keys winner and left")
+        _no_unknown_keys(item, GAME_KEYS, where, "a game")
+        winner = item.get("winner")
+        if not isinstance(winner, str) or not winner:
+            raise SeriesFileError(f"{where}, winner: name the player or team who went out")
+        left = item.get("left") or {}
+        if not isinstance(left, dict):
+            raise SeriesFileError(
+                f"{where}, left: give the cards left per player, for example {{Bob: 7, Cy: 12}}"
+            )
+        try:
+            counts = {str(name): _whole(count, f"left {name}") for name, count in left.items()}
+        except RuleError as exc:
+            raise SeriesFileError(f"{where}, {exc}") from None
+        games.append(Game(winner=winner, left=counts))
+    return tuple(games)
+
+
+# Writing -----------------------------------------------------------------
+
+
+def new_series_text(fmt: str, series: Series) -> str:
+    """The text of a new series file holding ``series`` (no games yet)."""
+    table, rules = series.table, series.rules
+    if fmt == "csv":
+        if table.teams or series.title or rules != ScoringRules() or table.stock != _default(table):
+            raise SeriesFileError(
+                "a CSV series file holds only players and games; use .yaml or .json "
+                "for a title, teams, another stock size or another target"
+            )
+        return _csv_line(["game", "winner", *table.players])
+    if fmt == "json":
+        data: dict[str, Any] = {}
+        if series.title:
+            data["title"] = series.title
+        data.update({"target": rules.target, "stock": table.stock, "players": list(table.players)})
+        if table.teams:
+            data["teams"] = {team.name: list(team.members) for team in table.teams}
+        data["games"] = []
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    lines = ["# A Skip-Bo series kept by sheetgen. Add games with: sheetgen record FILE"]
+    if series.title:
+        lines.append(f"title: {yaml_scalar(series.title)}")
+    lines += [
+        f"target: {rules.target}",
+        f"stock: {table.stock}",
+        f"players: [{', '.join(yaml_scalar(name) for name in table.players)}]",
+    ]
+    if table.teams:
+        lines.append("teams:")
+        lines += [
+            f"  {yaml_scalar(team.name)}: [{', '.join(yaml_scalar(m) for m in team.members)}]"
+            for team in table.teams
+        ]
+    lines.append("games:")
+    return "\n".join(lines) + "\n"
+
+
+def _default(table: Any) -> int:
+    from sheetgen.table import default_stock
+
+    return default_stock(len(table.players))
+
+
+def create_series(
+    path: Path,
+    players: Sequence[str],
+    *,
+    teams: Mapping[str, Sequence[str]] | None = None,
+    stock: int | None = None,
+    target: int | None = None,
+    title: str | None = None,
+) -> Series:
+    """Check a new table and write its series file; refuse to replace one that exists."""
+    fmt = series_format(path)
+    rules = ScoringRules() if target is None else ScoringRules(target=target)
+    series = Series(make_table(players, stock=stock, teams=teams), (), rules, title or None)
+    create_bytes(path, new_series_text(fmt, series).encode("utf-8"))
+    return series
+
+
+def record_game(path: Path, game: Game) -> SeriesResult:
+    """Append ``game`` to the series file at ``path``, under a lock, atomically.
+
+    The new game is checked against the whole series first; a rejected game
+    leaves the file exactly as it was.
+    """
+    from filelock import FileLock, Timeout
+
+    fmt = series_format(path)
+    lock = FileLock(str(path.with_name(f".{path.name}.lock")), timeout=LOCK_TIMEOUT)
+    try:
+        with lock:
+            text = _read(path)
+            series = parse_series(text, path)
+            winners = series.table.members(game.winner)
+            game = Game(
+                game.winner,
+                {name: n for name, n in game.left.items() if not (name in winners and n == 0)},
+            )
+            updated = Series(series.table, (*series.games, game), series.rules, series.title)
+            try:
+                result = score_series(updated)
+            except RuleError as exc:
+                raise SeriesFileError(f"{path}, {exc}") from None
+            new_text = _append_game(text, fmt, updated, game)
+            if parse_series(new_text, path) != updated:
+                raise SeriesFileError(
+                    f"{path}: sheetgen could not add the game without changing what is "
+                    "already there; add it by hand"
+                )
+            write_bytes(path, new_text.encode("utf-8"), make_parents=False)
+    except Timeout:
+        raise SeriesFileError(
+            f"{path}: another sheetgen is still writing this file; try again"
+        ) from None
+    return result
+
+
+def _append_game(text: str, fmt: str, series: Series, game: Game) -> str:
+    if fmt == "csv":
+        counts = [str(game.left.get(player, 0)) for player in series.table.players]
+        ending = "" if text.endswith("\n") or not text else "\n"
+        return text + ending + _csv_line([str(len(series.games)), game.winner, *counts])
+    if fmt == "json":
+        data = json.loads(text)
+        data.setdefault("games", [])
+        if data["games"] is None:
+            data["games"] = []
+        data["games"].append({"winner": game.winner, "left": dict(game.left)})
+        return json.dumps(data, indent=_json_indent(text), ensure_ascii=False) + "\n"
+    return _yaml_append(text, game)
+
+
+def _csv_line(cells: Sequence[str]) -> str:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerow(cells)
+    return out.getvalue()
+
+
+def _json_indent(text: str) -> int:
+    match = re.search(r"\n( +)\"", text)
+    return len(match.group(1)) if match else 2
+
+
+def yaml_scalar(text: str) -> str:
+    """A name as YAML: plain when every reader takes it as that text, else quoted."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.nodes import ScalarNode
+
+    resolver = YAML(typ="safe", pure=True).resolver
+    plain = (
+        _PLAIN_SAFE.fullmatch(text) and not text.endswith(" ") and not _YAML11_WORDS.fullmatch(text)
+    )
+    if plain and resolver.resolve(ScalarNode, text, (True, False)) == "tag:yaml.org,2002:str":
+        return text
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _yaml_game_lines(game: Game, dash_indent: str) -> list[str]:
+    left = ", ".join(f"{yaml_scalar(name)}: {count}" for name, count in game.left.items())
+    return [
+        f"{dash_indent}- winner: {yaml_scalar(game.winner)}",
+        f"{dash_indent}  left: {{{left}}}",
+    ]
+
+
+def _yaml_append(text: str, game: Game) -> str:
+    """Add a game after the last line of the games list, leaving every other line alone."""
+    lines = text.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    games_at = next(
+        (i for i, line in enumerate(lines) if re.match(r"games\s*:", line)),
+        None,
+    )
+    if games_at is None:
+        return "".join([*lines, "games:\n", *_lines(_yaml_game_lines(game, "  "))])
+    head = lines[games_at]
+    rest = re.sub(r"\s*(#.*)?$", "", head.split(":", 1)[1])
+    if rest == "[]":
+        comment = head[head.index("[]") + 2 :].rstrip("\n")
+        lines[games_at] = "games:" + comment + "\n"
+    elif rest:
+        raise SeriesFileError(
+            "games: the list is written in flow style; sheetgen appends only to a block list"
+        )
+    end = games_at + 1
+    dash_indent: str | None = None
+    last_content = games_at
+    while end < len(lines):
+        line = lines[end]
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            if not line[0].isspace() and not line.startswith("-"):
+                break
+            if dash_indent is None and stripped.startswith("-"):
+                dash_indent = line[: len(line) - len(line.lstrip())]
+            last_content = end
+        end += 1
+    insert = _lines(_yaml_game_lines(game, "  " if dash_indent is None else dash_indent))
+    return "".join([*lines[: last_content + 1], *insert, *lines[last_content + 1 :]])
+
+
+def _lines(items: list[str]) -> list[str]:
+    return [item + "\n" for item in items]
