@@ -1,0 +1,145 @@
+"""Read a generated PDF's structure back: fonts, tags, language, marks near the paper's edge.
+
+Helpers for any test that renders a document: ``from pdfcheck import check_pdf_structure``.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pdfplumber
+import pikepdf
+
+EDGE_MARGIN = 18.0  # 0.25 in: home printers cannot print closer to the edge than this
+FONT_FILES = ("/FontFile", "/FontFile2", "/FontFile3")
+
+
+@dataclass(frozen=True)
+class Element:
+    """One element of a tagged PDF's structure tree, in reading order."""
+
+    tag: str
+    alt: str | None
+    depth: int
+
+
+@dataclass(frozen=True)
+class PdfStructure:
+    """What a reader (or a screen reader) finds in a PDF."""
+
+    pages: int
+    fonts: dict[str, bool]
+    tagged: bool
+    lang: str | None
+    elements: list[Element]
+
+    @property
+    def tags(self) -> list[str]:
+        return [element.tag for element in self.elements]
+
+    def figures(self) -> list[Element]:
+        return [element for element in self.elements if element.tag == "Figure"]
+
+
+def _resources(pdf: pikepdf.Pdf) -> Iterator[pikepdf.Dictionary]:
+    """Every resource dictionary of every page, form XObjects included."""
+    seen: set[tuple[int, int]] = set()
+    pending = [page.obj.get("/Resources") for page in pdf.pages]
+    while pending:
+        resources = pending.pop()
+        if not isinstance(resources, pikepdf.Dictionary):
+            continue
+        yield resources
+        for xobject in resources.get("/XObject", {}).values():
+            if xobject.objgen in seen or xobject.get("/Subtype") != "/Form":
+                continue
+            seen.add(xobject.objgen)
+            pending.append(xobject.get("/Resources"))
+
+
+def _embedded(font: pikepdf.Dictionary) -> bool:
+    if font.get("/Subtype") == "/Type3":
+        return True  # its glyphs are drawn by content streams inside the file
+    if font.get("/Subtype") == "/Type0":
+        font = font.DescendantFonts[0]
+    descriptor = font.get("/FontDescriptor")
+    return descriptor is not None and any(key in descriptor for key in FONT_FILES)
+
+
+def fonts_of(pdf: pikepdf.Pdf) -> dict[str, bool]:
+    """Each font's name (subset prefix removed) and whether its glyphs are in the file."""
+    fonts: dict[str, bool] = {}
+    for resources in _resources(pdf):
+        for font in resources.get("/Font", {}).values():
+            name = str(font.get("/BaseFont", "/Type3"))[1:].split("+", 1)[-1]
+            fonts[name] = fonts.get(name, True) and _embedded(font)
+    return fonts
+
+
+def is_tagged(pdf: pikepdf.Pdf) -> bool:
+    """True if the PDF says it is tagged and carries a structure tree."""
+    mark_info = pdf.Root.get("/MarkInfo")
+    marked = mark_info is not None and bool(mark_info.get("/Marked", False))
+    return marked and "/StructTreeRoot" in pdf.Root
+
+
+def _kids(node: pikepdf.Object) -> list[pikepdf.Object]:
+    kids = node.get("/K")
+    if kids is None:
+        return []
+    return list(kids) if isinstance(kids, pikepdf.Array) else [kids]
+
+
+def structure_of(pdf: pikepdf.Pdf) -> list[Element]:
+    """The structure tree's elements depth-first (reading order), with their alt text."""
+    root = pdf.Root.get("/StructTreeRoot")
+    if root is None:
+        return []
+    elements: list[Element] = []
+    pending = [(kid, 0) for kid in reversed(_kids(root))]
+    while pending:
+        node, depth = pending.pop()
+        if not isinstance(node, pikepdf.Dictionary) or "/S" not in node:
+            continue  # a marked-content reference, not an element
+        alt = node.get("/Alt")
+        elements.append(Element(str(node.S)[1:], None if alt is None else str(alt), depth))
+        pending.extend((kid, depth + 1) for kid in reversed(_kids(node)))
+    return elements
+
+
+def check_pdf_structure(pdf_bytes: bytes) -> PdfStructure:
+    """Open the PDF with pikepdf, insist every font is embedded, and report its structure."""
+    with pikepdf.open(io.BytesIO(pdf_bytes)) as pdf:
+        fonts = fonts_of(pdf)
+        missing = sorted(name for name, embedded in fonts.items() if not embedded)
+        assert not missing, f"fonts not embedded: {missing}"
+        lang = pdf.Root.get("/Lang")
+        return PdfStructure(
+            pages=len(pdf.pages),
+            fonts=fonts,
+            tagged=is_tagged(pdf),
+            lang=None if lang is None else str(lang),
+            elements=structure_of(pdf),
+        )
+
+
+def marks_near_edge(pdf_bytes: bytes, margin: float = EDGE_MARGIN) -> list[str]:
+    """Everything drawn within ``margin`` points of a page's edge, described for a message."""
+    found: list[str] = []
+    with pdfplumber.open(io.BytesIO(pdf_bytes)) as pdf:
+        for number, page in enumerate(pdf.pages, start=1):
+            for kind in ("chars", "rects", "lines", "curves", "images"):
+                for obj in getattr(page, kind):
+                    if (
+                        obj["x0"] < margin
+                        or obj["top"] < margin
+                        or obj["x1"] > page.width - margin
+                        or obj["bottom"] > page.height - margin
+                    ):
+                        what = obj.get("text", kind[:-1])
+                        found.append(
+                            f"page {number}: {what} at ({obj['x0']:.1f}, {obj['top']:.1f})"
+                        )
+    return found

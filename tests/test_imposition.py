@@ -1,0 +1,225 @@
+"""Saddle-stitch imposition: read the imposed sheets back and fold them to prove the order."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pdfplumber
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pdfcheck import check_pdf_structure, marks_near_edge
+from pypdf import PdfReader
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen import canvas
+
+from sheetgen.errors import ChoiceError
+from sheetgen.imposition import (
+    HALF_PAPERS,
+    Sheet,
+    half_paper,
+    impose_saddle_stitch,
+    padded_pages,
+    saddle_stitch_order,
+)
+from sheetgen.paper import A4, LETTER, Paper
+from sheetgen.resources import fonts_dir
+
+MARGIN = 20.0  # the frame drawn on each test page, just over 0.25 in from its edges
+LABEL = re.compile(r"^p(\d+)$")
+
+pdfmetrics.registerFont(TTFont("DejaVuSans", str(fonts_dir() / "DejaVuSans.ttf")))
+
+
+def numbered_pdf(
+    count: int, size: tuple[float, float], *, link: bool = False, margin: float = MARGIN
+) -> bytes:
+    """A PDF of ``count`` pages, each framed just inside 0.25 in and labelled p1, p2, ..."""
+    out = io.BytesIO()
+    page = canvas.Canvas(out, pagesize=size, initialFontName="DejaVuSans")
+    page.setTitle("Numbered pages")
+    width, height = size
+    for number in range(1, count + 1):
+        page.setFont("DejaVuSans", 40)
+        page.drawCentredString(width / 2, height / 2, f"p{number}")
+        page.rect(margin, margin, width - 2 * margin, height - 2 * margin)
+        if link:
+            page.linkURL("https://example.org/", (40, 40, 90, 60))
+        page.showPage()
+    page.save()
+    return out.getvalue()
+
+
+def read_sides(pdf_bytes: bytes) -> list[tuple[int | None, int | None]]:
+    """For each printed side: the page label on its left half and on its right half."""
+    sides = []
+    with pdfplumber.open(io.BytesIO(pdf_bytes)) as pdf:
+        for page in pdf.pages:
+            halves: list[int | None] = [None, None]
+            for word in page.extract_words():
+                label = LABEL.match(word["text"])
+                if label:
+                    half = 0 if (word["x0"] + word["x1"]) / 2 < page.width / 2 else 1
+                    assert halves[half] is None, f"two pages on one half of side {page}"
+                    halves[half] = int(label.group(1))
+            sides.append((halves[0], halves[1]))
+    return sides
+
+
+def fold(sheets: list[Sheet]) -> list[int | None]:
+    """Stack the printed sheets as they leave the printer, fold once, and leaf through.
+
+    Going in, each sheet shows the right half of its front, then (turned over)
+    the left half of its back; past the centre spread, coming back out, the
+    right half of its back and then the left half of its front.
+    """
+    going_in = [page for s in sheets for page in (s.front_right, s.back_left)]
+    coming_out = [page for s in reversed(sheets) for page in (s.back_right, s.front_left)]
+    return going_in + coming_out
+
+
+def expected_reading(count: int) -> list[int | None]:
+    """Pages 1..count in order, blanks to a multiple of four just before the back cover."""
+    blanks = [None] * (-count % 4)
+    if count == 1:
+        return [1, *blanks]
+    return [*range(1, count), *blanks, count]
+
+
+def sheets_from_sides(sides: list[tuple[int | None, int | None]]) -> list[Sheet]:
+    assert len(sides) % 2 == 0
+    return [
+        Sheet(front[0], front[1], back[0], back[1])
+        for front, back in zip(sides[::2], sides[1::2], strict=True)
+    ]
+
+
+@given(st.integers(min_value=1, max_value=400))
+def test_folded_sheets_read_in_page_order(count: int) -> None:
+    assert fold(saddle_stitch_order(count)) == expected_reading(count)
+
+
+@given(st.integers(min_value=1, max_value=400))
+def test_padding_fills_whole_sheets_and_keeps_the_back_cover(count: int) -> None:
+    pages = padded_pages(count)
+    assert len(pages) % 4 == 0
+    assert len(pages) - count < 4
+    assert [page for page in pages if page is not None] == list(range(1, count + 1))
+    assert pages[0] == 1
+    if count > 1:
+        assert pages[-1] == count
+
+
+def test_a_booklet_needs_a_page() -> None:
+    with pytest.raises(ValueError, match="at least one page"):
+        saddle_stitch_order(0)
+
+
+@pytest.mark.parametrize(
+    ("count", "sheets"),
+    [
+        (4, [Sheet(4, 1, 2, 3)]),
+        (5, [Sheet(5, 1, 2, None), Sheet(None, 3, 4, None)]),
+        (8, [Sheet(8, 1, 2, 7), Sheet(6, 3, 4, 5)]),
+    ],
+)
+def test_order_of_small_booklets(count: int, sheets: list[Sheet]) -> None:
+    assert saddle_stitch_order(count) == sheets
+
+
+@pytest.mark.parametrize("sheet", [A4, LETTER], ids=lambda paper: paper.name)
+@pytest.mark.parametrize("count", [1, 2, 3, 4, 6, 7, 9, 12])
+def test_imposed_pdf_folds_into_the_booklet(sheet: Paper, count: int) -> None:
+    half = half_paper(sheet)
+    imposed = impose_saddle_stitch(numbered_pdf(count, half.portrait), sheet)
+    sides = read_sides(imposed)
+    assert len(sides) == 2 * -(-count // 4)
+    assert fold(sheets_from_sides(sides)) == expected_reading(count)
+
+
+@pytest.fixture(scope="module", params=[A4, LETTER], ids=lambda paper: paper.name)
+def seven_pages(request: pytest.FixtureRequest) -> tuple[Paper, bytes]:
+    sheet: Paper = request.param
+    source = numbered_pdf(7, half_paper(sheet).portrait, link=True)
+    score_sheet = numbered_pdf(1, sheet.landscape)
+    return sheet, impose_saddle_stitch(source, sheet, extra_pages=score_sheet)
+
+
+def test_sides_are_landscape_sheets_of_the_paper(seven_pages: tuple[Paper, bytes]) -> None:
+    sheet, imposed = seven_pages
+    for page in PdfReader(io.BytesIO(imposed)).pages:
+        assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx(
+            sheet.landscape, abs=0.01
+        )
+
+
+def test_half_pages_sit_at_full_scale_in_their_halves(seven_pages: tuple[Paper, bytes]) -> None:
+    sheet, imposed = seven_pages
+    half = half_paper(sheet)
+    slot = sheet.height / 2
+    gutter = (slot - half.width) / 2  # A5 is a hair narrower than half of A4
+    with pdfplumber.open(io.BytesIO(imposed)) as pdf:
+        frames = sorted((rect["x0"], rect["top"], rect["width"]) for rect in pdf.pages[0].rects)
+    assert frames[0] == pytest.approx((gutter + MARGIN, MARGIN, half.width - 2 * MARGIN))
+    assert frames[1] == pytest.approx((slot + gutter + MARGIN, MARGIN, half.width - 2 * MARGIN))
+
+
+def test_no_marks_near_the_sheet_edges(seven_pages: tuple[Paper, bytes]) -> None:
+    _, imposed = seven_pages
+    assert marks_near_edge(imposed) == []
+
+
+def test_marks_near_the_edge_are_found() -> None:
+    imposed = impose_saddle_stitch(
+        numbered_pdf(2, HALF_PAPERS["letter"].portrait, margin=9), LETTER
+    )
+    assert marks_near_edge(imposed)[0].startswith("page 1: rect at (")
+
+
+def test_score_sheet_follows_on_its_own_full_sheet(seven_pages: tuple[Paper, bytes]) -> None:
+    _, imposed = seven_pages
+    sides = read_sides(imposed)
+    assert len(sides) == 5
+    assert fold(sheets_from_sides(sides[:4])) == [1, 2, 3, 4, 5, 6, None, 7]
+    with pdfplumber.open(io.BytesIO(imposed)) as pdf:
+        last = pdf.pages[-1]
+        (label,) = last.extract_words()
+    assert label["text"] == "p1"
+    assert (label["x0"] + label["x1"]) / 2 == pytest.approx(last.width / 2, abs=1)
+
+
+def test_fonts_stay_embedded_and_title_stays(seven_pages: tuple[Paper, bytes]) -> None:
+    _, imposed = seven_pages
+    structure = check_pdf_structure(imposed)
+    assert structure.fonts == {"DejaVuSans": True}
+    assert PdfReader(io.BytesIO(imposed)).metadata.title == "Numbered pages"
+
+
+def test_links_to_the_source_pages_are_dropped(seven_pages: tuple[Paper, bytes]) -> None:
+    _, imposed = seven_pages
+    assert all("/Annots" not in page for page in PdfReader(io.BytesIO(imposed)).pages)
+
+
+def test_a_page_too_big_for_its_half_is_shrunk_to_fit() -> None:
+    imposed = impose_saddle_stitch(numbered_pdf(4, A4.portrait), A4)
+    scale = min(A4.height / 2 / A4.width, A4.width / A4.height)
+    half_width = A4.height / 2
+    with pdfplumber.open(io.BytesIO(imposed)) as pdf:
+        frames = [rect for page in pdf.pages for rect in page.rects]
+    assert len(frames) == 4
+    for rect in frames:
+        assert rect["height"] == pytest.approx((A4.height - 2 * MARGIN) * scale, abs=0.01)
+        assert rect["top"] >= 0 and rect["bottom"] <= A4.width
+        assert rect["x1"] <= half_width or rect["x0"] >= half_width
+    assert fold(sheets_from_sides(read_sides(imposed))) == [1, 2, 3, 4]
+
+
+def test_unknown_paper_cannot_be_folded() -> None:
+    legal = Paper("legal", 612, 1008)
+    with pytest.raises(ChoiceError) as caught:
+        impose_saddle_stitch(numbered_pdf(4, HALF_PAPERS["letter"].portrait), legal)
+    assert str(caught.value) == (
+        "paper: a booklet cannot be folded from 'legal' paper; choose a4 or letter"
+    )
