@@ -112,7 +112,8 @@ def _node_value(node: Any, path: Path) -> Any:
         return result
     if isinstance(node, SequenceNode):
         return [_node_value(item, path) for item in node.value]
-    if node.tag == _NULL_TAG and node.style is None:
+    # Only an empty value or ~ is "nothing": a player called Null keeps the name.
+    if node.tag == _NULL_TAG and node.style is None and node.value in ("", "~"):
         return None
     return str(node.value)
 

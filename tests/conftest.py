@@ -25,7 +25,9 @@ class Runner:
         old = Path.cwd()
         os.chdir(self.cwd)
         try:
-            return self._runner.invoke(cli, list(args), input=input, catch_exceptions=True, **kwargs)
+            return self._runner.invoke(
+                cli, list(args), input=input, catch_exceptions=True, **kwargs
+            )
         finally:
             os.chdir(old)
 

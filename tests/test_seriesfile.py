@@ -1,0 +1,366 @@
+"""Series files: reading, writing and recording games, through the core and the CLI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sheetgen.errors import SeriesFileError
+from sheetgen.scoring import score_series
+from sheetgen.seriesfile import load_series, parse_series
+
+EXAMPLE = """\
+title: Friday nights        # optional
+target: 500                 # optional
+stock: 30                   # optional; default from the player count
+players: [Ann, Bob, Cy, Di]
+games:
+  - winner: Ann             # a player, or a team in partnership play
+    left: {Bob: 7, Cy: 12, Di: 3}   # cards left in every other stock pile
+"""
+
+TEAMS = """\
+players: [Ann, Bob, Cy, Di]
+teams:
+  Red: [Ann, Cy]
+  Blue: [Bob, Di]
+games:
+  - winner: Red
+    left: {Bob: 4, Di: 10}
+"""
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_example_file_loads(tmp_path: Path) -> None:
+    series = load_series(write(tmp_path, "friday.yaml", EXAMPLE))
+    assert series.title == "Friday nights"
+    assert series.table.players == ("Ann", "Bob", "Cy", "Di")
+    assert score_series(series).totals["Ann"] == 135
+
+
+def test_json_and_csv_read_the_same_series(tmp_path: Path) -> None:
+    data = {
+        "players": ["Ann", "Bob", "Cy", "Di"],
+        "games": [
+            {"winner": "Ann", "left": {"Bob": 7, "Cy": 12, "Di": 3}},
+            {"winner": "Bob", "left": {"Ann": 4, "Cy": 9, "Di": 15}},
+        ],
+    }
+    from_json = load_series(write(tmp_path, "s.json", json.dumps(data)))
+    from_csv = load_series(
+        write(tmp_path, "s.csv", "game,winner,Ann,Bob,Cy,Di\n1,Ann,0,7,12,3\n2,Bob,4,,9,15\n")
+    )
+    assert from_json.games == from_csv.games
+    assert score_series(from_csv).totals == {"Ann": 135, "Bob": 165, "Cy": 0, "Di": 0}
+
+
+@pytest.mark.parametrize("names", [["No", "On", "007", "2024-05-01"], ["Yes", "null", "1e3", "~x"]])
+def test_names_are_text_whatever_they_look_like(tmp_path: Path, names: list[str]) -> None:
+    text = (
+        f"players: [{', '.join(names)}]\ngames:\n  - winner: {names[1]}\n    left: {{"
+        + ", ".join(f"{n}: 2" for n in names if n != names[1])
+        + "}\n"
+    )
+    series = load_series(write(tmp_path, "s.yaml", text))
+    assert series.table.players == tuple(names)
+    assert series.games[0].winner == names[1]
+
+
+UNICODE = ["Zoë", "Łukasz", "Σοφία", "Дмитрий", "王芳"]
+
+
+def test_unicode_names_round_trip_through_the_commands(runner, tmp_path: Path) -> None:
+    result = runner("new", "u.yaml", "--players", ",".join(UNICODE))
+    assert result.exit_code == 0, result.output
+    args = ["record", "u.yaml", "--winner", "王芳"]
+    for name in UNICODE[:-1]:
+        args += ["--left", f"{name}=2"]
+    assert runner(*args).exit_code == 0
+    exported = json.loads(runner("export", "u.yaml").output)
+    assert exported["sides"] == UNICODE
+    assert exported["games"][0]["left"] == {name: 2 for name in UNICODE[:-1]}
+    assert exported["totals"]["王芳"] == 25 + 5 * 8
+
+
+BAD_FILES = [
+    ("s.yaml", "players: [Ann, Bob\n", "s.yaml: line 2: not valid YAML"),
+    ("s.yaml", "", "s.yaml: the file is empty"),
+    ("s.yaml", "- Ann\n", "s.yaml: the file must hold a mapping with players and games"),
+    ("s.yaml", "players: [Ann, Bob]\nplayers: [Cy]\n", "s.yaml: line 2: 'players' is given twice"),
+    ("s.yaml", "players: [Ann, Bob]\ncolour: red\n", "s.yaml: unknown key 'colour'"),
+    ("s.yaml", "players: Ann\n", "s.yaml, players: give the list of players"),
+    (
+        "s.yaml",
+        "players: [Ann, Bob]\ntarget: lots\n",
+        "s.yaml, target: 'lots' is not a whole number",
+    ),
+    ("s.yaml", "players: [Ann, Bob]\ntarget: -5\n", "s.yaml, target: '-5' is not a whole number"),
+    ("s.yaml", "players: [Ann, Bob]\ntarget: 0\n", "s.yaml, target: 0 must be more than 0 points"),
+    (
+        "s.yaml",
+        "players: [Ann, Bob]\nstock: 77\n",
+        "s.yaml, stock: 2 players cannot each be dealt 77",
+    ),
+    (
+        "s.yaml",
+        "players: [Ann, Bob]\ngames:\n  - winner: Ann\n    left: {Bob: seven}\n",
+        "s.yaml, game 1, left Bob: 'seven' is not a whole number",
+    ),
+    (
+        "s.yaml",
+        "players: [Ann, Bob]\ngames:\n  - winner: Ann\n    lft: {Bob: 3}\n",
+        "s.yaml, game 1: unknown key 'lft'; a game has the keys winner, left",
+    ),
+    (
+        "s.yaml",
+        "players: [Ann, Bob, Cy]\ngames:\n  - {winner: Ann, left: {Bob: 3, Cy: 2}}\n"
+        "  - {winner: Cy, left: {Ann: 3, Bob: 31}}\n",
+        "s.yaml, game 2: Bob has 31 cards left, but stock piles hold 30",
+    ),
+    ("s.json", '{"players": ["Ann", "Bob"],}', "s.json: line 1, column 28: not valid JSON"),
+    ("s.json", '{"players": ["Ann", 7]}', "s.json, players, player 2: a name must be text, not 7"),
+    ("s.json", '{"players": ["Ann", "Bob"], "target": 5.5}', "s.json, target: 5.5 is not"),
+    ("s.csv", "round,winner,Ann,Bob\n", "s.csv: the first row must be game,winner"),
+    (
+        "s.csv",
+        "game,winner,Ann,Bob\n1,Ann,0,3\n3,Bob,2,0\n",
+        "s.csv, game 2: the game column says '3'",
+    ),
+    ("s.csv", "game,winner,Ann,Bob\n1,Ann,0\n", "s.csv, game 1: the row has 3 cells, the header 4"),
+    ("s.txt", "players: [Ann, Bob]\n", "s.txt: a series file ends in .yaml, .yml, .json or .csv"),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "message"), BAD_FILES)
+def test_bad_files_get_one_clear_message(
+    runner, tmp_path: Path, name: str, text: str, message: str
+) -> None:
+    path = write(tmp_path, name, text)
+    with pytest.raises(SeriesFileError) as caught:
+        parse_series(text, Path(name))
+    assert str(caught.value).startswith(message)
+    result = runner("standings", name)
+    assert result.exit_code == 1
+    assert result.output.startswith(f"Error: {message}")
+    assert "Traceback" not in result.output
+    assert path.read_text(encoding="utf-8") == text
+
+
+def test_missing_file(runner) -> None:
+    result = runner("standings", "gone.yaml")
+    assert result.exit_code == 1
+    assert result.output == "Error: gone.yaml: no such series file\n"
+
+
+def test_new_writes_a_file_that_loads_and_refuses_to_overwrite(runner, tmp_path: Path) -> None:
+    result = runner(
+        "new",
+        "f.yaml",
+        "--players",
+        "Ann,Bob,Cy,Di",
+        "--teams",
+        "Red=Ann+Cy,Blue=Bob+Di",
+        "--target",
+        "300",
+        "--title",
+        "Friday nights",
+    )
+    assert result.exit_code == 0, result.output
+    series = load_series(tmp_path / "f.yaml")
+    assert series.table.sides == ("Red", "Blue")
+    assert series.rules.target == 300
+    before = (tmp_path / "f.yaml").read_bytes()
+    again = runner("new", "f.yaml", "--players", "X,Y")
+    assert again.exit_code == 1
+    assert again.output == "Error: f.yaml: already exists; sheetgen will not overwrite it\n"
+    assert (tmp_path / "f.yaml").read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "Ann,Bob,Ann"], "players: Ann is listed twice"),
+        (
+            ["--players", "Ann,Bob,Cy", "--teams", "R=Ann+Bob,B=Cy"],
+            "teams: partnership play needs 4 or 6",
+        ),
+        (["--players", "Ann,Bob", "--teams", "Red"], "teams: 'Red' is not a team"),
+        (["--players", "Ann,Bob", "--target", "0"], "target: 0 must be more than 0 points"),
+    ],
+)
+def test_new_refuses_impossible_tables(
+    runner, tmp_path: Path, args: list[str], message: str
+) -> None:
+    result = runner("new", "f.yaml", *args)
+    assert result.exit_code == 1
+    assert result.output.startswith(f"Error: {message}")
+    assert not (tmp_path / "f.yaml").exists()
+
+
+def test_record_keeps_comments_and_layout(runner, tmp_path: Path) -> None:
+    path = write(tmp_path, "f.yaml", EXAMPLE + "  # more to come\n")
+    result = runner(
+        "record",
+        "f.yaml",
+        "--winner",
+        "Bob",
+        "--left",
+        "Ann=4",
+        "--left",
+        "Cy=9",
+        "--left",
+        "Di=15",
+    )
+    assert result.exit_code == 0, result.output
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith(EXAMPLE)
+    assert (
+        text == EXAMPLE + "  - winner: Bob\n    left: {Ann: 4, Cy: 9, Di: 15}\n  # more to come\n"
+    )
+    assert "Game 2: Bob scores 165." in result.output
+    assert "Bob leads and needs 335 more points." in result.output
+
+
+@pytest.mark.parametrize("name", ["f.yaml", "f.json", "f.csv"])
+def test_rejected_game_leaves_the_file_byte_for_byte(runner, tmp_path: Path, name: str) -> None:
+    assert runner("new", name, "--players", "Ann,Bob,Cy").exit_code == 0
+    assert (
+        runner("record", name, "--winner", "Ann", "--left", "Bob=3", "--left", "Cy=4").exit_code
+        == 0
+    )
+    before = (tmp_path / name).read_bytes()
+    result = runner("record", name, "--winner", "Cy", "--left", "Ann=3", "--left", "Bob=40")
+    assert result.exit_code == 1
+    assert (
+        result.output == f"Error: {name}, game 2: Bob has 40 cards left, but stock piles hold 30\n"
+    )
+    assert (tmp_path / name).read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith(".lock")) == [name]
+
+
+def test_record_refuses_a_game_after_the_series_is_won(runner, tmp_path: Path) -> None:
+    runner("new", "f.yaml", "--players", "Ann,Bob", "--target", "100")
+    assert runner("record", "f.yaml", "--winner", "Ann", "--left", "Bob=30").exit_code == 0
+    result = runner("record", "f.yaml", "--winner", "Bob", "--left", "Ann=3")
+    assert result.exit_code == 1
+    assert "game 2: the series was already won by Ann in game 1" in result.output
+    assert "Ann won the series in game 1." in runner("standings", "f.yaml").output
+
+
+def test_concurrent_records_are_serialised(tmp_path: Path) -> None:
+    path = tmp_path / "f.yaml"
+    path.write_text("# keep me\nplayers: [Ann, Bob]\ntarget: 100000\ngames:\n", encoding="utf-8")
+    command = [
+        sys.executable,
+        "-m",
+        "sheetgen",
+        "record",
+        str(path),
+        "--winner",
+        "Ann",
+        "--left",
+        "Bob=1",
+    ]
+    processes = [
+        subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        for _ in range(8)
+    ]
+    errors = [p.communicate()[1] for p in processes]
+    assert [p.returncode for p in processes] == [0] * 8, errors
+    series = load_series(path)
+    assert len(series.games) == 8
+    assert path.read_text(encoding="utf-8").startswith("# keep me\n")
+
+
+def test_export_json_has_exactly_the_documented_keys(runner, tmp_path: Path) -> None:
+    write(tmp_path, "f.yaml", EXAMPLE)
+    result = runner("export", "f.yaml", "--format", "json")
+    assert result.exit_code == 0
+    assert json.loads(result.output) == {
+        "title": "Friday nights",
+        "target": 500,
+        "stock": 30,
+        "sides": ["Ann", "Bob", "Cy", "Di"],
+        "games": [
+            {
+                "number": 1,
+                "winner": "Ann",
+                "left": {"Bob": 7, "Cy": 12, "Di": 3},
+                "points": 135,
+                "totals": {"Ann": 135, "Bob": 0, "Cy": 0, "Di": 0},
+            }
+        ],
+        "totals": {"Ann": 135, "Bob": 0, "Cy": 0, "Di": 0},
+        "winner": None,
+        "won_in_game": None,
+    }
+
+
+def test_export_partnership_json_and_csv(runner, tmp_path: Path) -> None:
+    write(tmp_path, "t.yaml", TEAMS)
+    data = json.loads(runner("export", "t.yaml").output)
+    assert data["sides"] == ["Red", "Blue"]
+    assert data["games"][0]["left"] == {"Bob": 4, "Di": 10}
+    assert data["totals"] == {"Red": 95, "Blue": 0}
+    result = runner("export", "t.yaml", "--format", "csv", "-o", "t.csv")
+    assert result.exit_code == 0
+    assert (tmp_path / "t.csv").read_text() == (
+        "game,winner,points,total Red,total Blue\n1,Red,95,95,0\n"
+    )
+
+
+def test_standings_table(runner, tmp_path: Path) -> None:
+    write(tmp_path, "t.yaml", TEAMS)
+    output = runner("standings", "t.yaml").output
+    assert output.splitlines() == [
+        "Series: 1 game played, first to 500",
+        "Side             Total  Won  Needed",
+        "---------------  -----  ---  ------",
+        "Red (Ann + Cy)      95    1     405",
+        "Blue (Bob + Di)      0    0     500",
+        "Red (Ann + Cy) leads and needs 405 more points.",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (
+            ["--players", "2"],
+            "2 players, 30 cards in each stock pile: 60 dealt from the "
+            "162-card deck, 102 left in the draw pile.",
+        ),
+        (
+            ["--players", "4"],
+            "4 players, 30 cards in each stock pile: 120 dealt from the "
+            "162-card deck, 42 left in the draw pile.",
+        ),
+        (
+            ["--players", "6"],
+            "6 players, 20 cards in each stock pile: 120 dealt from the "
+            "162-card deck, 42 left in the draw pile.",
+        ),
+    ],
+)
+def test_deal(runner, args: list[str], line: str) -> None:
+    result = runner("deal", *args)
+    assert result.exit_code == 0
+    assert result.output.splitlines()[0] == line
+
+
+def test_deal_refuses_what_the_deck_cannot_deal(runner) -> None:
+    result = runner("deal", "--players", "6", "--stock", "23")
+    assert result.exit_code == 1
+    assert result.output == (
+        "Error: stock: 6 players cannot each be dealt 23 cards from a 162-card deck "
+        "and still draw a first hand of 5; choose 1 to 22\n"
+    )
