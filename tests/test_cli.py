@@ -1,0 +1,101 @@
+"""The command-line frame: help, version, examples, errors and lazy imports."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import click
+import pytest
+
+from sheetgen import __version__
+from sheetgen.cli import cli
+
+COMMANDS = sorted(cli.commands)
+
+
+def test_version(runner) -> None:
+    result = runner("--version")
+    assert result.exit_code == 0
+    assert result.output == f"sheetgen, version {__version__}\n"
+
+
+def test_help_lists_every_command(runner) -> None:
+    result = runner("--help")
+    assert result.exit_code == 0
+    for name in COMMANDS:
+        assert f"  {name}" in result.output
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_every_command_has_help_with_an_example(runner, name: str) -> None:
+    command = cli.commands[name]
+    assert command.help, f"{name} has no help text"
+    result = runner(name, "--help")
+    assert result.exit_code == 0
+    assert "Example" in result.output
+    assert f"sheetgen {name}" in result.output.split("Example", 1)[1]
+    for param in command.params:
+        if isinstance(param, click.Option):
+            assert param.help, f"{name} {param.opts} has no help"
+
+
+def test_python_dash_m_runs_the_cli() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "sheetgen", "--version"], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0
+    assert result.stdout.strip() == f"sheetgen, version {__version__}"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--help"],
+        ["deal", "--players", "4"],
+        ["sheet", "--help"],
+        ["sheet", "-o", "OUT/s.pdf"],
+    ],
+)
+def test_help_and_sheet_commands_never_import_weasyprint(tmp_path, args: list[str]) -> None:
+    args = [a.replace("OUT", str(tmp_path)) for a in args]
+    code = (
+        "import sys\n"
+        "from sheetgen.cli import cli\n"
+        "try:\n"
+        f"    cli({args!r}, prog_name='sheetgen')\n"
+        "except SystemExit as exit:\n"
+        "    assert not exit.code, exit.code\n"
+        "assert 'weasyprint' not in sys.modules, 'weasyprint was imported'\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=tmp_path
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def test_shell_completion_is_available() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "sheetgen"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**__import__("os").environ, "_SHEETGEN_COMPLETE": "bash_source"},
+    )
+    # python -m runs under the program name "sheetgen", so click's own completion answers.
+    assert "complete" in result.stdout
+    assert "_sheetgen_completion" in result.stdout
+
+
+def test_core_modules_do_not_import_click() -> None:
+    from pathlib import Path
+
+    import sheetgen
+
+    package = Path(sheetgen.__file__).parent
+    offenders = [
+        path.name
+        for path in package.glob("*.py")
+        if path.name != "cli.py" and "import click" in path.read_text(encoding="utf-8")
+    ]
+    assert offenders == []

@@ -1,0 +1,99 @@
+"""The built wheel carries every asset, and the README's commands are CI's commands."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def readme_command(marker: str) -> str:
+    """The shell command in the README's fenced block that follows ``marker``."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = text.split(marker, 1)[1].split("```", 2)[1]
+    lines = [line for line in block.splitlines()[1:] if line.strip()]
+    assert len(lines) == 1, lines
+    return lines[0].strip()
+
+
+def test_ci_runs_exactly_the_readme_test_command() -> None:
+    command = readme_command("<!-- test-command -->")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert command in [line.strip() for line in ci.splitlines()]
+
+
+def test_readme_install_command_produces_a_document() -> None:
+    command = readme_command("<!-- install-command -->")
+    assert re.fullmatch(r"python -m pip install \. && sheetgen sheet", command), command
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("dist")
+    subprocess.run(
+        [sys.executable, "-m", "hatchling", "build", "-t", "wheel", "-d", str(out)],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
+    (built,) = out.glob("sheetgen-*.whl")
+    return built
+
+
+def test_wheel_carries_templates_rules_and_fonts(wheel: Path) -> None:
+    names = zipfile.ZipFile(wheel).namelist()
+    for asset in ("templates", "rules"):
+        source = sorted(
+            str(p.relative_to(ROOT)) for p in (ROOT / asset).rglob("*") if p.is_file()
+        )
+        assert source, asset
+        for path in source:
+            assert f"sheetgen/{path}" in names
+    assert "sheetgen/fonts/DejaVuSans.ttf" in names
+    assert "sheetgen/fonts/DejaVuSans-Bold.ttf" in names
+
+
+@pytest.mark.slow
+def test_wheel_in_a_fresh_venv_finds_its_assets(wheel: Path, tmp_path: Path) -> None:
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    python = env_dir / "bin" / "python"
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", str(wheel)],
+        check=True,
+        capture_output=True,
+    )
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env["PATH"] = f"{env_dir / 'bin'}:{env['PATH']}"
+    sheetgen = str(env_dir / "bin" / "sheetgen")
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        result = subprocess.run(
+            [sheetgen, *args], cwd=elsewhere, env=env, capture_output=True, text=True, check=False
+        )
+        assert result.returncode == 0, result.stderr
+        return result
+
+    where = subprocess.run(
+        [str(python), "-c", "import sheetgen.resources as r; print(r.templates_dir());"
+         "print(r.rules_dir()); print(r.fonts_dir())"],
+        cwd=elsewhere, env=env, capture_output=True, text=True, check=True,
+    ).stdout.split()
+    for folder in where:
+        assert folder.startswith(str(env_dir)), folder
+    run("sheet")
+    run("rules", "--players", "3", "-o", "rules.pdf")
+    for name in ("output/score-sheet.pdf", "rules.pdf"):
+        data = (elsewhere / name).read_bytes()
+        assert data.startswith(b"%PDF")
+        assert b"DejaVuSans" in data
