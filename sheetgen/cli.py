@@ -175,3 +175,108 @@ def deal(players: int, stock: int | None) -> None:
     from sheetgen.table import deal_text
 
     click.echo(deal_text(players, stock))
+
+
+class TeamsParam(click.ParamType[int | dict[str, list[str]]]):
+    """``--teams``: a count of teams (2 or 3) or ``RED=ANN+CY,BLUE=BOB+DI``."""
+
+    name = "TEAMS"
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> int | dict[str, list[str]]:
+        if isinstance(value, (int, dict)):
+            return value
+        from sheetgen.table import parse_teams
+
+        text = str(value).strip()
+        if text.isdigit():
+            return int(text)
+        try:
+            return parse_teams(text)
+        except SheetgenError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+def _sheet_output(output: Path | None, fmt: str, stem: str) -> Path:
+    return output if output is not None else Path("output") / f"{stem}.{fmt}"
+
+
+@cli.command()
+@click.option("--players", type=click.IntRange(2, 6), help="2 to 6 players (default 6).")
+@click.option("--names", help='Player names for the header, e.g. "Ann,Bob,Cy" (sets the count).')
+@click.option("--teams", type=TeamsParam(), help='"Red=Ann+Cy,Blue=Bob+Di", or 2 or 3 teams.')
+@click.option(
+    "--games", type=click.IntRange(1, 200), default=10, show_default=True, help="Game rows."
+)
+@click.option(
+    "--target", type=click.IntRange(1), default=500, show_default=True, help="Points to win."
+)
+@click.option("--title", help='Heading of the sheet (default "Skip-Bo score sheet").')
+@click.option("--copies", type=click.IntRange(1, 100), default=1, show_default=True, help="Pages.")
+@click.option(
+    "--paper",
+    "paper_name",
+    type=click.Choice(["letter", "a4"], case_sensitive=False),
+    help="Paper size (default: the system's, from PAPERSIZE, /etc/papersize or LC_PAPER).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["pdf", "png"]),
+    default="pdf",
+    show_default=True,
+    help="png: a preview image of the first page.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Where to write (default output/score-sheet.pdf; - for standard output).",
+)
+def sheet(
+    players: int | None,
+    names: str | None,
+    teams: Any,
+    games: int,
+    target: int,
+    title: str | None,
+    copies: int,
+    paper_name: str | None,
+    fmt: str,
+    output: Path | None,
+) -> None:
+    """Draw blank score sheets: ten games by six players, running totals, the line to 500.
+
+    \b
+    Example:
+        sheetgen sheet --names "Ann,Bob,Cy,Di" --paper a4
+        sheetgen sheet --teams "Red=Ann+Cy,Blue=Bob+Di" --copies 3 -o - | lp
+    """
+    from sheetgen.paper import paper
+    from sheetgen.sheet import blank_sheet_pdf
+    from sheetgen.table import parse_names
+
+    pdf = blank_sheet_pdf(
+        paper=paper(paper_name) if paper_name else None,
+        players=players,
+        names=parse_names(names) if names is not None else None,
+        teams=teams,
+        games=games,
+        target=target,
+        title=title,
+        copies=copies,
+    )
+    _write_document(pdf, fmt, _sheet_output(output, fmt, "score-sheet"))
+
+
+def _write_document(pdf: bytes, fmt: str, output: Path) -> None:
+    """Write a PDF, or the preview of its first page for ``png``."""
+    from sheetgen.atomic import write_bytes
+
+    if fmt == "png":
+        from sheetgen.preview import pdf_to_png
+
+        pdf = pdf_to_png(pdf)
+    write_bytes(output, pdf)
+    _said(output)

@@ -1,0 +1,28 @@
+"""Preview images of PDF pages, for sending a sheet to the table's group chat."""
+
+from __future__ import annotations
+
+import io
+
+from sheetgen.errors import OutputError
+
+PREVIEW_DPI = 110
+
+
+def pdf_to_png(pdf_bytes: bytes, page: int = 0, dpi: int = PREVIEW_DPI) -> bytes:
+    """Render one page of a PDF (the first by default) to PNG bytes."""
+    import pypdfium2
+
+    document = pypdfium2.PdfDocument(pdf_bytes)
+    try:
+        if not 0 <= page < len(document):
+            raise OutputError(
+                f"preview: page {page + 1} does not exist; the PDF has {len(document)}"
+            )
+        bitmap = document[page].render(scale=dpi / 72)
+        image = bitmap.to_pil()
+        out = io.BytesIO()
+        image.save(out, format="PNG", optimize=False)
+        return out.getvalue()
+    finally:
+        document.close()

@@ -1,0 +1,90 @@
+"""The bundled typeface: what it prints, what falls back to a system font, what is refused."""
+
+from __future__ import annotations
+
+import io
+import shutil
+from pathlib import Path
+
+import pikepdf
+import pytest
+
+from sheetgen import fonts
+from sheetgen.errors import FontCoverageError
+from sheetgen.paper import paper
+from sheetgen.sheet import blank_sheet_pdf
+
+ARC = "\u2312"  # in DejaVu Sans Mono, not in DejaVu Sans
+
+
+def font_names(pdf: bytes) -> set[str]:
+    doc = pikepdf.open(io.BytesIO(pdf))
+    found: set[str] = set()
+    for page in doc.pages:
+        resources = [page.Resources]
+        resources += [x.Resources for x in page.Resources.get("/XObject", {}).values()]
+        for resource in resources:
+            for font in resource.get("/Font", {}).values():
+                descendant = font.DescendantFonts[0] if font.Subtype == "/Type0" else font
+                assert "/FontFile2" in descendant.FontDescriptor
+                found.add(str(font.BaseFont).split("+", 1)[1])
+    return found
+
+
+def test_font_files_are_the_bundled_faces() -> None:
+    files = fonts.font_files()
+    assert set(files) == {"regular", "bold"}
+    assert files["regular"].name == "DejaVuSans.ttf"
+    assert all(path.is_file() for path in files.values())
+
+
+@pytest.mark.parametrize("name", ["Zoë", "Łukasz", "Jiří Dvořák", "Erdős", "Σοφία", "Дмитрий"])
+def test_bundled_typeface_prints_european_scripts(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_system_fonts(chars: object) -> list[fonts.SystemFont]:
+        raise AssertionError("the bundled face should be enough")
+
+    monkeypatch.setattr(fonts, "_system_fonts_covering", no_system_fonts)
+    fonts.check_printable([name], "names")
+    assert fonts.font_for(name) == fonts.REGULAR
+    assert fonts.font_for(name, bold=True) == fonts.BOLD
+
+
+@pytest.mark.parametrize(
+    ("text", "described"),
+    [
+        ("Ann\ue000", "U+E000 (an unassigned or private character)"),
+        ("Bo\U000e0fff", "U+E0FFF (an unassigned or private character)"),
+        ("王芳", "王 (U+738B)"),
+    ],
+)
+def test_text_nothing_covers_is_refused(text: str, described: str) -> None:
+    with pytest.raises(FontCoverageError) as caught:
+        fonts.check_printable(["Bob", text], "names")
+    message = str(caught.value)
+    assert message.startswith("names: ")
+    assert f"has {described}, which the bundled typeface cannot print" in message
+
+
+def test_refused_name_writes_nothing(runner, tmp_path: Path, snapshot) -> None:
+    before = snapshot(tmp_path)
+    result = runner("sheet", "--names", "Ann,Bo\ue000b")
+    assert result.exit_code == 1
+    assert "U+E000" in result.output
+    assert snapshot(tmp_path) == before
+
+
+@pytest.mark.skipif(shutil.which("fc-list") is None, reason="needs fontconfig")
+def test_system_font_covering_a_gap_is_embedded_for_that_name() -> None:
+    if not fonts._system_fonts_covering(ARC):
+        pytest.skip("no system font covers U+2312")
+    pdf = blank_sheet_pdf(paper=paper("letter"), names=["Ann", f"Bob{ARC}"])
+    names = font_names(pdf)
+    assert {"DejaVuSans", "DejaVuSans-Bold"} <= names
+    assert any(name not in {"DejaVuSans", "DejaVuSans-Bold"} for name in names)
+
+
+def test_blank_sheet_uses_no_font_but_the_bundled_one() -> None:
+    pdf = blank_sheet_pdf(paper=paper("a4"), players=3)
+    assert font_names(pdf) == {"DejaVuSans", "DejaVuSans-Bold"}

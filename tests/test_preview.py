@@ -1,0 +1,29 @@
+"""Preview images of a sheet's first page."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from sheetgen.errors import OutputError
+from sheetgen.paper import paper
+from sheetgen.preview import pdf_to_png
+from sheetgen.sheet import blank_sheet_pdf
+
+
+@pytest.fixture(scope="module")
+def two_pages() -> bytes:
+    return blank_sheet_pdf(paper=paper("letter"), players=2, copies=2)
+
+
+def test_png_of_first_page_has_landscape_proportions(two_pages: bytes) -> None:
+    image = Image.open(io.BytesIO(pdf_to_png(two_pages, dpi=36)))
+    assert image.format == "PNG"
+    assert image.size == (396, 306)
+
+
+def test_missing_page_is_refused(two_pages: bytes) -> None:
+    with pytest.raises(OutputError, match="page 3 does not exist; the PDF has 2"):
+        pdf_to_png(two_pages, page=2)

@@ -1,0 +1,255 @@
+"""The blank score sheet, read back from the PDF: page, text, positions, fonts, metadata, errors."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import re
+from pathlib import Path
+
+import pdfplumber
+import pikepdf
+import pytest
+
+from sheetgen import __version__
+from sheetgen.paper import paper
+from sheetgen.sheet import blank_sheet_pdf
+
+EDGE = 18.0
+LONG_NAMES = [
+    "Maximilian-Alexander von Habsburg-Lothringen",
+    "Bartholomew Featherstonehaugh",
+    "Zoë",
+    "Łukasz Wróblewski-Przybyszewski",
+    "Σοφία Παπαδοπούλου",
+    "Дмитрий Александрович Карамазов",
+]
+SIZES = {"letter": (792.0, 612.0), "a4": (841.89, 595.28)}
+
+
+@pytest.fixture(scope="module")
+def six_long() -> dict[str, bytes]:
+    return {name: blank_sheet_pdf(paper=paper(name), names=LONG_NAMES) for name in SIZES}
+
+
+@pytest.fixture(scope="module")
+def two_teams() -> bytes:
+    return blank_sheet_pdf(paper=paper("a4"), teams={"Red": ["Ann", "Cy"], "Blue": ["Bob", "Di"]})
+
+
+def words(pdf: bytes, page: int = 0) -> list[dict[str, object]]:
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        return list(doc.pages[page].extract_words(keep_blank_chars=True, use_text_flow=True))
+
+
+def page_text(pdf: bytes, page: int = 0) -> str:
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        return doc.pages[page].extract_text() or ""
+
+
+@pytest.mark.parametrize("name", SIZES)
+def test_page_is_landscape_at_the_paper_size(six_long: dict[str, bytes], name: str) -> None:
+    with pdfplumber.open(io.BytesIO(six_long[name])) as doc:
+        assert len(doc.pages) == 1
+        page = doc.pages[0]
+        assert (round(page.width, 2), round(page.height, 2)) == SIZES[name]
+        assert page.width > page.height
+
+
+@pytest.mark.parametrize("name", SIZES)
+def test_names_game_numbers_and_target_extract(six_long: dict[str, bytes], name: str) -> None:
+    text = page_text(six_long[name])
+    lines = [line.strip() for line in text.splitlines()]
+    for number in range(1, 11):
+        assert str(number) in lines
+    assert "Target: 500 points. The first to reach 500 wins the series." in text
+    flat = " ".join(text.split())
+    for long_name in LONG_NAMES:
+        for part in long_name.split(" "):
+            assert part in flat
+    assert "winner gets 25, and 5 more per card" in flat
+
+
+@pytest.mark.parametrize("name", SIZES)
+def test_every_mark_is_18pt_from_every_edge(six_long: dict[str, bytes], name: str) -> None:
+    with pdfplumber.open(io.BytesIO(six_long[name])) as doc:
+        page = doc.pages[0]
+        objects = page.chars + page.lines + page.rects + page.curves
+        assert objects
+        for item in objects:
+            assert item["x0"] >= EDGE and item["top"] >= EDGE
+            assert page.width - item["x1"] >= EDGE and page.height - item["bottom"] >= EDGE
+
+
+@pytest.mark.parametrize("name", SIZES)
+def test_long_names_stay_inside_their_cells(six_long: dict[str, bytes], name: str) -> None:
+    with pdfplumber.open(io.BytesIO(six_long[name])) as doc:
+        page = doc.pages[0]
+        heads = sorted(
+            (w for w in page.extract_words() if w["text"] == "Points"), key=lambda w: w["x0"]
+        )
+        assert len(heads) == 6
+        # The heavy vertical rules part the sides; the name row sits above the sub-headings.
+        edges = sorted(
+            {
+                round(line["x0"], 2)
+                for line in page.lines
+                if line["x0"] == line["x1"] and line["linewidth"] > 1
+            }
+        )
+        sides = list(itertools.pairwise(edges[1:]))
+        assert len(sides) == 6
+        row_top = max(
+            line["top"]
+            for line in page.lines
+            if line["linewidth"] > 1.3
+            and line["top"] < heads[0]["top"]
+            and line["x0"] != line["x1"]
+        )
+        name_chars = [c for c in page.chars if row_top < c["top"] < heads[0]["top"] - 1]
+        for (left, right), long_name in zip(sides, LONG_NAMES, strict=True):
+            mine = [c for c in name_chars if left < (c["x0"] + c["x1"]) / 2 < right]
+            spelled = "".join(
+                c["text"] for c in sorted(mine, key=lambda c: (round(c["top"]), c["x0"]))
+            )
+            assert spelled.replace(" ", "") == long_name.replace(" ", "")
+            for char in mine:
+                assert left < char["x0"] and char["x1"] < right
+                assert char["size"] >= 5
+
+
+def test_team_sheet_names_both_partners(two_teams: bytes) -> None:
+    text = " ".join(page_text(two_teams).split())
+    assert "Red" in text and "Blue" in text
+    assert "Ann + Cy" in text and "Bob + Di" in text
+    assert "other teams' stock piles" in text
+
+
+def test_fonts_are_embedded_subsets_only(six_long: dict[str, bytes]) -> None:
+    pdf = pikepdf.open(io.BytesIO(six_long["letter"]))
+    fonts = []
+    for page in pdf.pages:
+        resources = [page.Resources]
+        for xobject in page.Resources.get("/XObject", {}).values():
+            resources.append(xobject.Resources)
+        for resource in resources:
+            fonts.extend(resource.get("/Font", {}).values())
+    assert fonts
+    for font in fonts:
+        assert re.fullmatch(r"/[A-Z]{6}\+DejaVuSans(-Bold)?", str(font.BaseFont))
+        descendant = font.DescendantFonts[0] if font.Subtype == "/Type0" else font
+        assert "/FontFile2" in descendant.FontDescriptor
+
+
+def test_metadata_and_print_at_actual_size(six_long: dict[str, bytes]) -> None:
+    pdf = pikepdf.open(io.BytesIO(six_long["a4"]))
+    info = pdf.docinfo
+    assert str(info["/Title"]) == "Skip-Bo score sheet"
+    assert "500" in str(info["/Subject"])
+    assert str(info["/Creator"]) == f"sheetgen {__version__}"
+    assert pdf.Root.ViewerPreferences.PrintScaling == "/None"
+
+
+def test_source_date_epoch_gives_identical_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    first = blank_sheet_pdf(paper=paper("letter"), names=["Ann", "Bob"])
+    second = blank_sheet_pdf(paper=paper("letter"), names=["Ann", "Bob"])
+    assert first == second
+    assert b"D:20231114" in first
+
+
+def test_more_games_than_fit_continue_with_totals_brought_forward() -> None:
+    pdf = blank_sheet_pdf(paper=paper("letter"), players=3, games=30, copies=2)
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        assert len(doc.pages) == 4
+        second = doc.pages[1].extract_text() or ""
+    assert "Brought" in second and "forward" in second
+    lines = [line.strip() for line in second.splitlines()]
+    assert "30" in lines and "1" not in lines
+
+
+def test_cli_writes_default_path_and_reports_it(runner, tmp_path: Path) -> None:
+    result = runner("sheet", "--names", "Ann,Bob", "--paper", "a4")
+    assert result.exit_code == 0, result.output
+    pdf = tmp_path / "output" / "score-sheet.pdf"
+    assert "Wrote output/score-sheet.pdf" in result.output
+    with pdfplumber.open(pdf) as doc:
+        assert round(doc.pages[0].width) == 842
+
+
+def test_cli_writes_pdf_to_standard_output(runner, tmp_path: Path) -> None:
+    result = runner("sheet", "--players", "2", "-o", "-", "--paper", "letter")
+    assert result.exit_code == 0
+    assert result.stdout_bytes.startswith(b"%PDF-")
+    assert not (tmp_path / "output").exists()
+
+
+def test_cli_png_preview(runner, tmp_path: Path) -> None:
+    result = runner("sheet", "--format", "png", "--paper", "letter")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "output" / "score-sheet.png").read_bytes().startswith(b"\x89PNG")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--names", "A,B,C,D,E,F,G"],
+            "Error: players: 7 is not a table size; Skip-Bo is played by 2 to 6 players",
+        ),
+        (["--names", "Ann,,Bob"], "Error: players, player 2: a name cannot be blank"),
+        (
+            ["--names", "Ann,Bob,Ann"],
+            "Error: players: Ann is listed twice; every name must be unique",
+        ),
+        (
+            ["--teams", "Red=Ann+Cy,Blue=Bob"],
+            "Error: teams: partnership play needs 4 or 6 players in teams of two, not 3",
+        ),
+        (
+            ["--teams", "Red=Ann+Cy,Blue=Bob+Di,Gold=Ed"],
+            "Error: teams: partnership play needs 4 or 6 players in teams of two, not 5",
+        ),
+        (
+            ["--teams", "2", "--players", "5"],
+            "Error: teams: partnership play needs 4 or 6 players in teams of two, not 5",
+        ),
+        (["--teams", "4"], "Error: teams: 4 teams cannot sit at one table; choose 2 or 3"),
+        (
+            ["--names", "Ann,Bob", "--players", "3"],
+            "Error: names: 2 names given, but --players asks for 3",
+        ),
+        (["--games", "0"], "Error: Invalid value for '--games': 0 is not in the range 1<=x<=200."),
+        (["--target", "-5"], "Error: Invalid value for '--target': -5 is not in the range x>=1."),
+        (
+            ["--players", "7"],
+            "Error: Invalid value for '--players': 7 is not in the range 2<=x<=6.",
+        ),
+        (
+            ["--paper", "legal"],
+            "Error: Invalid value for '--paper': 'legal' is not one of 'letter', 'a4'.",
+        ),
+        (
+            ["--names", "Ann,王芳"],
+            'Error: names: "王芳" has 王 (U+738B), which the bundled typeface cannot print and '
+            "no font on this system covers; spell it in Latin, Greek or Cyrillic letters",
+        ),
+    ],
+)
+def test_bad_input_is_refused_and_nothing_written(
+    runner, tmp_path: Path, snapshot, args: list[str], message: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sheetgen.fonts._system_fonts_covering", lambda chars: [])
+    before = snapshot(tmp_path)
+    result = runner("sheet", *args, "-o", "out.pdf")
+    assert result.exit_code != 0
+    assert result.output.strip().splitlines()[-1] == message
+    assert "Traceback" not in result.output
+    assert snapshot(tmp_path) == before
+
+
+def test_help_has_an_example(runner) -> None:
+    result = runner("sheet", "--help")
+    assert result.exit_code == 0
+    assert "Example:" in result.output
+    assert "sheetgen sheet --names" in result.output
