@@ -280,3 +280,82 @@ def _write_document(pdf: bytes, fmt: str, output: Path) -> None:
         pdf = pdf_to_png(pdf)
     write_bytes(output, pdf)
     _said(output)
+
+
+def _game_choice() -> click.Choice:
+    from sheetgen.games import game_ids
+
+    return click.Choice(game_ids())
+
+
+@cli.command()
+@click.option("--game", type=_game_choice(), help="Which game's rules (default skip-bo).")
+@click.option("--players", type=int, help="Players at the table (Skip-Bo: 2 to 6; default 4).")
+@click.option("--stock", help="Cards in each stock pile: official, short (10) or a number.")
+@click.option("--first-player", help="Who starts: left-of-dealer or youngest.")
+@click.option("--partnerships/--no-partnerships", default=None, help="Teams of two (4 or 6).")
+@click.option("--series/--no-series", default=None, help="The points game and its score sheet.")
+@click.option("--target", type=int, help="Points that win the series (default 500).")
+@click.option("--deck", help="skip-bo, or standard: three standard decks with their jokers.")
+@click.option(
+    "--must-play-stock", is_flag=True, default=None, help="A fitting stock card must be played."
+)
+@click.option(
+    "--no-wild-start", is_flag=True, default=None, help="Reshuffle a stock pile showing a wild."
+)
+@click.option(
+    "--extra",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="The table's own rules, in Markdown.",
+)
+@click.option(
+    "--house-rules",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="A TOML house-rules file.",
+)
+@click.option("--preset", help="Start from a shipped preset: official, short, family, strict.")
+@click.option(
+    "--paper",
+    "paper_name",
+    type=click.Choice(["letter", "a4"], case_sensitive=False),
+    help="Paper size (default: the system's).",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Where to write (default output/rules-GAME.pdf; - for standard output).",
+)
+def rules(
+    game: str | None,
+    house_rules: Path | None,
+    preset: str | None,
+    paper_name: str | None,
+    output: Path | None,
+    **toggles: Any,
+) -> None:
+    """Write the rules booklet for how this table plays: house rules, numbers, score sheet.
+
+    Options override the --house-rules file, which overrides the --preset.
+
+    \b
+    Example:
+        sheetgen rules --players 5 --stock short --no-series
+        sheetgen rules --house-rules ours.toml --extra ours.md --paper a4 -o rules.pdf
+    """
+    from sheetgen.atomic import write_bytes
+    from sheetgen.booklet import build_booklet
+    from sheetgen.houserules import resolve
+    from sheetgen.paper import default_paper, paper
+
+    given = click.get_current_context().get_parameter_source
+    options = {
+        key.replace("_", "-"): value
+        for key, value in toggles.items()
+        if value is not None and given(key) is not click.core.ParameterSource.DEFAULT
+    }
+    house = resolve(game=game, preset=preset, house_rules=house_rules, options=options)
+    pdf = build_booklet(house, paper=paper(paper_name) if paper_name else default_paper())
+    target = output or Path("output") / f"rules-{house.game}.pdf"
+    write_bytes(target, pdf)
+    _said(target)

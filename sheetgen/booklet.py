@@ -1,0 +1,300 @@
+"""The rules booklet: house rules -> context -> HTML -> PDF, with the score sheet last.
+
+``build_context`` derives every number the text needs (the deal, the most a
+game can pay, a worked example scored by sheetgen.scoring); ``render_html``
+composes the game's sections with the shared templates; ``build_booklet``
+renders the PDF with weasyprint, which may fetch only the package's own
+templates and fonts, and lays the blank score sheet onto the last page.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sheetgen import __version__
+from sheetgen.errors import HouseRulesError
+from sheetgen.games import GameDef, Section
+from sheetgen.houserules import HouseRules, differences, official_rules
+from sheetgen.markdown import Heading, render_markdown
+from sheetgen.paper import Paper
+from sheetgen.resources import fonts_dir, templates_dir
+from sheetgen.scoring import Game, ScoringRules, game_points, max_points
+from sheetgen.table import TEAM_SIZE, Table, deal, make_table
+from sheetgen.templating import evaluate, make_environment, render_string, render_template
+
+CREATOR = f"sheetgen {__version__}"
+EXAMPLE_NAMES = ("Ann", "Bob", "Cy", "Di", "Eve", "Fay")
+# Share of a full stock pile each loser still holds in the worked example.
+EXAMPLE_SHARES = (0.25, 0.4, 0.1, 0.5, 0.3)
+EXTRA_TITLE = "Our own rules"
+SHEET_SLOT = "score-sheet"
+
+
+@dataclass(frozen=True)
+class Chapter:
+    """One rendered section of the booklet."""
+
+    html: str
+    headings: tuple[Heading, ...]
+    own_page: bool = False
+    picture: str | None = None
+
+
+def _example_table(rules: HouseRules) -> Table:
+    names = EXAMPLE_NAMES[: rules.players]
+    teams = None
+    if rules.partnerships:
+        count = rules.players // TEAM_SIZE
+        teams = {f"Team {chr(65 + k)}": [names[k], names[k + count]] for k in range(count)}
+    return make_table(names, stock=rules.stock, teams=teams)
+
+
+def _example(table: Table, scoring: ScoringRules) -> dict[str, Any]:
+    winner = table.sides[0]
+    winners = table.members(winner)
+    losers = [player for player in table.players if player not in winners]
+    left = {player: 0 for player in winners}
+    for index, player in enumerate(losers):
+        share = EXAMPLE_SHARES[index % len(EXAMPLE_SHARES)]
+        left[player] = min(table.stock, max(1, round(table.stock * share)))
+    points = game_points(table, Game(winner=winner, left=left), scoring)
+    rows = [
+        {
+            "player": player,
+            "side": table.side_of(player),
+            "left": left[player],
+            "points": left[player] * scoring.per_card,
+        }
+        for player in losers
+    ]
+    return {
+        "winner": winner,
+        "rows": rows,
+        "cards": sum(left[player] for player in losers),
+        "card_points": points - scoring.bonus,
+        "points": points,
+        "games_to_target": math.ceil(scoring.target / points) if points else 0,
+    }
+
+
+def _seats(table: Table) -> list[dict[str, Any]]:
+    """Where each player sits in the picture (640 x 520 viewBox), clockwise from the bottom."""
+    seats = []
+    count = len(table.players)
+    for index, player in enumerate(table.players):
+        angle = 90 + 360 * index / count
+        rad = math.radians(angle)
+        side = table.side_of(player)
+        seats.append(
+            {
+                "name": player,
+                "team": side if table.partnership else "",
+                "x": round(320 + 215 * math.cos(rad), 1),
+                "y": round(255 + 165 * math.sin(rad), 1),
+                "rotate": round(angle - 90, 1),
+                "label_x": round(320 + 290 * math.cos(rad), 1),
+                "label_y": round(255 + 232 * math.sin(rad) + 4, 1),
+            }
+        )
+    return seats
+
+
+def build_context(rules: HouseRules) -> dict[str, Any]:
+    """Every value the templates may use, derived from the validated house rules."""
+    game = rules.definition
+    deck = game.deck(rules.deck)
+    dealt = deal(rules.players, rules.stock, deck.cards)
+    table = _example_table(rules)
+    scoring = ScoringRules(bonus=rules.bonus, per_card=rules.per_card, target=rules.target)
+    context: dict[str, Any] = {
+        "game": game,
+        "words": game.words,
+        "rules": rules,
+        "official": official_rules(rules.game, rules.players),
+        "deck": deck,
+        "deal": {
+            "players": rules.players,
+            "stock": dealt.stock,
+            "dealt": rules.players * dealt.stock,
+            "draw_pile": dealt.draw_pile,
+            "after_hands": dealt.draw_pile - rules.players * game.hand,
+        },
+        "teams": len(table.teams),
+        "scoring": {
+            "bonus": scoring.bonus,
+            "per_card": scoring.per_card,
+            "target": scoring.target,
+            "max_points": max_points(table, scoring),
+        },
+        "example": _example(table, scoring) if rules.series else None,
+        "seats": _seats(table),
+    }
+    env = make_environment([game.folder])
+    context["differences"] = [
+        render_string(env, game.house_rules[toggle], context) for toggle in differences(rules)
+    ]
+    return context
+
+
+def _chapters(game: GameDef, context: Mapping[str, Any], extra: str | None) -> list[Chapter]:
+    env = make_environment([game.folder / "sections", game.folder])
+    picture = None
+    if game.picture:
+        picture = render_template(env, game.picture, context)
+    chapters: list[Chapter] = []
+    sections: list[Section] = list(game.sections)
+    if not any(section.slot == "extra" for section in sections):
+        sections.append(Section(file=None, slot="extra"))
+    for number, section in enumerate(sections, start=1):
+        if section.slot == "extra":
+            if extra is not None:
+                chapters.append(_extra_chapter(extra))
+            continue
+        if section.when and not evaluate(env, section.when, context):
+            continue
+        assert section.file is not None
+        text = render_template(env, section.file, context)
+        rendered = render_markdown(text, id_prefix=f"s{number}")
+        chapters.append(
+            Chapter(
+                rendered.html,
+                rendered.headings,
+                own_page=section.own_page,
+                picture=picture if section.picture else None,
+            )
+        )
+    return chapters
+
+
+def _extra_chapter(extra: str) -> Chapter:
+    rendered = render_markdown(extra, id_prefix="extra", shift=1)
+    heading = Heading(1, "extra", EXTRA_TITLE)
+    return Chapter(rendered.html, (heading, *rendered.headings))
+
+
+def _read_extra(rules: HouseRules) -> str | None:
+    if rules.extra is None:
+        return None
+    try:
+        return rules.extra.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise HouseRulesError(f"{rules.extra}: cannot read the table's own rules ({exc})") from exc
+
+
+def render_html(
+    rules: HouseRules,
+    *,
+    paper: Paper,
+    extra_markdown: str | None = None,
+    page_size_override: tuple[float, float] | None = None,
+) -> str:
+    """The booklet as one HTML document (fonts and styles from the package only)."""
+    game = rules.definition
+    context = build_context(rules)
+    if extra_markdown is None:
+        extra_markdown = _read_extra(rules)
+    chapters = _chapters(game, context, extra_markdown)
+    fonts = fonts_dir()
+    width, height = page_size_override or paper.portrait
+    page = {
+        "width": width,
+        "height": height,
+        "sheet_width": paper.landscape[0],
+        "sheet_height": paper.landscape[1],
+    }
+    env = make_environment([templates_dir()])
+    return render_template(
+        env,
+        "booklet.html.j2",
+        {
+            **context,
+            "title": f"{game.name} rules",
+            "creator": CREATOR,
+            "chapters": chapters,
+            "page": page,
+            "fonts": {
+                "regular": (fonts / "DejaVuSans.ttf").as_uri(),
+                "bold": (fonts / "DejaVuSans-Bold.ttf").as_uri(),
+            },
+            "picture_alt": render_string(env, game.picture_alt, context),
+            "sheet_slot": SHEET_SLOT if rules.series else None,
+        },
+    )
+
+
+def _allowed_roots() -> tuple[Path, ...]:
+    return (templates_dir().resolve(), fonts_dir().resolve())
+
+
+def asset_path(url: str) -> Path:
+    """The package file a URL names; anything outside the package's assets is refused."""
+    from urllib.parse import unquote, urlparse
+
+    parsed = urlparse(url)
+    if parsed.scheme != "file":
+        raise PermissionError(f"sheetgen fetches nothing from {url}")
+    path = Path(unquote(parsed.path)).resolve()
+    if not any(path.is_relative_to(root) for root in _allowed_roots()) or not path.is_file():
+        raise PermissionError(f"sheetgen fetches nothing from {url}")
+    return path
+
+
+def _fetcher() -> Any:
+    from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+    class AssetFetcher(URLFetcher):  # type: ignore[misc]
+        """Serves the package's own templates and fonts, refuses every other URL."""
+
+        def fetch(self, url: str, headers: Any = None) -> Any:
+            path = asset_path(url)
+            return URLFetcherResponse(url, path.read_bytes(), status=200)
+
+    return AssetFetcher()
+
+
+def build_booklet(
+    rules: HouseRules,
+    *,
+    paper: Paper,
+    extra_markdown: str | None = None,
+    page_size_override: tuple[float, float] | None = None,
+) -> bytes:
+    """The booklet as PDF bytes; with the points game on, the score sheet is the last page."""
+    import weasyprint
+
+    html = render_html(
+        rules, paper=paper, extra_markdown=extra_markdown, page_size_override=page_size_override
+    )
+    document = weasyprint.HTML(
+        string=html, base_url=templates_dir().as_uri(), url_fetcher=_fetcher()
+    )
+    pdf: bytes = document.write_pdf()
+    if rules.series:
+        pdf = _lay_sheet(pdf, rules, paper)
+    return pdf
+
+
+def _lay_sheet(pdf: bytes, rules: HouseRules, paper: Paper) -> bytes:
+    """Paint the blank score sheet onto the booklet's last (empty, landscape) page."""
+    import io
+
+    from pypdf import PdfReader, PdfWriter
+
+    from sheetgen.sheet import blank_sheet_pdf
+
+    sheet = blank_sheet_pdf(
+        paper=paper,
+        players=rules.players,
+        teams=rules.players // TEAM_SIZE if rules.partnerships else None,
+        target=rules.target,
+        title=f"{rules.definition.name} score sheet",
+    )
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
+    writer.pages[-1].merge_page(PdfReader(io.BytesIO(sheet)).pages[0])
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
