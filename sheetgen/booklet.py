@@ -107,7 +107,8 @@ def build_context(rules: HouseRules) -> dict[str, Any]:
     """Every value the templates may use, derived from the validated house rules."""
     game = rules.definition
     deck = game.deck(rules.deck)
-    dealt = deal(rules.players, rules.stock, deck.cards)
+    dealt = deal(rules.players, rules.stock, deck.cards - game.laid_out - game.draw_left)
+    draw_pile = dealt.draw_pile + game.draw_left
     table = _example_table(rules)
     scoring = ScoringRules(bonus=rules.bonus, per_card=rules.per_card, target=rules.target)
     context: dict[str, Any] = {
@@ -120,8 +121,9 @@ def build_context(rules: HouseRules) -> dict[str, Any]:
             "players": rules.players,
             "stock": dealt.stock,
             "dealt": rules.players * dealt.stock,
-            "draw_pile": dealt.draw_pile,
-            "after_hands": dealt.draw_pile - rules.players * game.hand,
+            "draw_pile": draw_pile,
+            "after_hands": draw_pile - rules.players * game.hand,
+            "laid_out": game.laid_out,
         },
         "teams": len(table.teams),
         "scoring": {

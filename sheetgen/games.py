@@ -50,6 +50,7 @@ _TOP_KEYS = {
     "scoring",
     "house_rules",
     "sections",
+    "deal",
 }
 _SECTION_KEYS = {"file", "when", "picture", "own_page", "slot"}
 
@@ -97,6 +98,12 @@ class GameDef:
     sections: tuple[Section, ...]
     picture: str | None = None
     picture_alt: str = ""
+    laid_out: int = 0
+    draw_left: int = 0
+
+    def largest_stock(self, players: int, cards: int) -> int:
+        """The biggest stock every player can be dealt, leaving the table its deal."""
+        return (cards - self.laid_out - self.draw_left) // players - self.hand
 
     @property
     def presets_dir(self) -> Path:
@@ -190,6 +197,10 @@ def _parse(game_id: str, folder: Path, path: Path, data: dict[str, Any]) -> Game
             )
         )
     scoring = data.get("scoring", {})
+    dealing = data.get("deal", {})
+    for key in dealing:
+        if key not in ("laid_out", "draw_left"):
+            raise fail(f"deal.{key}", "unknown key; [deal] takes laid_out and draw_left")
     game = GameDef(
         id=game_id,
         folder=folder,
@@ -210,6 +221,8 @@ def _parse(game_id: str, folder: Path, path: Path, data: dict[str, Any]) -> Game
         sections=tuple(sections),
         picture=data.get("picture"),
         picture_alt=str(data.get("picture_alt", "")),
+        laid_out=int(dealing.get("laid_out", 0)),
+        draw_left=int(dealing.get("draw_left", 0)),
     )
     if "official" not in game.preset_names():
         raise fail("presets", f"{game.presets_dir}/official.toml is missing")

@@ -16,7 +16,7 @@ from typing import Any
 
 from sheetgen.errors import ChoiceError, HouseRulesError
 from sheetgen.games import DEFAULT_GAME, KNOWN_TOGGLES, GameDef, game_ids, load_game
-from sheetgen.table import PARTNERSHIP_PLAYERS, max_stock
+from sheetgen.table import PARTNERSHIP_PLAYERS
 
 FILE_ONLY_KEYS = ("game", "preset")
 _BOOL_KEYS = ("partnerships", "series", "must-play-stock", "no-wild-start")
@@ -157,12 +157,10 @@ def _build(game: GameDef, merged: Mapping[str, tuple[Any, Origin]]) -> HouseRule
     players, origin = get("players", game.min_players)
     players = _whole(players, origin, "players")
     if not game.min_players <= players <= game.max_players:
-        raise _fail(
-            origin,
-            "players",
-            f"{game.name} is played by {game.min_players} to {game.max_players} players, "
-            f"not {players}",
-        )
+        span = f"{game.min_players} to {game.max_players}"
+        if game.min_players == game.max_players:
+            span = str(game.min_players)
+        raise _fail(origin, "players", f"{game.name} is played by {span} players, not {players}")
 
     flags: dict[str, bool] = {}
     for key in _BOOL_KEYS:
@@ -246,14 +244,16 @@ def _stock(game: GameDef, players: int, deck_cards: int, value: Any, origin: Ori
         if isinstance(value, str) and not value.strip().isdigit():
             raise _fail(origin, "stock", f"{value!r} is not a {word} size; give {named} a number")
         size = _whole(value, origin, "stock")
-    largest = max_stock(players, deck_cards, game.hand)
+    largest = game.largest_stock(players, deck_cards)
     if not 1 <= size <= largest:
+        laid = f" with {game.laid_out} cards laid out," if game.laid_out else ""
+        left = f" and {game.draw_left} left to draw" if game.draw_left else ""
         raise _fail(
             origin,
             "stock",
             f"{players} players cannot each be dealt a {size}-card {word} from a "
-            f"{deck_cards}-card deck and still draw a first hand of {game.hand}; "
-            f"choose 1 to {largest}",
+            f"{deck_cards}-card deck{laid} and still draw a first hand of {game.hand}"
+            f"{left}; choose 1 to {largest}",
         )
     return size
 
