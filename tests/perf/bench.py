@@ -1,0 +1,497 @@
+"""Benchmark sheetgen as a user meets it: whole processes, timed side by side with baselines.
+
+Run by hand from the repository root (pytest never collects this file)::
+
+    python tests/perf/bench.py            # 7 runs of each single command, 3 of each batch
+    python tests/perf/bench.py --quick    # 3 runs and 200 series, for a first look
+
+Every measurement is a fresh process started with ``posix_spawn`` and reaped with
+``os.wait4``, which returns the resource usage of that one child (and of the
+children it waited for): wall time from the clock around it, peak memory from its
+``ru_maxrss``. For the batches, which may render in worker processes, the memory
+of the whole process tree is also sampled from /proc, since a per-process peak
+would hide the sum of the workers. Each figure is the median of several runs.
+
+The baselines run in the same session under the same conditions: a minimal
+reportlab script drawing a comparable grid with the same embedded typeface, a
+bare weasyprint render of a one-line page, and headless Chromium printing an HTML
+version of the sheet when /usr/bin/chromium is there. The 1000 series of the
+batch are made from a seeded random generator, in the real series format.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+FONT = ROOT / "sheetgen" / "fonts" / "DejaVuSans.ttf"
+FONT_BOLD = ROOT / "sheetgen" / "fonts" / "DejaVuSans-Bold.ttf"
+SHEETGEN = [sys.executable, "-m", "sheetgen"]
+CHROMIUM = Path("/usr/bin/chromium")
+TASKSET = shutil.which("taskset")
+NAMES = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"]
+STOCK = {2: 30, 3: 30, 4: 30, 5: 20, 6: 20}
+
+# A grid like the score sheet's: title, target band, six sides of points and totals, ten games.
+MINIMAL_REPORTLAB = """
+import sys
+from reportlab.lib.pagesizes import landscape, letter
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
+
+out, regular, bold = sys.argv[1:4]
+pdfmetrics.registerFont(TTFont("R", regular))
+pdfmetrics.registerFont(TTFont("B", bold))
+width, height = landscape(letter)
+c = Canvas(out, pagesize=(width, height))
+left, right, top = 30, width - 30, height - 30
+c.setFont("B", 18)
+c.drawString(left, top - 18, "Skip-Bo score sheet")
+c.setFont("R", 10)
+c.drawString(right - 300, top - 18, "Date ____________  Place ________________")
+c.setLineWidth(1.6)
+c.rect(left, top - 56, right - left, 24)
+c.setFont("B", 13)
+c.drawCentredString(width / 2, top - 48, "Target: 500 points. The first to reach 500 wins.")
+rows, sides, row = 10, 6, 34.0
+table_top = top - 90
+column = (right - left - 44) / sides
+bottom = table_top - 45 - rows * row - 26
+c.setLineWidth(1.4)
+c.rect(left, bottom, right - left, table_top - bottom)
+for side in range(sides):
+    x = left + 44 + side * column
+    c.line(x, bottom, x, table_top)
+    c.setLineWidth(0.5)
+    c.line(x + column / 2, bottom, x + column / 2, table_top - 30)
+    c.setLineWidth(1.4)
+    c.setFont("B", 12)
+    c.drawCentredString(x + column / 2, table_top - 20, f"Player {side + 1}")
+    c.setFont("R", 9)
+    c.drawCentredString(x + column / 4, table_top - 42, "Points")
+    c.drawCentredString(x + 3 * column / 4, table_top - 42, "Total")
+c.setLineWidth(0.5)
+for game in range(rows + 1):
+    y = table_top - 45 - game * row
+    c.line(left, y, right, y)
+    if game < rows:
+        c.setFont("B", 12)
+        c.drawCentredString(left + 22, y - row / 2 - 4, str(game + 1))
+c.setFont("B", 10)
+c.drawCentredString(left + 22, bottom + 9, "Total")
+c.setFont("R", 9)
+c.drawString(left, bottom - 18, "Scoring: the winner scores 25 plus 5 per card left in other stock piles.")
+c.showPage()
+c.save()
+"""
+
+BARE_WEASYPRINT = """
+import sys
+from weasyprint import HTML
+HTML(string="<p>Skip-Bo</p>").write_pdf(sys.argv[1])
+"""
+
+
+def sheet_html() -> str:
+    """The score sheet's grid as an HTML page, for the Chromium baseline."""
+    head = "".join(f"<th colspan=2>Player {n}</th>" for n in range(1, 7))
+    sub = "<th>Points</th><th>Total</th>" * 6
+    body = "".join(f"<tr><th>{g}</th>" + "<td></td>" * 12 + "</tr>" for g in range(1, 11))
+    return (
+        "<!doctype html><html><head><style>@page{size:letter landscape;margin:30pt}"
+        "table{width:100%;border-collapse:collapse}td,th{border:1px solid #000;height:30pt}"
+        "</style></head><body><h1>Skip-Bo score sheet</h1>"
+        "<p><b>Target: 500 points. The first to reach 500 wins.</b></p>"
+        f"<table><tr><th>Game</th>{head}</tr><tr><th></th>{sub}</tr>{body}"
+        "<tr><th>Total</th>" + "<td></td>" * 12 + "</tr></table></body></html>"
+    )
+
+
+# Series files ------------------------------------------------------------
+
+
+def make_series(rng: random.Random, games: int = 10) -> str:
+    """A valid series file (YAML) of ``games`` games in which no game follows the winning one."""
+    players = rng.randint(2, 6)
+    names = NAMES[:players]
+    stock = STOCK[players]
+    while True:
+        totals = dict.fromkeys(names, 0)
+        lines = []
+        for number in range(1, games + 1):
+            winner = rng.choice(names)
+            left = {name: rng.randint(1, min(stock, 6)) for name in names if name != winner}
+            totals[winner] += 25 + 5 * sum(left.values())
+            if number < games and max(totals.values()) >= 500:
+                break
+            counts = ", ".join(f"{name}: {n}" for name, n in left.items())
+            lines.append(f"  - winner: {winner}\n    left: {{{counts}}}\n")
+        else:
+            return (
+                f"title: Table {rng.randint(1, 99)}\ntarget: 500\nstock: {stock}\n"
+                f"players: [{', '.join(names)}]\ngames:\n" + "".join(lines)
+            )
+
+
+def write_series(folder: Path, count: int, seed: int = 8) -> list[Path]:
+    """``count`` series files in ``folder``, the same ones for the same seed."""
+    rng = random.Random(seed)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for index in range(count):
+        path = folder / f"series-{index:04d}.yaml"
+        path.write_text(make_series(rng), encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+# Measuring ---------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    seconds: float
+    maxrss_mb: float
+    tree_mb: float
+
+
+@dataclass
+class Measure:
+    label: str
+    runs: list[Run] = field(default_factory=list)
+    note: str = ""
+
+    @property
+    def median(self) -> float:
+        return statistics.median(run.seconds for run in self.runs)
+
+    @property
+    def peak_mb(self) -> float:
+        return max(max(run.maxrss_mb, run.tree_mb) for run in self.runs)
+
+
+def _tree_rss_kb(root: int) -> int:
+    """Resident memory of ``root`` and all its descendants, from /proc (0 if gone)."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                stat = handle.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        pid = int(entry)
+        children.setdefault(int(stat[1]), []).append(pid)
+        rss[pid] = int(stat[21]) * os.sysconf("SC_PAGE_SIZE") // 1024
+    total, pending = 0, [root]
+    while pending:
+        pid = pending.pop()
+        total += rss.get(pid, 0)
+        pending.extend(children.get(pid, []))
+    return total
+
+
+def run_once(argv: list[str], cwd: Path, sample_tree: bool = False) -> Run:
+    """Run one process to the end; its wall time and peak memory. Fails loudly on exit != 0."""
+    log = cwd / ".bench-stderr"
+    with open(log, "wb") as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=err)
+        peak = [0]
+        done = threading.Event()
+
+        def sample() -> None:
+            while not done.wait(0.02):
+                peak[0] = max(peak[0], _tree_rss_kb(proc.pid))
+
+        sampler = threading.Thread(target=sample) if sample_tree else None
+        if sampler:
+            sampler.start()
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - start
+        done.set()
+        if sampler:
+            sampler.join()
+        proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise SystemExit(
+            f"{' '.join(argv)} exited {proc.returncode}:\n{log.read_text(errors='replace')}"
+        )
+    return Run(seconds, usage.ru_maxrss / 1024, peak[0] / 1024)
+
+
+def measure(
+    label: str, argv: list[str], cwd: Path, runs: int, sample_tree: bool = False
+) -> Measure:
+    result = Measure(label)
+    run_once(argv, cwd)  # warm the page cache and .pyc files; not counted
+    for _ in range(runs):
+        result.runs.append(run_once(argv, cwd, sample_tree))
+    print(f"  {label}: {result.median:.3f} s, {result.peak_mb:.0f} MB", file=sys.stderr)
+    return result
+
+
+def has_command(name: str) -> bool:
+    done = subprocess.run([*SHEETGEN, name, "--help"], capture_output=True, check=False)
+    return done.returncode == 0
+
+
+def pinned(argv: list[str], cores: str) -> list[str]:
+    return [TASKSET, "-c", cores, *argv] if TASKSET else argv
+
+
+# The table ---------------------------------------------------------------
+
+
+@dataclass
+class Row:
+    what: str
+    seconds: str
+    memory: str
+    compared: str
+    target: str
+    verdict: str
+
+
+def verdict(ok: bool | None) -> str:
+    return "n/a" if ok is None else ("met" if ok else "**missed**")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7, help="runs of each single command")
+    parser.add_argument("--batch-runs", type=int, default=3, help="runs of each batch")
+    parser.add_argument("--series", type=int, default=1000, help="series in the batch")
+    parser.add_argument("--quick", action="store_true", help="3 runs, 1 batch run, 200 series")
+    parser.add_argument("--keep", type=Path, help="keep the work folder here")
+    args = parser.parse_args()
+    if args.quick:
+        args.runs, args.batch_runs, args.series = 3, 1, 200
+
+    work = args.keep or Path(tempfile.mkdtemp(prefix="sheetgen-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    (work / "minimal_reportlab.py").write_text(MINIMAL_REPORTLAB)
+    (work / "bare_weasyprint.py").write_text(BARE_WEASYPRINT)
+    (work / "sheet.html").write_text(sheet_html())
+    series_dir = work / "series"
+    paths = write_series(series_dir, args.series)
+    one = paths[0]
+    runs, batch_runs = args.runs, args.batch_runs
+    print(f"Working in {work}; {runs} runs each, {batch_runs} per batch.", file=sys.stderr)
+
+    base_rl = measure(
+        "minimal reportlab",
+        [sys.executable, "minimal_reportlab.py", "rl.pdf", str(FONT), str(FONT_BOLD)],
+        work,
+        runs,
+    )
+    base_wp = measure(
+        "bare weasyprint", [sys.executable, "bare_weasyprint.py", "wp.pdf"], work, runs
+    )
+    base_chrome = None
+    if CHROMIUM.exists():
+        base_chrome = measure(
+            "headless chromium",
+            [
+                str(CHROMIUM),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-pdf-header-footer",
+                f"--print-to-pdf={work / 'chrome.pdf'}",
+                (work / "sheet.html").as_uri(),
+            ],
+            work,
+            runs,
+        )
+    help_run = measure("sheetgen --help", [*SHEETGEN, "--help"], work, runs)
+
+    rows: list[Row] = []
+
+    def ratio_row(what: str, m: Measure, base: Measure, limit: float, name: str) -> None:
+        ratio = m.median / base.median
+        rows.append(
+            Row(
+                what,
+                f"{m.median:.3f}",
+                f"{m.peak_mb:.0f}",
+                f"{ratio:.2f}x {name}",
+                f"<= {limit}x",
+                verdict(ratio <= limit),
+            )
+        )
+
+    rows.append(
+        Row(
+            "minimal reportlab script (baseline)",
+            f"{base_rl.median:.3f}",
+            f"{base_rl.peak_mb:.0f}",
+            "",
+            "",
+            "",
+        )
+    )
+    rows.append(
+        Row(
+            "bare weasyprint, one line (baseline)",
+            f"{base_wp.median:.3f}",
+            f"{base_wp.peak_mb:.0f}",
+            "",
+            "",
+            "",
+        )
+    )
+    if base_chrome:
+        rows.append(
+            Row(
+                "headless Chromium, HTML sheet (baseline)",
+                f"{base_chrome.median:.3f}",
+                f"{base_chrome.peak_mb:.0f}",
+                "",
+                "",
+                "",
+            )
+        )
+    else:
+        rows.append(Row("headless Chromium (baseline)", "skipped", "", "not installed", "", ""))
+    rows.append(
+        Row("`sheetgen --help`", f"{help_run.median:.3f}", f"{help_run.peak_mb:.0f}", "", "", "")
+    )
+
+    if has_command("sheet"):
+        sheet = measure("sheetgen sheet", [*SHEETGEN, "sheet", "-o", "blank.pdf"], work, runs)
+        ratio_row("`sheetgen sheet`", sheet, base_rl, 1.5, "reportlab")
+        size_kb = (work / "blank.pdf").stat().st_size / 1024
+        rows.append(
+            Row(
+                "blank sheet PDF size",
+                f"{size_kb:.1f} KB",
+                "",
+                "",
+                "<= 30 KB",
+                verdict(size_kb <= 30),
+            )
+        )
+        if base_chrome:
+            rows[-2].compared += f", {sheet.median / base_chrome.median:.2f}x Chromium"
+    else:
+        rows.append(Row("`sheetgen sheet`", "not built yet", "", "", "<= 1.5x", "n/a"))
+
+    if has_command("fill"):
+        filled = measure(
+            "sheetgen fill (one)", [*SHEETGEN, "fill", str(one), "-o", "one.pdf"], work, runs
+        )
+        ratio_row("`sheetgen fill`, one ten-game series", filled, base_rl, 1.7, "reportlab")
+        batches = {
+            label: measure(
+                f"fill x{len(paths)} ({label})",
+                pinned([*SHEETGEN, "fill", str(series_dir), "-o", "all.pdf"], cores),
+                work,
+                batch_runs,
+                sample_tree=True,
+            )
+            for cores, label in (("0", "one core"), ("0,1", "two cores"))
+        }
+        one_core, two_cores = batches["one core"], batches["two cores"]
+        for label, batch, target, ok in (
+            (
+                "one core",
+                one_core,
+                ">= 250 sheets/s, <= 150 MB",
+                len(paths) / one_core.median >= 250 and one_core.peak_mb <= 150,
+            ),
+            ("two cores", two_cores, "faster than one core", two_cores.median < one_core.median),
+        ):
+            rows.append(
+                Row(
+                    f"`sheetgen fill` {len(paths)} series -> one PDF, {label}",
+                    f"{batch.median:.3f}",
+                    f"{batch.peak_mb:.0f}",
+                    f"{len(paths) / batch.median:.0f} sheets/s",
+                    target,
+                    verdict(ok),
+                )
+            )
+        split = measure(
+            f"fill x{len(paths)} --split",
+            [*SHEETGEN, "fill", str(series_dir), "--split", str(work / "split")],
+            work,
+            batch_runs,
+            sample_tree=True,
+        )
+        rows.append(
+            Row(
+                f"`sheetgen fill` {len(paths)} series --split",
+                f"{split.median:.3f}",
+                f"{split.peak_mb:.0f}",
+                f"{len(paths) / split.median:.0f} sheets/s",
+                "<= 150 MB",
+                verdict(split.peak_mb <= 150),
+            )
+        )
+    else:
+        rows.append(Row("`sheetgen fill`", "not built yet", "", "", "", "n/a"))
+
+    if has_command("rules"):
+        default = measure("sheetgen rules", [*SHEETGEN, "rules", "-o", "rules.pdf"], work, runs)
+        ratio_row("`sheetgen rules` (official)", default, base_wp, 2.0, "weasyprint")
+        toggled_args = [
+            "rules",
+            "--players",
+            "4",
+            "--partnerships",
+            "--stock",
+            "short",
+            "--must-play-stock",
+            "--no-wild-start",
+            "--target",
+            "300",
+            "-o",
+            "toggled.pdf",
+        ]
+        toggled = measure("sheetgen rules (toggled)", [*SHEETGEN, *toggled_args], work, runs)
+        ratio_row(
+            "`sheetgen rules` (partnerships, short, house rules)",
+            toggled,
+            base_wp,
+            2.0,
+            "weasyprint",
+        )
+    else:
+        rows.append(Row("`sheetgen rules`", "not built yet", "", "", "<= 2x", "n/a"))
+
+    print()
+    print(f"{runs} runs each ({batch_runs} per batch), median wall time; peak memory is the")
+    print("largest resident set of the process (for batches: of its whole process tree).")
+    print(
+        f"Python {sys.version.split()[0]}, {os.cpu_count()} cores, "
+        f"{'taskset' if TASKSET else 'no taskset'}."
+    )
+    print()
+    print("| What | Median s | Peak MB | Compared | Target | |")
+    print("| --- | ---: | ---: | --- | --- | --- |")
+    for row in rows:
+        print(
+            f"| {row.what} | {row.seconds} | {row.memory} | {row.compared} | {row.target} "
+            f"| {row.verdict} |"
+        )
+    if not args.keep:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
