@@ -1,0 +1,361 @@
+"""The rules booklet, read back from the PDF: pages, contents, toggles, fonts, safety, errors."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pdfplumber
+import pikepdf
+import pytest
+from pypdf import PdfReader
+
+from sheetgen import __version__, booklet
+from sheetgen.booklet import asset_path, build_booklet
+from sheetgen.houserules import resolve
+from sheetgen.paper import A4, LETTER
+
+NASTY = """# Snacks
+
+<script>alert(1)</script>
+
+<img src="file:///etc/passwd"> ![x](file:///etc/passwd) {{ 7*7 }}
+
+## Who shuffles
+
+The loser shuffles.
+"""
+
+
+class Rendered:
+    """A booklet's bytes, its text per page and the URLs weasyprint asked for."""
+
+    def __init__(self, pdf: bytes, fetched: list[str]) -> None:
+        self.pdf = pdf
+        self.fetched = fetched
+        with pdfplumber.open(io.BytesIO(pdf)) as doc:
+            self.pages = [page.extract_text() or "" for page in doc.pages]
+            self.sizes = [(float(page.width), float(page.height)) for page in doc.pages]
+            self.chars = [
+                [(c["x0"], c["top"], c["x1"], c["bottom"]) for c in page.chars]
+                for page in doc.pages
+            ]
+        self.text = "\n".join(self.pages)
+
+
+def render(rules: Any, paper: Any, extra: str | None = None) -> Rendered:
+    fetched: list[str] = []
+    original = booklet.asset_path
+
+    def spy(url: str) -> Path:
+        fetched.append(url)
+        return original(url)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(booklet, "asset_path", spy)
+        pdf = build_booklet(rules, paper=paper, extra_markdown=extra)
+    return Rendered(pdf, fetched)
+
+
+@pytest.fixture(scope="module")
+def official() -> Rendered:
+    return render(resolve(), LETTER)
+
+
+@pytest.fixture(scope="module")
+def toggled() -> Rendered:
+    rules = resolve(
+        options={
+            "stock": "10",
+            "series": False,
+            "partnerships": True,
+            "deck": "standard",
+            "must-play-stock": True,
+            "no-wild-start": True,
+            "first-player": "youngest",
+        }
+    )
+    return render(rules, A4, extra=NASTY)
+
+
+@pytest.fixture(scope="module")
+def teams() -> Rendered:
+    rules = resolve(options={"players": 6, "partnerships": True, "target": 300})
+    return render(rules, LETTER)
+
+
+def words(text: str) -> set[str]:
+    return set(re.findall(r"\d+", text))
+
+
+def test_page_size_follows_the_paper(official: Rendered, toggled: Rendered) -> None:
+    for rendered, paper in ((official, LETTER), (toggled, A4)):
+        for width, height in rendered.sizes[:-1] if rendered is official else rendered.sizes:
+            assert (width, height) == pytest.approx(paper.portrait, abs=0.5)
+
+
+def test_page_counts(official: Rendered, toggled: Rendered) -> None:
+    assert 6 <= len(official.pages) <= 12
+    assert 5 <= len(toggled.pages) <= 12
+
+
+def test_last_page_is_the_landscape_score_sheet(official: Rendered, teams: Rendered) -> None:
+    for rendered in (official, teams):
+        width, height = rendered.sizes[-1]
+        assert (width, height) == pytest.approx(LETTER.landscape, abs=0.5)
+        assert "Skip-Bo score sheet" in rendered.pages[-1]
+    assert "500" in official.pages[-1]
+    assert "300" in teams.pages[-1]
+
+
+def test_without_series_there_is_no_score_sheet(toggled: Rendered) -> None:
+    assert all(width < height for width, height in toggled.sizes)
+    assert "score sheet" not in toggled.text.lower()
+
+
+def test_table_of_contents_gives_the_right_pages(official: Rendered) -> None:
+    contents = official.pages[0]
+    entries = re.findall(r"^(.+?)[ .]*\.\s*(\d+)$", contents, flags=re.MULTILINE)
+    titles = {title.strip(" ."): int(page) for title, page in entries}
+    for title in (
+        "What is in the box",
+        "Setting up",
+        "Building piles",
+        "Scoring",
+        "Quick reference",
+    ):
+        page = titles[title]
+        assert title in official.pages[page - 1]
+    assert titles["Score sheet"] == len(official.pages)
+
+
+def test_page_numbers_are_printed(official: Rendered) -> None:
+    for number, text in enumerate(official.pages[1:-1], start=2):
+        assert text.rstrip().splitlines()[-1].strip() == str(number)
+
+
+def test_bookmarks_and_metadata(official: Rendered) -> None:
+    reader = PdfReader(io.BytesIO(official.pdf))
+    top = [item["/Title"] for item in reader.outline if not isinstance(item, list)]
+    assert top[:3] == ["What is in the box", "Setting up", "Your turn, step by step"]
+    assert "Quick reference" in top and top[-1] == "Score sheet"
+    assert any(isinstance(item, list) for item in reader.outline)
+    meta = reader.metadata
+    assert meta is not None
+    assert meta.title == "Skip-Bo rules"
+    assert meta.author == meta.creator == f"sheetgen {__version__}"
+    assert reader.trailer["/Root"]["/Lang"] == "en"
+
+
+def test_every_font_is_embedded_dejavu(official: Rendered) -> None:
+    with pikepdf.open(io.BytesIO(official.pdf)) as pdf:
+        fonts = [
+            obj
+            for obj in pdf.objects
+            if isinstance(obj, pikepdf.Dictionary) and obj.get("/Type") == "/Font"
+        ]
+        assert fonts
+        for font in fonts:
+            assert "DejaVu" in str(font.BaseFont)
+            if font.Subtype == "/Type0":
+                font = font.DescendantFonts[0]
+            descriptor = font.FontDescriptor
+            assert any(key in descriptor for key in ("/FontFile2", "/FontFile3", "/FontFile"))
+
+
+def test_margins_are_at_least_a_quarter_inch(official: Rendered, toggled: Rendered) -> None:
+    quarter = 18
+    for rendered in (official, toggled):
+        for (width, height), chars in zip(rendered.sizes, rendered.chars, strict=True):
+            for x0, top, x1, bottom in chars:
+                assert x0 >= quarter and top >= quarter
+                assert x1 <= width - quarter and bottom <= height - quarter
+
+
+def test_official_text(official: Rendered) -> None:
+    text = official.text
+    assert "None: this table plays by the official rules." in text
+    assert "30 cards" in text and "42" in text and "475" in text
+    assert "500" in text
+    assert "Playing in partnerships" not in text
+    assert "Counts as" not in text
+    assert "player sitting to the dealer's left takes the first turn" in text
+
+
+@pytest.mark.parametrize(
+    ("absent", "present"),
+    [
+        ("30", "10 cards"),
+        ("500", "no points are kept"),
+        ("25", "youngest player takes the first turn"),
+        ("475", "Playing in partnerships"),
+    ],
+)
+def test_toggles_change_every_sentence(toggled: Rendered, absent: str, present: str) -> None:
+    assert absent not in words(toggled.text)
+    assert present in toggled.text
+
+
+@pytest.mark.parametrize(
+    "section",
+    ["Your partner's piles", "The quiet partner", "When a team wins", "The cheating penalty"],
+)
+def test_partnerships_add_the_team_sections(
+    toggled: Rendered, teams: Rendered, section: str
+) -> None:
+    assert section in toggled.text and section in teams.text
+
+
+def test_team_scoring_only_with_the_points_game(toggled: Rendered, teams: Rendered) -> None:
+    assert "Team scoring" in teams.text
+    assert "Team scoring" not in toggled.text
+
+
+def test_standard_deck_adds_the_conversion_table(toggled: Rendered) -> None:
+    text = toggled.text
+    assert "Counts as" in text and "Jack 11" in text and "Queen 12" in text
+    assert "King wild" in text
+
+
+def test_house_rules_box_lists_the_differences(toggled: Rendered) -> None:
+    cover = toggled.pages[0]
+    assert "House rules at this table" in cover
+    for sentence in (
+        "10 cards at the deal",
+        "youngest player",
+        "teams of two",
+        "three standard",
+        "has to be played",
+        "shuffled and turned again",
+        "Our own rules",
+    ):
+        assert sentence in " ".join(cover.split())
+
+
+def test_worked_example_is_computed_for_this_table(teams: Rendered) -> None:
+    from sheetgen.scoring import Game, ScoringRules, game_points, max_points
+    from sheetgen.table import make_table
+
+    table = make_table(
+        ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"],
+        stock=20,
+        teams={"Team A": ["Ann", "Di"], "Team B": ["Bob", "Eve"], "Team C": ["Cy", "Fay"]},
+    )
+    left = {"Ann": 0, "Di": 0, "Bob": 5, "Cy": 8, "Eve": 2, "Fay": 10}
+    scoring = ScoringRules(target=300)
+    points = game_points(table, Game("Team A", left), scoring)
+    text = " ".join(teams.text.split())
+    assert f"Team A scores {points}" in text
+    assert f"most one game can pay at this table is {max_points(table, scoring)} points" in text
+
+
+def test_extra_markdown_is_shown_literally(toggled: Rendered) -> None:
+    text = toggled.text
+    assert "Our own rules" in text and "Who shuffles" in text
+    assert "<script>alert(1)</script>" in text
+    assert '<img src="file:///etc/passwd">' in text
+    assert "![x](file:///etc/passwd)" in text
+    assert "{{ 7*7 }}" in text and "49" not in words(text)
+
+
+def test_nothing_outside_the_package_is_fetched(official: Rendered, toggled: Rendered) -> None:
+    from sheetgen.resources import fonts_dir
+
+    fetched = official.fetched + toggled.fetched
+    assert fetched
+    assert all(url.startswith(fonts_dir().as_uri()) for url in fetched)
+
+
+@pytest.mark.parametrize(
+    "url", ["file:///etc/passwd", "http://example.com/x.png", "data:text/plain,hi", "file:///"]
+)
+def test_the_fetcher_refuses_everything_else(url: str) -> None:
+    with pytest.raises(PermissionError):
+        asset_path(url)
+
+
+@pytest.fixture
+def no_render(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    def refuse(*args: Any, **kwargs: Any) -> bytes:
+        raise AssertionError("bad input must be refused before rendering")
+
+    monkeypatch.setattr(booklet, "build_booklet", refuse)
+    yield
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--players", "3", "--partnerships"],
+            "--partnerships: teams of two need 4 or 6 players, not 3",
+        ),
+        (
+            ["--players", "5", "--partnerships"],
+            "--partnerships: teams of two need 4 or 6 players, not 5",
+        ),
+        (
+            ["--stock", "40"],
+            "--stock: 4 players cannot each be dealt a 40-card stock pile from a "
+            "162-card deck and still draw a first hand of 5; choose 1 to 35",
+        ),
+        (["--target", "0"], "--target: 0 points cannot win a series; give 1 or more"),
+        (
+            ["--preset", "speedy"],
+            "--preset: skip-bo has no preset 'speedy'; choose family, official, short, strict",
+        ),
+        (["--house-rules", "missing.toml"], "missing.toml: no such house-rules file"),
+        (
+            ["--house-rules", "bad.toml"],
+            "bad.toml: not valid TOML (Expected '=' after a key in "
+            "a key/value pair (at line 1, column 7))",
+        ),
+        (
+            ["--house-rules", "odd.toml"],
+            "odd.toml, colour: unknown key; house rules take players, "
+            "stock, first-player, partnerships, series, target, bonus, per-card, deck, "
+            "building-piles, must-play-stock, no-wild-start, extra, game, preset",
+        ),
+        (
+            ["--game", "skip-bo-board", "--partnerships"],
+            "--partnerships: does not apply to "
+            "Skip-Bo Board Game; its house rules are extra, players, stock",
+        ),
+    ],
+)
+def test_bad_input_writes_nothing(
+    runner, snapshot, no_render, args: list[str], message: str
+) -> None:  # type: ignore[no-untyped-def]
+    (runner.cwd / "bad.toml").write_text("stock 10\n", encoding="utf-8")
+    (runner.cwd / "odd.toml").write_text("colour = 'red'\n", encoding="utf-8")
+    before = snapshot(runner.cwd)
+    result = runner("rules", *args)
+    assert result.exit_code == 1
+    assert result.output == f"Error: {message}\n"
+    assert snapshot(runner.cwd) == before
+
+
+def test_cli_writes_the_booklet(runner, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    seen: dict[str, Any] = {}
+
+    def fake(rules: Any, *, paper: Any, **kwargs: Any) -> bytes:
+        seen.update(rules=rules, paper=paper)
+        return b"%PDF-fake"
+
+    monkeypatch.setattr(booklet, "build_booklet", fake)
+    (runner.cwd / "ours.toml").write_text("preset = 'short'\ntarget = 300\n", encoding="utf-8")
+    result = runner("rules", "--house-rules", "ours.toml", "--target", "200", "--paper", "a4")
+    assert result.exit_code == 0, result.output
+    assert (runner.cwd / "output" / "rules-skip-bo.pdf").read_bytes() == b"%PDF-fake"
+    assert (seen["rules"].stock, seen["rules"].target, seen["paper"]) == (10, 200, A4)
+    result = runner("rules", "-o", "-")
+    assert result.exit_code == 0 and result.stdout_bytes == b"%PDF-fake"
+
+
+def test_help_has_an_example(runner) -> None:  # type: ignore[no-untyped-def]
+    result = runner("rules", "--help")
+    assert result.exit_code == 0
+    assert "Example:" in result.output and "sheetgen rules --players 5" in result.output

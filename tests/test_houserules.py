@@ -1,0 +1,166 @@
+"""House rules: presets, the TOML file and options merge in order and are checked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sheetgen.errors import ChoiceError, HouseRulesError, SheetgenError
+from sheetgen.houserules import differences, resolve
+from sheetgen.table import max_stock
+
+
+def write(tmp_path: Path, text: str, name: str = "house.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_official_rules_by_default() -> None:
+    rules = resolve()
+    assert (rules.game, rules.players, rules.stock, rules.target) == ("skip-bo", 4, 30, 500)
+    assert rules.series and not rules.partnerships
+    assert differences(rules) == []
+
+
+@pytest.mark.parametrize(("players", "stock"), [(2, 30), (4, 30), (5, 20), (6, 20)])
+def test_official_stock_follows_the_player_count(players: int, stock: int) -> None:
+    assert resolve(options={"players": players}).stock == stock
+
+
+def test_layers_override_in_order(tmp_path: Path) -> None:
+    path = write(tmp_path, 'preset = "short"\nfirst-player = "youngest"\ntarget = 300\n')
+    from_file = resolve(house_rules=path)
+    assert (from_file.stock, from_file.first_player, from_file.target) == (10, "youngest", 300)
+    overridden = resolve(house_rules=path, options={"stock": "12", "target": 200})
+    assert (overridden.stock, overridden.target) == (12, 200)
+    assert differences(overridden) == ["stock", "first-player", "target"]
+
+
+def test_preset_option_beats_the_file_preset(tmp_path: Path) -> None:
+    path = write(tmp_path, 'preset = "strict"\n')
+    rules = resolve(preset="family", house_rules=path)
+    assert (rules.stock, rules.series, rules.must_play_stock) == (10, False, False)
+
+
+def test_extra_is_read_relative_to_the_file(tmp_path: Path) -> None:
+    (tmp_path / "ours.md").write_text("# Ours\n", encoding="utf-8")
+    rules = resolve(house_rules=write(tmp_path, 'extra = "ours.md"\n'))
+    assert rules.extra == tmp_path / "ours.md"
+    assert "extra" in differences(rules)
+
+
+def test_no_series_hides_the_scoring_differences() -> None:
+    rules = resolve(options={"series": False, "target": 300})
+    assert differences(rules) == []
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (
+            {"players": 3, "partnerships": True},
+            "--partnerships: teams of two need 4 or 6 players, not 3",
+        ),
+        (
+            {"players": 5, "partnerships": True},
+            "--partnerships: teams of two need 4 or 6 players, not 5",
+        ),
+        ({"target": 0}, "--target: 0 points cannot win a series; give 1 or more"),
+        ({"target": -5}, "--target: -5 points cannot win a series; give 1 or more"),
+        (
+            {"stock": "36"},
+            "--stock: 4 players cannot each be dealt a 36-card stock pile from a 162-card deck "
+            "and still draw a first hand of 5; choose 1 to 35",
+        ),
+        (
+            {"stock": "lots"},
+            "--stock: 'lots' is not a stock pile size; give official, short or a number",
+        ),
+        (
+            {"stock": "0", "players": 6},
+            "--stock: 6 players cannot each be dealt a 0-card stock "
+            "pile from a 162-card deck and still draw a first hand of 5; choose 1 to 22",
+        ),
+        ({"players": 7}, "--players: Skip-Bo is played by 2 to 6 players, not 7"),
+        ({"deck": "tarot"}, "--deck: skip-bo is not played with 'tarot'; choose skip-bo, standard"),
+        (
+            {"first-player": "oldest"},
+            "--first-player: 'oldest' is not a choice for Skip-Bo; choose left-of-dealer, youngest",
+        ),
+    ],
+)
+def test_bad_options(options: dict[str, object], message: str) -> None:
+    with pytest.raises(SheetgenError) as error:
+        resolve(options=options)
+    assert str(error.value) == message
+
+
+def test_bad_file_values_name_the_file_and_key(tmp_path: Path) -> None:
+    path = write(tmp_path, "players = 5\npartnerships = true\n")
+    with pytest.raises(HouseRulesError) as error:
+        resolve(house_rules=path)
+    assert str(error.value) == f"{path}, partnerships: teams of two need 4 or 6 players, not 5"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "colour = 'red'\n",
+            "{path}, colour: unknown key; house rules take players, stock, "
+            "first-player, partnerships, series, target, bonus, per-card, deck, building-piles, "
+            "must-play-stock, no-wild-start, extra, game, preset",
+        ),
+        ("stock = \n", "{path}: not valid TOML (Invalid value (at line 1, column 9))"),
+        ("series = 'yes'\n", "{path}, series: 'yes' is not true or false"),
+        ("target = 0\n", "{path}, target: 0 points cannot win a series; give 1 or more"),
+        ("game = 'chess'\n", "{path}, game: no rules for 'chess'; choose {games}"),
+        ("preset = 'nope'\n", "{path}, preset: skip-bo has no preset 'nope'; choose {presets}"),
+    ],
+)
+def test_bad_house_rules_files(tmp_path: Path, text: str, message: str) -> None:
+    from sheetgen.games import game_ids, load_game
+
+    path = write(tmp_path, text)
+    with pytest.raises(SheetgenError) as error:
+        resolve(house_rules=path)
+    presets = ", ".join(load_game("skip-bo").preset_names())
+    assert str(error.value) == message.format(
+        path=path, games=", ".join(game_ids()), presets=presets
+    )
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(HouseRulesError) as error:
+        resolve(house_rules=tmp_path / "none.toml")
+    assert str(error.value) == f"{tmp_path / 'none.toml'}: no such house-rules file"
+
+
+def test_unknown_preset_option() -> None:
+    with pytest.raises(ChoiceError) as error:
+        resolve(preset="nope")
+    assert str(error.value).startswith("--preset: skip-bo has no preset 'nope'; choose ")
+
+
+def test_toggles_that_do_not_apply_are_refused() -> None:
+    with pytest.raises(HouseRulesError) as error:
+        resolve(game="skip-bo-board", options={"partnerships": True})
+    assert str(error.value).startswith(
+        "--partnerships: does not apply to Skip-Bo Board Game; its house rules are "
+    )
+
+
+@given(players=st.integers(2, 6), data=st.data())
+def test_every_dealable_stock_resolves(players: int, data: st.DataObject) -> None:
+    stock = data.draw(st.integers(1, max_stock(players)))
+    assert resolve(options={"players": players, "stock": str(stock)}).stock == stock
+
+
+@given(players=st.integers(2, 6), extra=st.integers(1, 200))
+def test_undealable_stock_is_refused(players: int, extra: int) -> None:
+    with pytest.raises(HouseRulesError):
+        resolve(options={"players": players, "stock": max_stock(players) + extra})

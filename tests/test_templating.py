@@ -1,0 +1,49 @@
+"""The one jinja2 Environment: escaping by file type, strict names, the filters."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from jinja2 import UndefinedError
+
+from sheetgen.templating import cards, evaluate, make_environment, render_template, spell
+
+
+@pytest.fixture
+def env(tmp_path: Path):  # type: ignore[no-untyped-def]
+    for name in ("page.html.j2", "picture.svg.j2", "section.md"):
+        (tmp_path / name).write_text("{{ value }}", encoding="utf-8")
+    return make_environment([tmp_path])
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("page.html.j2", "&lt;b&gt;Ann &amp; Bob&lt;/b&gt;"),
+        ("picture.svg.j2", "&lt;b&gt;Ann &amp; Bob&lt;/b&gt;"),
+        ("section.md", "<b>Ann & Bob</b>"),
+    ],
+)
+def test_autoescape_follows_the_file_type(env, name: str, expected: str) -> None:  # type: ignore[no-untyped-def]
+    assert render_template(env, name, {"value": "<b>Ann & Bob</b>"}) == expected
+
+
+def test_undefined_names_fail(env) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(UndefinedError):
+        render_template(env, "section.md", {})
+
+
+def test_when_expressions(env) -> None:  # type: ignore[no-untyped-def]
+    assert evaluate(env, "rules.series and players > 3", {"rules": {"series": True}, "players": 4})
+    assert not evaluate(env, "players > 3", {"players": 2})
+
+
+@pytest.mark.parametrize(("count", "text"), [(1, "1 card"), (0, "0 cards"), (30, "30 cards")])
+def test_cards(count: int, text: str) -> None:
+    assert cards(count) == text
+
+
+@pytest.mark.parametrize(("number", "text"), [(0, "zero"), (4, "four"), (12, "twelve"), (13, "13")])
+def test_spell(number: int, text: str) -> None:
+    assert spell(number) == text
