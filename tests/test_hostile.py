@@ -8,6 +8,7 @@ at the destination, never a temporary file left behind.
 from __future__ import annotations
 
 import csv
+import importlib.util
 import io
 import json
 import tempfile
@@ -18,6 +19,10 @@ import pikepdf
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+# sheetgen/export.py hands --format md to sheetgen.export_md, which is still being written.
+MD_EXPORT = importlib.util.find_spec("sheetgen.export_md") is not None
+EXPORT_FORMATS = ["json", "csv", "md"] if MD_EXPORT else ["json", "csv"]
 
 FAST = settings(
     max_examples=60,
@@ -238,7 +243,7 @@ def test_standings_survives_any_series_file(runner: Any, tmp_path: Path, file: A
 
 
 @FAST
-@given(series_files(), st.sampled_from(["json", "csv", "md"]))
+@given(series_files(), st.sampled_from(EXPORT_FORMATS))
 def test_export_writes_a_whole_file_or_none(
     runner: Any, tmp_path: Path, file: Any, fmt: str
 ) -> None:
@@ -260,6 +265,15 @@ def test_export_writes_a_whole_file_or_none(
     else:
         assert not out.exists()
     assert_no_temp_files(folder)
+
+
+@pytest.mark.xfail(not MD_EXPORT, reason="sheetgen.export_md does not exist yet", strict=True)
+def test_export_md_of_a_valid_series(runner: Any, tmp_path: Path) -> None:
+    (tmp_path / "friday.yaml").write_text(to_yaml(VALID), encoding="utf-8")
+    result = runner("export", "friday.yaml", "--format", "md")
+    assert_clean(result)
+    assert result.exit_code == 0
+    assert "Ann" in result.output and "135" in result.output
 
 
 @st.composite
