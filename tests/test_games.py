@@ -1,0 +1,344 @@
+"""Spite and Malice and the Skip-Bo board game: their booklets, facts, toggles and refusals."""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pdfplumber
+import pytest
+
+from sheetgen.booklet import build_booklet, render_html
+from sheetgen.houserules import resolve
+from sheetgen.paper import A4
+from sheetgen.resources import rules_dir
+
+REPO = Path(__file__).resolve().parent.parent
+CHECK_COPIED = REPO.parent / "shared" / "tools" / "check-copied"
+A4_POINTS = (595, 842)
+GAMES = ("spite-and-malice", "skip-bo-board")
+
+
+def pdf_text(pdf: bytes) -> tuple[int, tuple[float, float], str]:
+    """Page count, first page size and the whole text with lines joined as a reader sees it."""
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        pages = [page.extract_text() or "" for page in doc.pages]
+        size = (float(doc.pages[0].width), float(doc.pages[0].height))
+    text = "\n".join(pages)
+    text = re.sub(r"(?<=\w)-\n(?=\w)", "-", text)
+    return len(pages), size, re.sub(r"\s+", " ", text)
+
+
+def html_text(game: str, **options: Any) -> str:
+    """The booklet's words for these house rules, without rendering a PDF."""
+    html = render_html(resolve(game=game, options=options), paper=A4)
+    html = re.sub(r"<svg.*?</svg>", " ", html, flags=re.S)
+    html = re.sub(r"<style.*?</style>", " ", html, flags=re.S)
+    html = re.sub(r"</(p|li|h\d|td|th|tr|div|figcaption)>|<br\s*/?>", " ", html)
+    words = re.sub(r"<[^>]+>", "", html)
+    words = words.replace("&#39;", "'").replace("&amp;", "&").replace("&#34;", '"')
+    return re.sub(r"\s+", " ", words)
+
+
+def picture(game: str, **options: Any) -> str:
+    html = render_html(resolve(game=game, options=options), paper=A4)
+    found = re.search(r"<svg.*?</svg>", html, flags=re.S)
+    assert found, f"{game}: no picture in the booklet"
+    return found.group(0)
+
+
+@pytest.fixture(scope="module")
+def official() -> dict[str, tuple[int, tuple[float, float], str]]:
+    """Each game's booklet with the official rules, rendered once for the module."""
+    return {game: pdf_text(build_booklet(resolve(game=game), paper=A4)) for game in GAMES}
+
+
+# ---------------------------------------------------------------- the booklets
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_game_renders_a_booklet(official: Any, game: str) -> None:
+    pages, size, text = official[game]
+    assert pages >= 4
+    assert tuple(round(side) for side in size) == A4_POINTS
+    assert "Contents" in text
+    assert "Quick reference" in text
+
+
+def test_spite_and_malice_carries_its_own_facts(official: Any) -> None:
+    _, _, text = official["spite-and-malice"]
+    for fact in (
+        "Spite and Malice",
+        "Two ordinary packs of 52 cards",
+        "one deck of 104 cards",
+        "Kings are wild",
+        "Suits never matter",
+        "a pay-off pile of 20 cards",
+        "Deal 20 cards face down to each player",
+        "Deal five more cards to each player as a hand",
+        "it starts with 54 cards",
+        "At most three centre stacks",
+        "begun with an ace",
+        "reaches the queen",
+        "up to four side stacks",
+        "in any order",
+        "The player showing the higher one takes the first turn",
+        "each player shuffles their own pay-off pile",
+        "first player whose pay-off pile is empty",
+    ):
+        assert fact in text, fact
+
+
+def test_spite_and_malice_carries_none_of_skip_bos_facts(official: Any) -> None:
+    _, _, text = official["spite-and-malice"]
+    for foreign in ("162", "500", "Skip-Bo card", "stock pile", "building pile", "30 cards"):
+        assert foreign not in text, foreign
+    assert "points series" not in text.replace("keeps a points series", "")
+
+
+def test_the_board_game_carries_its_own_facts(official: Any) -> None:
+    _, _, text = official["skip-bo-board"]
+    for fact in (
+        "Skip-Bo Board Game",
+        "108 cards",
+        "eight sets of the numbers 1 to 12",
+        "twelve wild Skip-Bo cards",
+        "Eight counters in four colours",
+        "a played deck of 10 cards",
+        "Deal 10 cards face down to every player",
+        "Turn only its top card face up",
+        "each of the six discard pile",
+        "Put the remaining 82 cards face down",
+        "auxiliary pile",
+        "1-4",
+        "5-8",
+        "9-12",
+        "draw pile",
+        "once per turn",
+        "only if you can then play the next card of the sequence",
+        "any one missing number",
+        "anywhere from 1 to 12 spaces",
+        "a 1 or a Skip-Bo card",
+        "Whoever empties their played deck first wins the game",
+        "whose colour is the colour of a space where one of your own counters stands",
+    ):
+        assert fact in text, fact
+
+
+def test_the_board_game_carries_none_of_skip_bos_facts(official: Any) -> None:
+    _, _, text = official["skip-bo-board"]
+    for foreign in ("162", "500", "stock pile", "building pile", "30 cards", "points"):
+        assert foreign not in text, foreign
+
+
+# ---------------------------------------------------------------- toggles
+
+
+def test_four_centre_stacks_change_every_sentence_about_them() -> None:
+    text = html_text("spite-and-malice", **{"building-piles": 4})
+    assert "At most four centre stacks may be in play" in text
+    assert "at most four at once" in text
+    assert "Up to four centre stacks may be in play at once, not three." in text
+    assert "At most three centre stacks" not in text
+    three = picture("spite-and-malice")
+    four = picture("spite-and-malice", **{"building-piles": 4})
+    assert "at most 3 at once" in three
+    assert "at most 4 at once" in four
+    assert four.count('class="face"') == three.count('class="face"') + 1
+
+
+def test_a_15_card_pay_off_pile_changes_the_deal() -> None:
+    text = html_text("spite-and-malice", stock=15)
+    assert "Deal 15 cards face down to each player" in text
+    assert "a pay-off pile of 15 cards" in text
+    assert "it starts with 64 cards" in text
+    assert "Each pay-off pile holds 15 cards, not 20." in text
+    assert "20 cards" not in text
+
+
+def test_the_points_series_is_scored_the_skip_bo_way() -> None:
+    text = html_text("spite-and-malice", series=True)
+    assert "this table's own choice, borrowed from Skip-Bo" in text
+    assert "give no official scores" in text
+    assert "25 points for going out" in text
+    assert "5 points for every card" in text
+    assert "reach 500 points wins the series" in text
+    assert "at most 125 points" in text
+    assert "Ann scores 25 + 5 \u00d7 5 = 50 points" in text
+
+
+def test_a_series_on_the_tables_own_figures() -> None:
+    text = html_text("spite-and-malice", series=True, target=300, bonus=10, **{"per-card": 2})
+    assert "10 points for going out" in text
+    assert "reach 300 points wins the series" in text
+    assert "borrowed from Skip-Bo" not in text
+    assert "The series ends at 300 points rather than at Skip-Bo's 500." in text
+
+
+def test_an_8_card_played_deck_changes_the_deal() -> None:
+    text = html_text("skip-bo-board", players=4, stock=8)
+    assert "Deal 8 cards face down to every player" in text
+    assert "a played deck of 8 cards" in text
+    assert "Put the remaining 70 cards face down" in text
+    assert "Each played deck holds 8 cards, not 10." in text
+    assert "10 cards" not in text
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_pictures_read_in_black_and_white(game: str) -> None:
+    svg = picture(game)
+    assert re.search(r"<title[^>]*>[^<]{80,}</title>", svg)
+    assert "viewBox" in svg
+    assert not re.search(r"<svg[^>]*\s(width|height)=", svg)
+    assert "href" not in svg
+    if game == "skip-bo-board":
+        for label in (
+            "blue",
+            "orange",
+            "1-4",
+            "5-8",
+            "9-12",
+            "Skip-Bo",
+            "draw pile",
+            "auxiliary pile",
+        ):
+            assert f">{label}<" in svg, label
+        assert svg.count(">pink<") >= 3  # two of the six piles, and spaces of the ring
+
+
+# ---------------------------------------------------------------- the command line
+
+
+def test_the_cli_renders_spite_and_malice_from_a_house_rules_file(
+    runner: Any, tmp_path: Path
+) -> None:
+    (tmp_path / "ours.toml").write_text(
+        'game = "spite-and-malice"\nbuilding-piles = 4\nstock = 15\n', encoding="utf-8"
+    )
+    result = runner("rules", "--house-rules", "ours.toml", "--paper", "a4")
+    assert result.exit_code == 0, result.output
+    _, size, text = pdf_text((tmp_path / "output" / "rules-spite-and-malice.pdf").read_bytes())
+    assert tuple(round(side) for side in size) == A4_POINTS
+    assert "At most four centre stacks" in text
+    assert "Each pay-off pile holds 15 cards, not 20." in text
+
+
+REFUSALS = [
+    (
+        ["--game", "skip-bo-board", "--partnerships"],
+        "--partnerships: does not apply to Skip-Bo Board Game; "
+        "its house rules are extra, players, stock",
+    ),
+    (
+        ["--game", "skip-bo-board", "--series"],
+        "--series: does not apply to Skip-Bo Board Game; its house rules are extra, players, stock",
+    ),
+    (
+        ["--game", "skip-bo-board", "--deck", "standard"],
+        "--deck: does not apply to Skip-Bo Board Game; its house rules are extra, players, stock",
+    ),
+    (
+        ["--game", "spite-and-malice", "--first-player", "youngest"],
+        "--first-player: does not apply to Spite and Malice; its house rules are bonus, "
+        "building-piles, extra, per-card, players, series, stock, target",
+    ),
+    (
+        ["--game", "spite-and-malice", "--no-wild-start"],
+        "--no-wild-start: does not apply to Spite and Malice; its house rules are bonus, "
+        "building-piles, extra, per-card, players, series, stock, target",
+    ),
+    (
+        ["--game", "spite-and-malice", "--players", "3"],
+        "--players: Spite and Malice is played by 2 players, not 3",
+    ),
+    (
+        ["--game", "skip-bo-board", "--players", "5"],
+        "--players: Skip-Bo Board Game is played by 2 to 4 players, not 5",
+    ),
+    (
+        ["--game", "spite-and-malice", "--stock", "47"],
+        "--stock: 2 players cannot each be dealt a 47-card pay-off pile from a 104-card deck "
+        "and still draw a first hand of 5 and 1 left to draw; choose 1 to 46",
+    ),
+    (
+        ["--game", "skip-bo-board", "--players", "4", "--stock", "21"],
+        "--stock: 4 players cannot each be dealt a 21-card played deck from a 108-card deck "
+        "with 6 cards laid out, and still draw a first hand of 5 and 1 left to draw; "
+        "choose 1 to 20",
+    ),
+    (
+        ["--game", "skip-bo-board", "--stock", "0"],
+        "--stock: 2 players cannot each be dealt a 0-card played deck from a 108-card deck "
+        "with 6 cards laid out, and still draw a first hand of 5 and 1 left to draw; "
+        "choose 1 to 45",
+    ),
+    (
+        ["--game", "skip-bo-board", "--stock", "short"],
+        "--stock: 'short' is not a played deck size; give official or a number",
+    ),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), REFUSALS)
+def test_inapplicable_toggles_and_bad_sizes_are_refused(
+    runner: Any,
+    tmp_path: Path,
+    snapshot: Callable[[Path], dict[str, bytes]],
+    args: list[str],
+    message: str,
+) -> None:
+    before = snapshot(tmp_path)
+    result = runner("rules", *args)
+    assert result.exit_code == 1
+    assert result.output == f"Error: {message}\n"
+    assert snapshot(tmp_path) == before
+
+
+def test_a_house_rules_file_is_named_when_it_asks_the_wrong_game(
+    runner: Any, tmp_path: Path, snapshot: Callable[[Path], dict[str, bytes]]
+) -> None:
+    (tmp_path / "ours.toml").write_text(
+        'game = "spite-and-malice"\nbuilding-piles = 5\n', encoding="utf-8"
+    )
+    (tmp_path / "board.toml").write_text(
+        'game = "skip-bo-board"\npartnerships = true\n', encoding="utf-8"
+    )
+    before = snapshot(tmp_path)
+    result = runner("rules", "--house-rules", "ours.toml")
+    assert result.exit_code == 1
+    assert result.output == (
+        "Error: ours.toml, building-piles: 5 is not a choice for Spite and Malice; choose 3, 4\n"
+    )
+    result = runner("rules", "--house-rules", "board.toml")
+    assert result.exit_code == 1
+    assert result.output == (
+        "Error: board.toml, partnerships: does not apply to Skip-Bo Board Game; "
+        "its house rules are extra, players, stock\n"
+    )
+    assert snapshot(tmp_path) == before
+
+
+def test_the_rules_command_offers_both_games(runner: Any) -> None:
+    result = runner("rules", "--help")
+    assert result.exit_code == 0
+    assert "spite-and-malice" in result.output
+    assert "skip-bo-board" in result.output
+
+
+# ---------------------------------------------------------------- the words
+
+
+@pytest.mark.skipif(not CHECK_COPIED.is_file(), reason="check-copied is not beside the repo")
+def test_every_sentence_is_written_in_our_own_words() -> None:
+    folders = [str(rules_dir() / game) for game in GAMES]
+    python = shutil.which("python3") or "python3"
+    result = subprocess.run(
+        [python, str(CHECK_COPIED), *folders], capture_output=True, text=True, check=False
+    )
+    assert result.stdout == ""
+    assert result.returncode == 0
