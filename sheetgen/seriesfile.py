@@ -20,7 +20,7 @@ from typing import Any
 from sheetgen.atomic import create_bytes, write_bytes
 from sheetgen.errors import RuleError, SeriesFileError
 from sheetgen.scoring import Game, ScoringRules, Series, SeriesResult, score_series
-from sheetgen.table import make_table
+from sheetgen.table import default_stock, make_table
 
 SERIES_KEYS = ("title", "target", "stock", "bonus", "per_card", "players", "teams", "games")
 GAME_KEYS = ("winner", "left")
@@ -62,7 +62,8 @@ def parse_series(text: str, path: Path) -> Series:
 
 def _read(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
+        # Bytes, not read_text: line endings must come back exactly as they were.
+        return path.read_bytes().decode("utf-8")
     except FileNotFoundError:
         raise SeriesFileError(f"{path}: no such series file") from None
     except IsADirectoryError:
@@ -266,11 +267,6 @@ def new_series_text(fmt: str, series: Series) -> str:
     """The text of a new series file holding ``series`` (no games yet)."""
     table, rules = series.table, series.rules
     if fmt == "csv":
-        if table.teams or series.title or rules != ScoringRules() or table.stock != _default(table):
-            raise SeriesFileError(
-                "a CSV series file holds only players and games; use .yaml or .json "
-                "for a title, teams, another stock size or another target"
-            )
         return _csv_line(["game", "winner", *table.players])
     if fmt == "json":
         data: dict[str, Any] = {}
@@ -299,12 +295,6 @@ def new_series_text(fmt: str, series: Series) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _default(table: Any) -> int:
-    from sheetgen.table import default_stock
-
-    return default_stock(len(table.players))
-
-
 def create_series(
     path: Path,
     players: Sequence[str],
@@ -318,6 +308,13 @@ def create_series(
     fmt = series_format(path)
     rules = ScoringRules() if target is None else ScoringRules(target=target)
     series = Series(make_table(players, stock=stock, teams=teams), (), rules, title or None)
+    table = series.table
+    plain = not table.teams and not series.title and rules == ScoringRules()
+    if fmt == "csv" and not (plain and table.stock == default_stock(len(table.players))):
+        raise SeriesFileError(
+            f"{path}: a CSV series file holds only players and games; use .yaml or .json "
+            "for a title, teams, another stock size or another target"
+        )
     create_bytes(path, new_series_text(fmt, series).encode("utf-8"))
     return series
 
@@ -410,20 +407,21 @@ def _yaml_game_lines(game: Game, dash_indent: str) -> list[str]:
 
 def _yaml_append(text: str, game: Game) -> str:
     """Add a game after the last line of the games list, leaving every other line alone."""
+    newline = "\r\n" if "\r\n" in text else "\n"
     lines = text.splitlines(keepends=True)
     if lines and not lines[-1].endswith("\n"):
-        lines[-1] += "\n"
+        lines[-1] += newline
     games_at = next(
         (i for i, line in enumerate(lines) if re.match(r"games\s*:", line)),
         None,
     )
     if games_at is None:
-        return "".join([*lines, "games:\n", *_lines(_yaml_game_lines(game, "  "))])
+        return "".join([*lines, f"games:{newline}", *_lines(_yaml_game_lines(game, "  "), newline)])
     head = lines[games_at]
-    rest = re.sub(r"\s*(#.*)?$", "", head.split(":", 1)[1])
+    rest = re.sub(r"\s#.*$", "", " " + head.split(":", 1)[1].strip()).strip()
     if rest == "[]":
         comment = head[head.index("[]") + 2 :].rstrip("\n")
-        lines[games_at] = "games:" + comment + "\n"
+        lines[games_at] = "games:" + comment.rstrip("\r") + newline
     elif rest:
         raise SeriesFileError(
             "games: the list is written in flow style; sheetgen appends only to a block list"
@@ -441,9 +439,10 @@ def _yaml_append(text: str, game: Game) -> str:
                 dash_indent = line[: len(line) - len(line.lstrip())]
             last_content = end
         end += 1
-    insert = _lines(_yaml_game_lines(game, "  " if dash_indent is None else dash_indent))
+    indent = "  " if dash_indent is None else dash_indent
+    insert = _lines(_yaml_game_lines(game, indent), newline)
     return "".join([*lines[: last_content + 1], *insert, *lines[last_content + 1 :]])
 
 
-def _lines(items: list[str]) -> list[str]:
-    return [item + "\n" for item in items]
+def _lines(items: list[str], newline: str) -> list[str]:
+    return [item + newline for item in items]

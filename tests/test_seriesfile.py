@@ -364,3 +364,100 @@ def test_deal_refuses_what_the_deck_cannot_deal(runner) -> None:
         "Error: stock: 6 players cannot each be dealt 23 cards from a 162-card deck "
         "and still draw a first hand of 5; choose 1 to 22\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        (
+            "players: [Ann, Bob]\ngames: []   # none yet\n",
+            "players: [Ann, Bob]\ngames:   # none yet\n  - winner: Ann\n    left: {Bob: 3}\n",
+        ),
+        (
+            "players: [Ann, Bob]\n",
+            "players: [Ann, Bob]\ngames:\n  - winner: Ann\n    left: {Bob: 3}\n",
+        ),
+        (
+            "players: [Ann, Bob]\r\ngames:\r\n- winner: Bob\r\n  left: {Ann: 1}\r\ntitle: T\r\n",
+            "players: [Ann, Bob]\r\ngames:\r\n- winner: Bob\r\n  left: {Ann: 1}\r\n"
+            "- winner: Ann\r\n  left: {Bob: 3}\r\ntitle: T\r\n",
+        ),
+    ],
+)
+def test_record_appends_in_the_file_own_style(
+    runner, tmp_path: Path, before: str, after: str
+) -> None:
+    path = tmp_path / "f.yaml"
+    path.write_bytes(before.encode())
+    result = runner("record", "f.yaml", "--winner", "Ann", "--left", "Bob=3")
+    assert result.exit_code == 0, result.output
+    assert path.read_bytes() == after.encode()
+
+
+def test_record_refuses_a_flow_style_games_list(runner, tmp_path: Path) -> None:
+    text = "players: [Ann, Bob]\ngames: [{winner: Bob, left: {Ann: 1}}]\n"
+    path = write(tmp_path, "f.yaml", text)
+    result = runner("record", "f.yaml", "--winner", "Ann", "--left", "Bob=3")
+    assert result.exit_code == 1
+    assert result.output == (
+        "Error: games: the list is written in flow style; sheetgen appends only to a block list\n"
+    )
+    assert path.read_text() == text
+
+
+def test_new_csv_refuses_what_csv_cannot_hold(runner, tmp_path: Path) -> None:
+    result = runner("new", "f.csv", "--players", "Ann,Bob", "--title", "Friday")
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: f.csv: a CSV series file holds only players and games")
+    assert not (tmp_path / "f.csv").exists()
+
+
+def test_record_rejects_unknown_winner_and_repeated_player(runner, tmp_path: Path) -> None:
+    runner("new", "f.yaml", "--players", "Ann,Bob")
+    result = runner("record", "f.yaml", "--winner", "Zed", "--left", "Bob=3")
+    assert result.exit_code == 1
+    assert result.output == (
+        "Error: f.yaml, game 1: winner 'Zed' is not a player of this series (choose from Ann, Bob)\n"
+    )
+    result = runner("record", "f.yaml", "--winner", "Ann", "--left", "Bob=3", "--left", "Bob=4")
+    assert result.exit_code == 2
+    assert "a player is named twice" in result.output
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+NAME = st.text(
+    alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc", "Zl", "Zp")),
+    min_size=1,
+    max_size=12,
+).filter(lambda s: s == s.strip() and "," not in s and "+" not in s and "=" not in s)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    names=st.lists(NAME, min_size=2, max_size=6, unique=True),
+    suffix=st.sampled_from([".yaml", ".json", ".csv"]),
+    data=st.data(),
+)
+def test_any_names_and_games_round_trip(
+    tmp_path_factory: pytest.TempPathFactory, names: list[str], suffix: str, data: st.DataObject
+) -> None:
+    from sheetgen.scoring import Game
+    from sheetgen.seriesfile import create_series, record_game
+
+    folder = tmp_path_factory.mktemp("rt")
+    path = folder / f"s{suffix}"
+    create_series(path, names, target=None if suffix == ".csv" else 100000)
+    stock = 30 if len(names) <= 4 else 20
+    games = []
+    for _ in range(data.draw(st.integers(0, 1 if suffix == ".csv" else 3))):
+        winner = data.draw(st.sampled_from(names))
+        left = {n: data.draw(st.integers(1, stock)) for n in names if n != winner}
+        games.append(Game(winner, left))
+        record_game(path, games[-1])
+    series = load_series(path)
+    assert series.table.players == tuple(names)
+    assert series.games == tuple(games)
