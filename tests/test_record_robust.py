@@ -1,0 +1,125 @@
+"""``sheetgen record`` under stress: many writers at once, and writers killed mid-way.
+
+These run real processes: the lock and the atomic rename are only proven
+between processes, and only a real SIGKILL stops a writer where it stands.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from sheetgen.scoring import Game, score_series
+from sheetgen.seriesfile import load_series, record_game
+
+pytestmark = pytest.mark.slow
+
+SERIES = """\
+# Friday nights at the club
+title: Friday nights
+players: [Ann, Bob, Cy, Di]
+games:
+  - winner: Ann   # the first game of the season
+    left: {Bob: 2, Cy: 1, Di: 1}
+"""
+PLAYERS = ("Ann", "Bob", "Cy", "Di")
+
+
+def record_argv(path: Path, winner: str, count: int = 1) -> list[str]:
+    """A game worth 25 + 15 * count points: small enough that twenty never win the series."""
+    left = [f"--left={name}={count}" for name in PLAYERS if name != winner]
+    return [sys.executable, "-m", "sheetgen", "record", str(path), "--winner", winner, *left]
+
+
+def temp_files(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
+
+
+def test_twenty_concurrent_records_are_all_kept(tmp_path: Path) -> None:
+    path = tmp_path / "friday.yaml"
+    path.write_text(SERIES, encoding="utf-8")
+    winners = [PLAYERS[n % 4] for n in range(20)]
+    procs = [
+        subprocess.Popen(
+            record_argv(path, winner, count=1 + n % 3),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for n, winner in enumerate(winners)
+    ]
+    outcomes = [proc.communicate(timeout=120) for proc in procs]
+    failures = [err for proc, (_, err) in zip(procs, outcomes, strict=True) if proc.returncode]
+    assert not failures, failures
+
+    series = load_series(path)
+    assert len(series.games) == 21
+    assert sorted(game.winner for game in series.games[1:]) == sorted(winners)
+    result = score_series(series)
+    assert sum(result.totals.values()) == sum(game.points for game in result.games)
+    # The user's comments survive every one of the twenty rewrites.
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith(SERIES)
+    assert temp_files(tmp_path) == []
+
+
+def expected_after(path: Path, winner: str, scratch: Path) -> bytes:
+    """The bytes the file would hold after this game, recorded undisturbed on a copy."""
+    if scratch.exists():
+        shutil.rmtree(scratch)
+    scratch.mkdir()
+    copy = scratch / path.name
+    shutil.copyfile(path, copy)
+    record_game(copy, Game(winner, {name: 1 for name in PLAYERS if name != winner}))
+    return copy.read_bytes()
+
+
+def test_a_killed_record_leaves_the_old_file_or_the_new_one(tmp_path: Path) -> None:
+    """SIGKILL at random moments: the file is always whole, old or new, and still recordable."""
+    rng = random.Random(8)
+    folder = tmp_path / "table"
+    folder.mkdir()
+    path = folder / "friday.yaml"
+    path.write_text(SERIES, encoding="utf-8")
+    outcomes = {"old": 0, "new": 0}
+    # How long one undisturbed record takes here, so the kills cover its whole life on any machine.
+    shutil.copytree(folder, tmp_path / "timing")
+    start = time.perf_counter()
+    subprocess.run(
+        record_argv(tmp_path / "timing" / path.name, "Cy"), check=True, capture_output=True
+    )
+    lifetime = time.perf_counter() - start
+    for round_number in range(14):
+        winner = PLAYERS[round_number % 4]
+        old = path.read_bytes()
+        new = expected_after(path, winner, tmp_path / "scratch")
+        proc = subprocess.Popen(
+            record_argv(path, winner), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        # Spread the kills over the start, the read, the check, the write and the rename.
+        time.sleep(rng.uniform(0.1, 1.1) * lifetime)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+        now = path.read_bytes()
+        assert now in (old, new), f"round {round_number}: the file is neither old nor new"
+        outcomes["old" if now == old else "new"] += 1
+        load_series(path)  # and it parses
+        # A killed writer may leave its hidden temporary file; nothing else may linger.
+        for name in temp_files(folder):
+            assert name.startswith(".friday.yaml.") and name.endswith(".tmp"), name
+    # The lock died with its holder: the next record goes through at once.
+    done = subprocess.run(
+        record_argv(path, "Bob"), capture_output=True, text=True, timeout=30, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert len(load_series(path).games) == 1 + outcomes["new"] + 1
+    # Both outcomes happened, so the kills really landed before and after the rename.
+    assert outcomes["old"] and outcomes["new"], json.dumps(outcomes)
