@@ -274,7 +274,8 @@ def build_booklet(
     document = weasyprint.HTML(
         string=html, base_url=templates_dir().as_uri(), url_fetcher=_fetcher()
     )
-    pdf: bytes = document.write_pdf()
+    # Whole font files: subsetting DejaVu with fontTools would double the render time.
+    pdf: bytes = document.write_pdf(full_fonts=True)
     if rules.series:
         pdf = _lay_sheet(pdf, rules, paper)
     return pdf
@@ -295,7 +296,8 @@ def _lay_sheet(pdf: bytes, rules: HouseRules, paper: Paper) -> bytes:
         target=rules.target,
         title=f"{rules.definition.name} score sheet",
     )
-    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
+    # An incremental update appends the sheet instead of re-serialising the whole booklet.
+    writer = PdfWriter(io.BytesIO(pdf), incremental=True)
     writer.pages[-1].merge_page(PdfReader(io.BytesIO(sheet)).pages[0])
     out = io.BytesIO()
     writer.write(out)
