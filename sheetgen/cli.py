@@ -198,6 +198,22 @@ class TeamsParam(click.ParamType[int | dict[str, list[str]]]):
             self.fail(str(exc), param, ctx)
 
 
+paper_option = click.option(
+    "--paper",
+    "paper_name",
+    type=click.Choice(["letter", "a4"], case_sensitive=False),
+    help="Paper size (default: the system's, from PAPERSIZE, /etc/papersize or LC_PAPER).",
+)
+format_option = click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["pdf", "png"]),
+    default="pdf",
+    show_default=True,
+    help="png: a preview image of the first page.",
+)
+
+
 def _sheet_output(output: Path | None, fmt: str, stem: str) -> Path:
     return output if output is not None else Path("output") / f"{stem}.{fmt}"
 
@@ -214,20 +230,8 @@ def _sheet_output(output: Path | None, fmt: str, stem: str) -> Path:
 )
 @click.option("--title", help='Heading of the sheet (default "Skip-Bo score sheet").')
 @click.option("--copies", type=click.IntRange(1, 100), default=1, show_default=True, help="Pages.")
-@click.option(
-    "--paper",
-    "paper_name",
-    type=click.Choice(["letter", "a4"], case_sensitive=False),
-    help="Paper size (default: the system's, from PAPERSIZE, /etc/papersize or LC_PAPER).",
-)
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["pdf", "png"]),
-    default="pdf",
-    show_default=True,
-    help="png: a preview image of the first page.",
-)
+@paper_option
+@format_option
 @click.option(
     "-o",
     "--output",
@@ -359,3 +363,69 @@ def rules(
     target = output or Path("output") / f"rules-{house.game}.pdf"
     write_bytes(target, pdf)
     _said(target)
+
+
+@cli.command()
+@click.argument(
+    "inputs", metavar="FILE_OR_DIR...", nargs=-1, required=True, type=click.Path(path_type=Path)
+)
+@paper_option
+@click.option("--title", help="Heading of every sheet (default: each series' own title).")
+@format_option
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Where to write (default output/<file stem>.pdf; - for standard output).",
+)
+@click.option(
+    "--split",
+    "split_dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Write one file per series into this folder, named after its series file.",
+)
+@click.option("--keep-going", is_flag=True, help="Fill the good files even if some are bad.")
+def fill(
+    inputs: tuple[Path, ...],
+    paper_name: str | None,
+    title: str | None,
+    fmt: str,
+    output: Path | None,
+    split_dir: Path | None,
+    keep_going: bool,
+) -> None:
+    """Fill in score sheets from series files, with a race chart for each series.
+
+    \b
+    Example:
+        sheetgen fill friday.yaml
+        sheetgen fill series/ --split output/sheets --keep-going
+    """
+    import sys
+
+    from sheetgen.atomic import write_bytes
+    from sheetgen.fill import default_output, fill_documents, series_paths
+    from sheetgen.paper import default_paper, paper
+
+    paths = series_paths(inputs)
+    target = output or default_output(inputs, fmt)
+    with click.progressbar(
+        length=2 * len(paths), label="Filling sheets", file=sys.stderr, hidden=len(paths) <= 3
+    ) as bar:
+        documents, failed = fill_documents(
+            paths,
+            paper=paper(paper_name) if paper_name else default_paper(),
+            output=target,
+            title=title,
+            fmt=fmt,
+            split=split_dir,
+            keep_going=keep_going,
+            progress=bar.update,
+        )
+    for path, data in documents:
+        write_bytes(path, data)
+        _said(path)
+    if failed:
+        for failure in failed:
+            click.echo(failure.message, err=True)
+        raise click.ClickException(f"{len(failed)} of {len(paths)} series files were not filled")

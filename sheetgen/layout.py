@@ -69,13 +69,15 @@ class Text:
 
 @dataclass(frozen=True)
 class Rule:
-    """A straight line."""
+    """A straight line, solid black unless it says otherwise."""
 
     x1: float
     y1: float
     x2: float
     y2: float
     width: float = 0.5
+    gray: float = 0.0
+    dash: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,53 @@
+"""The Markdown export of a scored series: the standings and every game, as two tables."""
+
+from __future__ import annotations
+
+from sheetgen.scoring import SeriesResult
+
+MARKUP = frozenset("\\`*_[]<>|~#")
+
+
+def _cell(text: object) -> str:
+    """Names as plain text in Markdown: markup characters escaped, one line."""
+    flat = " ".join(str(text).split())
+    return "".join("\\" + char if char in MARKUP else char for char in flat)
+
+
+def _row(cells: list[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def markdown_export(result: SeriesResult) -> str:
+    """The series as Markdown: heading, outcome, standings table and game-by-game table."""
+    series = result.series
+    table = series.table
+    target = series.rules.target
+    label = {
+        side: f"{side} ({' + '.join(table.members(side))})" if table.partnership else side
+        for side in table.sides
+    }
+    lines = [f"# {_cell(series.title or 'Skip-Bo series')}", ""]
+    played = len(result.games)
+    lines.append(f"First to {target} points; {played} game{'s' if played != 1 else ''} played.")
+    if result.winner is not None:
+        outcome = f"**{_cell(label[result.winner])}** won the series in game {result.won_in_game}."
+    elif result.leader is not None:
+        outcome = f"No winner yet; **{_cell(label[result.leader])}** leads."
+    else:
+        outcome = "No winner yet; nobody leads."
+    lines += [outcome, "", "## Standings", ""]
+    lines.append(_row(["Side", "Total", "Games won", f"Still needed to {target}"]))
+    lines.append("| --- | ---: | ---: | ---: |")
+    for row in result.standings:
+        lines.append(
+            _row([_cell(label[row.side]), str(row.total), str(row.games_won), str(row.needed)])
+        )
+    lines += ["", "## Games", ""]
+    lines.append(_row(["Game", "Winner", "Points", *(_cell(side) for side in table.sides)]))
+    lines.append("| ---: | --- | ---: |" + " ---: |" * len(table.sides))
+    for game in result.games:
+        totals = [str(game.totals[side]) for side in table.sides]
+        lines.append(_row([str(game.number), _cell(game.winner), str(game.points), *totals]))
+    if not result.games:
+        lines.append(_row(["", "no games recorded", "", *([""] * len(table.sides))]))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,283 @@
+"""Filled-in sheets, the race chart, batches and the Markdown export, read back from their output."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pdfplumber
+import pikepdf
+import pytest
+
+from sheetgen import fill
+from sheetgen.export_md import markdown_export
+from sheetgen.fill import fill_pdf, filled_pages, load_results
+from sheetgen.paper import paper
+from sheetgen.scoring import score_series
+from sheetgen.seriesfile import load_series
+
+PLAYERS = ["Zoë", "Łukasz", "Σοφία", "Дмитрий"]
+
+
+def long_series() -> dict[str, object]:
+    """Fourteen games and no winner: a continuation page is needed."""
+    games = []
+    for number in range(14):
+        winner = PLAYERS[number % 4]
+        games.append(
+            {"winner": winner, "left": {p: 1 + number % 3 for p in PLAYERS if p != winner}}
+        )
+    return {"title": "Long evening", "players": PLAYERS, "games": games}
+
+
+def won_series() -> dict[str, object]:
+    """Ann wins in game 4: 4 x 125 points."""
+    games = [{"winner": "Ann", "left": {"Bob": 20}} for _ in range(4)]
+    return {"players": ["Ann", "Bob"], "games": games}
+
+
+TEAMS = {
+    "players": ["Ann", "Bob", "Cy", "Di"],
+    "teams": {"Red": ["Ann", "Cy"], "Blue": ["Bob", "Di"]},
+    "games": [{"winner": "Red", "left": {"Bob": 4, "Di": 10}}],
+}
+
+
+def write(folder: Path, name: str, data: object) -> Path:
+    path = folder / name
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+def pages_text(pdf: bytes) -> list[str]:
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        return [page.extract_text() or "" for page in doc.pages]
+
+
+@pytest.fixture(scope="module")
+def series_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("series")
+    write(folder, "long.json", long_series())
+    write(folder, "won.json", won_series())
+    write(folder, "teams.json", TEAMS)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def long_pdf(series_dir: Path) -> bytes:
+    result = score_series(load_series(series_dir / "long.json"))
+    return fill_pdf([result], paper("a4"))
+
+
+def test_long_series_continues_with_totals_brought_forward(
+    long_pdf: bytes, series_dir: Path
+) -> None:
+    result = score_series(load_series(series_dir / "long.json"))
+    first, second, chart = pages_text(long_pdf)
+    after_ten = result.games[9].totals
+    assert "Brought" not in first and "Brought" in second
+    with pdfplumber.open(io.BytesIO(long_pdf)) as doc:
+        page = doc.pages[1]
+        label = next(w for w in page.extract_words() if w["text"] == "Brought")
+        row = [w["text"] for w in page.extract_words() if abs(w["top"] - label["top"]) < 6]
+    assert row[1:] == [str(after_ten[side]) for side in PLAYERS]
+    final = " ".join(str(result.totals[side]) for side in PLAYERS)
+    assert f"Total {final}" in second
+    assert "Race" not in first and "race to 500" in chart
+
+
+def test_every_game_row_shows_points_and_all_running_totals(
+    long_pdf: bytes, series_dir: Path
+) -> None:
+    result = score_series(load_series(series_dir / "long.json"))
+    with pdfplumber.open(io.BytesIO(long_pdf)) as doc:
+        page = doc.pages[0]
+        words = page.extract_words()
+        for game in result.games[:10]:
+            label = next(w for w in words if w["text"] == str(game.number) and w["x0"] < 80)
+            row = [w["text"] for w in words if abs(w["top"] - label["top"]) < 4 and w["x0"] > 80]
+            expected = []
+            for side in PLAYERS:
+                if side == game.winner:
+                    expected.append(str(game.points))
+                expected.append(str(game.totals[side]))
+            assert row == expected
+
+
+def test_no_winner_names_leader_and_points_needed(long_pdf: bytes, series_dir: Path) -> None:
+    result = score_series(load_series(series_dir / "long.json"))
+    text = " ".join(pages_text(long_pdf)[0].split())
+    leader = result.standings[0]
+    assert f"Series winner: none yet; {leader.side} leads." in text
+    needed = ", ".join(f"{row.side} {row.needed}" for row in result.standings)
+    assert f"Still needed to reach 500: {needed}" in text
+
+
+def test_winner_named_and_winning_game_marked(series_dir: Path) -> None:
+    result = score_series(load_series(series_dir / "won.json"))
+    pages = filled_pages(result, paper("letter"))
+    values = pages[0][1]
+    assert values.reached == (3, 0)
+    assert values.won == {(0, 0), (1, 0), (2, 0), (3, 0)}
+    pdf = fill_pdf([result], paper("letter"))
+    text = " ".join(pages_text(pdf)[0].split())
+    assert "Series winner: Ann, reaching 500 in game 4 (500 points)" in text
+    assert "won the game" in text and "reached the target" in text
+
+
+def test_partnership_sheet_names_both_partners(series_dir: Path) -> None:
+    result = score_series(load_series(series_dir / "teams.json"))
+    sheet, chart = pages_text(fill_pdf([result], paper("letter")))
+    assert "Ann + Cy" in sheet and "Bob + Di" in sheet
+    assert "Red (Ann + Cy)" in chart and "Blue (Bob + Di)" in chart
+
+
+def test_chart_has_target_line_and_a_dash_pattern_per_side(long_pdf: bytes) -> None:
+    chart_text = pages_text(long_pdf)[2]
+    assert "Target: 500" in chart_text
+    for name in PLAYERS:
+        assert chart_text.count(name) == 2  # at the line's end and in the key
+    doc = pikepdf.open(io.BytesIO(long_pdf))
+    dashes = {
+        tuple(float(x) for x in operands[0])
+        for operands, operator in pikepdf.parse_content_stream(doc.pages[2])
+        if str(operator) == "d"
+    }
+    assert len(dashes - {()}) >= len(PLAYERS) - 1
+
+
+def test_filled_sheet_embeds_only_bundled_subsets(long_pdf: bytes) -> None:
+    doc = pikepdf.open(io.BytesIO(long_pdf))
+    for page in doc.pages:
+        resources = [page.Resources]
+        resources += [x.Resources for x in page.Resources.get("/XObject", {}).values()]
+        for resource in resources:
+            for font in resource.get("/Font", {}).values():
+                assert str(font.BaseFont).split("+")[1] in {"DejaVuSans", "DejaVuSans-Bold"}
+                descendant = font.DescendantFonts[0] if font.Subtype == "/Type0" else font
+                assert "/FontFile2" in descendant.FontDescriptor
+
+
+def test_filled_sheet_is_reproducible(series_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    result = score_series(load_series(series_dir / "won.json"))
+    assert fill_pdf([result], paper("a4")) == fill_pdf([result], paper("a4"))
+
+
+def test_cli_one_file_default_output(runner, tmp_path: Path) -> None:
+    write(tmp_path, "friday.json", won_series())
+    result = runner("fill", "friday.json", "--paper", "letter")
+    assert result.exit_code == 0, result.output
+    assert "Wrote output/friday.pdf" in result.stderr
+    with pdfplumber.open(tmp_path / "output" / "friday.pdf") as doc:
+        assert len(doc.pages) == 2
+        assert doc.pages[0].width > doc.pages[0].height
+
+
+def test_cli_folder_into_one_pdf_to_stdout_progress_on_stderr(runner, tmp_path: Path) -> None:
+    for index in range(4):
+        write(tmp_path, f"s{index}.json", won_series())
+    result = runner("fill", ".", "-o", "-", "--paper", "a4")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout_bytes.startswith(b"%PDF-")
+    assert b"Filling" not in result.stdout_bytes
+    assert "Filling sheets" in result.stderr
+    with pdfplumber.open(io.BytesIO(result.stdout_bytes)) as doc:
+        assert len(doc.pages) == 8
+
+
+def test_cli_split_writes_one_file_per_series(runner, tmp_path: Path, series_dir: Path) -> None:
+    result = runner("fill", str(series_dir), "--split", "each", "--paper", "letter")
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "each").iterdir()) == [
+        "long.pdf",
+        "teams.pdf",
+        "won.pdf",
+    ]
+
+
+def test_split_in_parallel_matches_serial(
+    series_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    loaded, _ = load_results(sorted(series_dir.glob("*.json")))
+    serial = fill.split_pdfs(loaded, paper("letter"))
+    monkeypatch.setattr(fill, "PARALLEL_FROM", 2)
+    assert fill.split_pdfs(loaded, paper("letter"), workers=2) == serial
+
+
+def test_cli_png_preview(runner, tmp_path: Path) -> None:
+    write(tmp_path, "friday.json", won_series())
+    result = runner("fill", "friday.json", "--format", "png")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "output" / "friday.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_bad_file_stops_the_run_and_nothing_is_written(runner, tmp_path: Path, snapshot) -> None:
+    write(tmp_path, "a.json", won_series())
+    write(tmp_path, "b.json", {"players": ["Ann"], "games": []})
+    before = snapshot(tmp_path)
+    result = runner("fill", "a.json", "b.json")
+    assert result.exit_code == 1
+    assert result.stderr.strip().splitlines()[-1] == (
+        "Error: b.json, players: 1 is not a table size; Skip-Bo is played by 2 to 6 players"
+    )
+    assert snapshot(tmp_path) == before
+
+
+def test_keep_going_writes_good_lists_bad_and_fails(runner, tmp_path: Path) -> None:
+    write(tmp_path, "a.json", won_series())
+    write(tmp_path, "b.json", {"players": ["Ann"], "games": []})
+    result = runner("fill", "a.json", "b.json", "--keep-going", "--split", "out")
+    assert result.exit_code == 1
+    assert [p.name for p in (tmp_path / "out").iterdir()] == ["a.pdf"]
+    lines = result.stderr.strip().splitlines()
+    assert "b.json, players: 1 is not a table size; Skip-Bo is played by 2 to 6 players" in lines
+    assert lines[-1] == "Error: 1 of 2 series files were not filled"
+
+
+def test_unprintable_name_is_refused(runner, tmp_path: Path, snapshot, monkeypatch) -> None:
+    monkeypatch.setattr("sheetgen.fonts._system_fonts_covering", lambda chars: [])
+    write(tmp_path, "c.json", {"players": ["Ann", "王芳"], "games": []})
+    before = snapshot(tmp_path)
+    result = runner("fill", "c.json")
+    assert result.exit_code == 1
+    assert 'c.json: players: "王芳" has 王 (U+738B)' in result.stderr
+    assert snapshot(tmp_path) == before
+
+
+def test_split_names_must_not_clash(runner, tmp_path: Path, snapshot) -> None:
+    write(tmp_path, "a.json", won_series())
+    (tmp_path / "a.csv").write_text("game,winner,Ann,Bob\n1,Ann,0,3\n", encoding="utf-8")
+    before = snapshot(tmp_path)
+    result = runner("fill", "a.csv", "a.json", "--split", "out")
+    assert result.exit_code == 1
+    assert "a.csv and a.json would both be written to out/a.pdf" in result.stderr
+    assert snapshot(tmp_path) == before
+
+
+def test_help_has_an_example(runner) -> None:
+    result = runner("fill", "--help")
+    assert result.exit_code == 0
+    assert "Example:" in result.output and "sheetgen fill friday.yaml" in result.output
+
+
+def test_markdown_export(series_dir: Path) -> None:
+    result = score_series(load_series(series_dir / "won.json"))
+    text = markdown_export(result)
+    lines = text.splitlines()
+    assert lines[0] == "# Skip-Bo series"
+    assert "**Ann** won the series in game 4." in lines
+    assert "| Ann | 500 | 4 | 0 |" in lines
+    assert "| 4 | Ann | 125 | 500 | 0 |" in lines
+    assert lines.count("| ---: | --- | ---: | ---: | ---: |") == 1
+
+
+def test_markdown_export_escapes_names(tmp_path: Path) -> None:
+    data = {"title": "A|B *night*", "players": ["Ann|x", "Bo_b"], "games": []}
+    result = score_series(load_series(write(tmp_path, "m.json", data)))
+    text = markdown_export(result)
+    assert text.startswith("# A\\|B \\*night\\*\n")
+    assert "| Ann\\|x | 0 | 0 | 500 |" in text
+    assert "No winner yet; nobody leads." in text
