@@ -211,6 +211,17 @@ def test_pictures_read_in_black_and_white(game: str) -> None:
         assert svg.count(">pink<") >= 3  # two of the six piles, and spaces of the ring
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_the_tables_own_rules_join_either_game(game: str, tmp_path: Path) -> None:
+    extra = tmp_path / "ours.md"
+    extra.write_text("# Table talk\n\nWe play <b>fast</b>.\n", encoding="utf-8")
+    html = render_html(resolve(game=game, options={"extra": extra}), paper=A4)
+    assert "Our own rules" in html
+    assert "This table has rules of its own" in html
+    assert "&lt;b&gt;fast&lt;/b&gt;" in html
+    assert "<b>fast</b>" not in html
+
+
 # ---------------------------------------------------------------- the command line
 
 
