@@ -275,7 +275,8 @@ def build_booklet(
         string=html, base_url=templates_dir().as_uri(), url_fetcher=_fetcher()
     )
     # Whole font files: subsetting DejaVu with fontTools would double the render time.
-    pdf: bytes = document.write_pdf(full_fonts=True)
+    # PDF/UA-1: tagged, with the language, title and figure alternatives a screen reader needs.
+    pdf: bytes = document.write_pdf(full_fonts=True, pdf_variant="pdf/ua-1")
     if rules.series:
         pdf = _lay_sheet(pdf, rules, paper)
     return pdf

@@ -2,8 +2,9 @@
 
 Print the result double-sided, flipped on the short edge, fold the stack once
 down the middle and staple on the fold: the pages then read 1, 2, 3, ...
-Pages that need a whole sheet (the score sheet at the end of the rules) come
-after the folded sheets, at full size, one to a sheet.
+Landscape pages at the end (the score sheet at the end of the rules) are not
+folded: they follow the sheets at full size, one to a sheet. ``print_rules``
+builds the rules booklet in the layout and format the user asked for.
 """
 
 from __future__ import annotations
@@ -15,8 +16,11 @@ from pypdf import PageObject, PdfReader, PdfWriter, Transformation
 from pypdf.generic import NameObject
 
 from sheetgen.errors import ChoiceError
+from sheetgen.houserules import HouseRules
 from sheetgen.paper import A4, LETTER, POINTS_PER_INCH, POINTS_PER_MM, Paper
 
+LAYOUTS = ("pages", "booklet")
+FORMATS = ("pdf", "png")
 PAGES_PER_SHEET = 4
 # Size tolerance for "fits", so rounding in a PDF's MediaBox never causes a scale-down.
 FIT_SLACK = 0.5
@@ -87,23 +91,30 @@ def saddle_stitch_order(pages: int) -> list[Sheet]:
     ]
 
 
-def impose_saddle_stitch(
-    pdf_bytes: bytes, sheet: Paper, *, extra_pages: bytes | None = None
-) -> bytes:
+def split_trailing_landscape(pages: list[PageObject]) -> tuple[list[PageObject], list[PageObject]]:
+    """The pages to fold, and the landscape pages at the end that keep a sheet of their own."""
+    end = len(pages)
+    while end > 1 and pages[end - 1].mediabox.width > pages[end - 1].mediabox.height:
+        end -= 1
+    return pages[:end], pages[end:]
+
+
+def impose_saddle_stitch(pdf_bytes: bytes, sheet: Paper) -> bytes:
     """Impose the half-size pages of ``pdf_bytes`` on landscape ``sheet`` paper.
 
     Each side of a sheet carries two pages at full scale (a page too big for
-    its half is shrunk to fit, keeping its proportions, and centred). Every
-    page of ``extra_pages`` follows the folded sheets unchanged, one to a
+    its half is shrunk to fit, keeping its proportions, and centred). The
+    landscape pages at the end follow the folded sheets unchanged, one to a
     sheet. Links, bookmarks and the structure tree of the source refer to its
     own pages, so the imposed document carries none of them; the document
     information (title, author) is kept.
     """
     half_paper(sheet)
     source = PdfReader(io.BytesIO(pdf_bytes))
+    folded, whole = split_trailing_landscape(list(source.pages))
     writer = PdfWriter()
     width, height = sheet.landscape
-    for printed in saddle_stitch_order(len(source.pages)):
+    for printed in saddle_stitch_order(len(folded)):
         for left, right in (
             (printed.front_left, printed.front_right),
             (printed.back_left, printed.back_right),
@@ -111,11 +122,10 @@ def impose_saddle_stitch(
             side = writer.add_blank_page(width, height)
             for offset, number in ((0.0, left), (width / 2, right)):
                 if number is not None:
-                    _place(side, source.pages[number - 1], offset, width / 2, height)
+                    _place(side, folded[number - 1], offset, width / 2, height)
             side.compress_content_streams()
-    if extra_pages is not None:
-        for page in PdfReader(io.BytesIO(extra_pages)).pages:
-            writer.add_page(page)
+    for page in whole:
+        writer.add_page(page)
     for page in writer.pages:
         if "/Annots" in page:
             del page[NameObject("/Annots")]
@@ -136,3 +146,32 @@ def _place(side: PageObject, page: PageObject, x: float, width: float, height: f
     tx = x + (width - float(box.width) * scale) / 2 - float(box.left) * scale
     ty = (height - float(box.height) * scale) / 2 - float(box.bottom) * scale
     side.merge_transformed_page(page, Transformation().scale(scale).translate(tx, ty))
+
+
+def print_rules(
+    rules: HouseRules, *, paper: Paper, layout: str = "pages", fmt: str = "pdf"
+) -> bytes:
+    """The rules booklet laid out for printing: one page per sheet, or folded.
+
+    ``pages`` prints each page on its own sheet of ``paper``; ``booklet`` sets
+    half-size pages and imposes them for folding (the score sheet stays whole).
+    ``png`` gives a preview of the first sheet as it will print instead of the PDF.
+    """
+    from sheetgen.booklet import build_booklet
+
+    if layout not in LAYOUTS:
+        raise ChoiceError(f"layout: {layout!r} is not a layout; choose {' or '.join(LAYOUTS)}")
+    if fmt not in FORMATS:
+        raise ChoiceError(f"format: {fmt!r} is not a format; choose {' or '.join(FORMATS)}")
+    if layout == "booklet":
+        half = half_paper(paper)
+        pdf = impose_saddle_stitch(
+            build_booklet(rules, paper=paper, page_size_override=half.portrait), paper
+        )
+    else:
+        pdf = build_booklet(rules, paper=paper)
+    if fmt == "png":
+        from sheetgen.preview import pdf_to_png
+
+        return pdf_to_png(pdf)
+    return pdf

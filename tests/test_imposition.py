@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from pdfcheck import check_pdf_structure, marks_near_edge
-from pypdf import PdfReader
+from pypdf import PdfReader, PdfWriter
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas
@@ -142,9 +142,13 @@ def test_imposed_pdf_folds_into_the_booklet(sheet: Paper, count: int) -> None:
 @pytest.fixture(scope="module", params=[A4, LETTER], ids=lambda paper: paper.name)
 def seven_pages(request: pytest.FixtureRequest) -> tuple[Paper, bytes]:
     sheet: Paper = request.param
-    source = numbered_pdf(7, half_paper(sheet).portrait, link=True)
-    score_sheet = numbered_pdf(1, sheet.landscape)
-    return sheet, impose_saddle_stitch(source, sheet, extra_pages=score_sheet)
+    writer = PdfWriter()
+    writer.append(io.BytesIO(numbered_pdf(7, half_paper(sheet).portrait, link=True)))
+    writer.append(io.BytesIO(numbered_pdf(1, sheet.landscape)))  # the score sheet
+    writer.add_metadata({"/Title": "Numbered pages"})
+    source = io.BytesIO()
+    writer.write(source)
+    return sheet, impose_saddle_stitch(source.getvalue(), sheet)
 
 
 def test_sides_are_landscape_sheets_of_the_paper(seven_pages: tuple[Paper, bytes]) -> None:
