@@ -29,21 +29,28 @@ MAX_GAMES = 200
 MAX_COPIES = 100
 DEFAULT_TITLE = "Skip-Bo score sheet"
 MAX_TEAMS = MAX_PLAYERS // TEAM_SIZE
+STOCK_PILES = "stock piles"
 
 Teams = Mapping[str, Sequence[str]] | int
 
 
-def reminder(rules: ScoringRules, partnership: bool) -> str:
-    """The one-line reminder of how the winner of a game scores."""
+def reminder(rules: ScoringRules, partnership: bool, piles: str = STOCK_PILES) -> str:
+    """The one-line reminder of how the winner of a game scores (``piles``: the game's word)."""
     others = "the other teams'" if partnership else "the other players'"
     return (
         f"Scoring: a game's winner gets {rules.bonus}, and {rules.per_card} more per card "
-        f"still in {others} stock piles; the rest get 0. Add it to the running total."
+        f"still in {others} {piles}; the rest get 0. Add it to the running total."
     )
 
 
 def spec_for(
-    table: Table | None, rules: ScoringRules, title: str, *, count: int, teams: bool
+    table: Table | None,
+    rules: ScoringRules,
+    title: str,
+    *,
+    count: int,
+    teams: bool,
+    piles: str = STOCK_PILES,
 ) -> SheetSpec:
     """What a sheet's header says: named sides from ``table``, or numbered blanks to write on."""
     if table is not None:
@@ -61,7 +68,7 @@ def spec_for(
         columns=MAX_TEAMS if teams else MAX_PLAYERS,
         target=rules.target,
         title=title,
-        reminder=reminder(rules, teams),
+        reminder=reminder(rules, teams, piles),
         partnership=teams,
     )
 
@@ -132,14 +139,21 @@ def blank_sheet_pdf(
     teams: Teams | None = None,
     games: int = DEFAULT_GAMES,
     target: int = ScoringRules().target,
+    bonus: int = ScoringRules().bonus,
+    per_card: int = ScoringRules().per_card,
+    piles: str = STOCK_PILES,
     title: str | None = None,
     copies: int = 1,
 ) -> bytes:
-    """A PDF of blank score sheets, ``copies`` times over, checked before anything is drawn."""
+    """A PDF of blank score sheets, ``copies`` times over, checked before anything is drawn.
+
+    ``bonus``, ``per_card`` and ``piles`` (the game's word for the piles a
+    winner empties) word the scoring reminder for related games.
+    """
     from sheetgen.painter import Meta, Painter
 
     table, count, partnership = sheet_table(players, names, teams)
-    rules = ScoringRules(target=target)
+    rules = ScoringRules(bonus=bonus, per_card=per_card, target=target)
     _check_count("games", games, 1, MAX_GAMES)
     _check_count("copies", copies, 1, MAX_COPIES)
     heading = DEFAULT_TITLE if title is None else title
@@ -150,7 +164,7 @@ def blank_sheet_pdf(
         fonts.check_printable(table.players, "names")
         fonts.check_printable(table.sides, "teams")
     sheet_paper = paper or default_paper()
-    spec = spec_for(table, rules, heading, count=count, teams=partnership)
+    spec = spec_for(table, rules, heading, count=count, teams=partnership, piles=piles)
     layouts = page_layouts(sheet_paper, spec, games, games)
     painter = Painter(
         sheet_paper.landscape,

@@ -253,3 +253,12 @@ def test_help_has_an_example(runner) -> None:
     assert result.exit_code == 0
     assert "Example:" in result.output
     assert "sheetgen sheet --names" in result.output
+
+
+def test_reminder_follows_the_games_own_figures_and_words() -> None:
+    pdf = blank_sheet_pdf(
+        paper=paper("letter"), players=2, bonus=10, per_card=2, piles="pay-off piles", target=100
+    )
+    text = " ".join(page_text(pdf).split())
+    assert "winner gets 10, and 2 more per card still in the other players' pay-off piles" in text
+    assert "Target: 100 points." in text
