@@ -325,16 +325,26 @@ def _game_choice() -> click.Choice:
     help="Paper size (default: the system's).",
 )
 @click.option(
+    "--layout",
+    type=click.Choice(["pages", "booklet"]),
+    default="pages",
+    show_default=True,
+    help="pages: one page per sheet; booklet: half-size pages to print both sides and fold.",
+)
+@format_option
+@click.option(
     "-o",
     "--output",
     type=click.Path(path_type=Path, dir_okay=False),
-    help="Where to write (default output/rules-GAME.pdf; - for standard output).",
+    help="Where to write (default output/rules-GAME.pdf or .png; - for standard output).",
 )
 def rules(
     game: str | None,
     house_rules: Path | None,
     preset: str | None,
     paper_name: str | None,
+    layout: str,
+    fmt: str,
     output: Path | None,
     **toggles: Any,
 ) -> None:
@@ -346,10 +356,11 @@ def rules(
     Example:
         sheetgen rules --players 5 --stock short --no-series
         sheetgen rules --house-rules ours.toml --extra ours.md --paper a4 -o rules.pdf
+        sheetgen rules --layout booklet --paper letter -o booklet.pdf
     """
     from sheetgen.atomic import write_bytes
-    from sheetgen.booklet import build_booklet
     from sheetgen.houserules import resolve
+    from sheetgen.imposition import print_rules
     from sheetgen.paper import default_paper, paper
 
     given = click.get_current_context().get_parameter_source
@@ -359,9 +370,10 @@ def rules(
         if value is not None and given(key) is not click.core.ParameterSource.DEFAULT
     }
     house = resolve(game=game, preset=preset, house_rules=house_rules, options=options)
-    pdf = build_booklet(house, paper=paper(paper_name) if paper_name else default_paper())
-    target = output or Path("output") / f"rules-{house.game}.pdf"
-    write_bytes(target, pdf)
+    sheet = paper(paper_name) if paper_name else default_paper()
+    document = print_rules(house, paper=sheet, layout=layout, fmt=fmt)
+    target = output or Path("output") / f"rules-{house.game}.{fmt}"
+    write_bytes(target, document)
     _said(target)
 
 
