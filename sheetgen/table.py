@@ -7,6 +7,7 @@ how many cards go in each stock pile, and what is left for the draw pile.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -19,6 +20,8 @@ SKIP_BO_DECK = 162
 SHORT_STOCK = 10
 TEAM_SIZE = 2
 PARTNERSHIP_PLAYERS = (4, 6)
+# Embeddings, overrides and isolates reorder the text around them (marks like U+200F do not).
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 @dataclass(frozen=True)
@@ -128,7 +131,18 @@ def check_name(name: object, field: str) -> str:
         raise RuleError(f"{field}: a name cannot be blank")
     if name != name.strip():
         raise RuleError(f"{field}: {name!r} starts or ends with spaces")
+    control = next((char for char in name if _is_control(char)), None)
+    if control is not None:
+        raise RuleError(
+            f"{field}: {name!r} holds the control character U+{ord(control):04X}; "
+            "a name is one line of printable text"
+        )
     return name
+
+
+def _is_control(char: str) -> bool:
+    """Line breaks, tabs, escapes and bidi overrides: they break tables and reorder text."""
+    return unicodedata.category(char) in ("Cc", "Zl", "Zp") or char in _BIDI_CONTROLS
 
 
 def make_table(
