@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -216,6 +215,8 @@ def split_pdfs(
             if progress is not None:
                 progress(1)
         return pdfs
+    from concurrent.futures import ProcessPoolExecutor
+
     pdfs = []
     with ProcessPoolExecutor(max_workers=cores) as pool:
         for pdf in pool.map(_fill_one, jobs, chunksize=8):

@@ -88,3 +88,27 @@ def test_system_font_covering_a_gap_is_embedded_for_that_name() -> None:
 def test_blank_sheet_uses_no_font_but_the_bundled_one() -> None:
     pdf = blank_sheet_pdf(paper=paper("a4"), players=3)
     assert font_names(pdf) == {"DejaVuSans", "DejaVuSans-Bold"}
+
+
+def test_parsed_faces_are_cached_and_give_the_same_font(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    path = fonts.font_files()["bold"]
+    parsed = fonts._bundled_font("CacheProbe", path)
+    cached_files = list((tmp_path / "sheetgen").iterdir())
+    assert [p.suffix for p in cached_files] == [".pickle"]
+    loaded = fonts._bundled_font("CacheProbe", path)
+    assert loaded.face.charToGlyph == parsed.face.charToGlyph
+    assert loaded.stringWidth("Łukasz Σοφία", 12) == parsed.stringWidth("Łukasz Σοφία", 12)
+    assert loaded.face._pdfScale(2048) == parsed.face._pdfScale(2048)
+
+
+def test_a_broken_cache_is_parsed_over(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    path = fonts.font_files()["regular"]
+    cached = fonts._cache_file(path)
+    cached.parent.mkdir(parents=True)
+    cached.write_bytes(b"not a pickle")
+    font = fonts._bundled_font("BrokenProbe", path)
+    assert ord("Ж") in font.face.charToGlyph
