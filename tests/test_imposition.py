@@ -4,31 +4,39 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Callable
+from typing import Any
 
 import pdfplumber
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from pdfcheck import check_pdf_structure, marks_near_edge
+from PIL import Image
 from pypdf import PdfReader, PdfWriter
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas
 
+from sheetgen import booklet
 from sheetgen.errors import ChoiceError
+from sheetgen.houserules import resolve
 from sheetgen.imposition import (
     HALF_PAPERS,
     Sheet,
     half_paper,
     impose_saddle_stitch,
     padded_pages,
+    print_rules,
     saddle_stitch_order,
 )
 from sheetgen.paper import A4, LETTER, Paper
+from sheetgen.preview import PREVIEW_DPI
 from sheetgen.resources import fonts_dir
 
 MARGIN = 20.0  # the frame drawn on each test page, just over 0.25 in from its edges
 LABEL = re.compile(r"^p(\d+)$")
+FOOT = 0.8 * 72  # the booklet's bottom margin, where its page numbers sit
 
 pdfmetrics.registerFont(TTFont("DejaVuSans", str(fonts_dir() / "DejaVuSans.ttf")))
 
@@ -52,20 +60,38 @@ def numbered_pdf(
     return out.getvalue()
 
 
-def read_sides(pdf_bytes: bytes) -> list[tuple[int | None, int | None]]:
-    """For each printed side: the page label on its left half and on its right half."""
+def read_sides(
+    pdf_bytes: bytes, number: Callable[[dict[str, Any], float], int | None] | None = None
+) -> list[tuple[int | None, int | None]]:
+    """For each printed side: the page number found on its left half and on its right half.
+
+    ``number`` reads a page number from a word (given the side's height); by
+    default it reads the labels p1, p2, ... of ``numbered_pdf``.
+    """
+    read = number or _label
     sides = []
     with pdfplumber.open(io.BytesIO(pdf_bytes)) as pdf:
         for page in pdf.pages:
             halves: list[int | None] = [None, None]
             for word in page.extract_words():
-                label = LABEL.match(word["text"])
-                if label:
+                found = read(word, float(page.height))
+                if found is not None:
                     half = 0 if (word["x0"] + word["x1"]) / 2 < page.width / 2 else 1
                     assert halves[half] is None, f"two pages on one half of side {page}"
-                    halves[half] = int(label.group(1))
+                    halves[half] = found
             sides.append((halves[0], halves[1]))
     return sides
+
+
+def _label(word: dict[str, Any], height: float) -> int | None:
+    label = LABEL.match(word["text"])
+    return int(label.group(1)) if label else None
+
+
+def _foot_number(word: dict[str, Any], height: float) -> int | None:
+    """The booklet's page number, set in the bottom margin of each half page."""
+    foot = word["top"] > height - FOOT and word["text"].isdigit()
+    return int(word["text"]) if foot else None
 
 
 def fold(sheets: list[Sheet]) -> list[int | None]:
@@ -227,3 +253,97 @@ def test_unknown_paper_cannot_be_folded() -> None:
     assert str(caught.value) == (
         "paper: a booklet cannot be folded from 'legal' paper; choose a4 or letter"
     )
+
+
+@pytest.fixture(scope="module")
+def letter_booklet() -> bytes:
+    return print_rules(resolve(), paper=LETTER, layout="booklet")
+
+
+def test_real_booklet_folds_into_page_order(letter_booklet: bytes) -> None:
+    reader = PdfReader(io.BytesIO(letter_booklet))
+    *sides, score_sheet = reader.pages
+    assert all(
+        (float(side.mediabox.width), float(side.mediabox.height))
+        == pytest.approx(LETTER.landscape, abs=0.5)
+        for side in [*sides, score_sheet]
+    )
+    assert "score sheet" in score_sheet.extract_text()
+    pages = fold(sheets_from_sides(read_sides(letter_booklet, _foot_number)[:-1]))
+    last = max(page for page in pages if page is not None)
+    expected = expected_reading(last)
+    expected[0] = None  # the cover carries no page number
+    assert pages == expected
+
+
+def test_real_booklet_keeps_clear_of_the_paper_edge(letter_booklet: bytes) -> None:
+    assert marks_near_edge(letter_booklet) == []
+
+
+def test_real_booklet_has_the_printing_guidance(letter_booklet: bytes) -> None:
+    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(letter_booklet)).pages)
+    assert "Printing these rules" in text
+    assert "short edge, at actual size" in " ".join(text.split())
+
+
+def fake_booklet(rules: Any, *, paper: Paper, page_size_override: Any = None) -> bytes:
+    """Five numbered pages at the size asked for, in place of a weasyprint render."""
+    return numbered_pdf(5, page_size_override or paper.portrait)
+
+
+@pytest.mark.parametrize(
+    ("args", "size", "sides"),
+    [
+        ([], LETTER.portrait, 5),
+        (["--layout", "pages"], LETTER.portrait, 5),
+        (["--layout", "booklet"], LETTER.landscape, 4),
+    ],
+)
+def test_cli_layouts(runner, monkeypatch, args: list[str], size: Any, sides: int) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(booklet, "build_booklet", fake_booklet)
+    result = runner("rules", "--paper", "letter", *args)
+    assert result.exit_code == 0, result.output
+    written = (runner.cwd / "output" / "rules-skip-bo.pdf").read_bytes()
+    pages = PdfReader(io.BytesIO(written)).pages
+    assert len(pages) == sides
+    assert (float(pages[0].mediabox.width), float(pages[0].mediabox.height)) == pytest.approx(size)
+
+
+@pytest.mark.parametrize(("layout", "size"), [("pages", (612, 792)), ("booklet", (792, 612))])
+def test_cli_png_previews_the_first_sheet(runner, monkeypatch, layout: str, size: Any) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(booklet, "build_booklet", fake_booklet)
+    result = runner("rules", "--paper", "letter", "--layout", layout, "--format", "png")
+    assert result.exit_code == 0, result.output
+    assert result.output == "Wrote output/rules-skip-bo.png\n"
+    with Image.open(runner.cwd / "output" / "rules-skip-bo.png") as image:
+        assert image.size == (round(size[0] * PREVIEW_DPI / 72), round(size[1] * PREVIEW_DPI / 72))
+
+
+def test_cli_refuses_an_unknown_layout(runner, snapshot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(booklet, "build_booklet", fake_booklet)
+    before = snapshot(runner.cwd)
+    result = runner("rules", "--layout", "zine")
+    assert result.exit_code == 2
+    assert "Invalid value for '--layout': 'zine' is not one of 'pages', 'booklet'." in result.output
+    assert snapshot(runner.cwd) == before
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"layout": "zine"}, "layout: 'zine' is not a layout; choose pages or booklet"),
+        ({"fmt": "gif"}, "format: 'gif' is not a format; choose pdf or png"),
+        (
+            {"layout": "booklet", "paper": Paper("legal", 612, 1008)},
+            "paper: a booklet cannot be folded from 'legal' paper; choose a4 or letter",
+        ),
+    ],
+)
+def test_print_rules_refuses_before_rendering(monkeypatch, kwargs: Any, message: str) -> None:  # type: ignore[no-untyped-def]
+    def refuse(*args: Any, **kwargs: Any) -> bytes:
+        raise AssertionError("bad input must be refused before rendering")
+
+    monkeypatch.setattr(booklet, "build_booklet", refuse)
+    with pytest.raises(ChoiceError) as caught:
+        print_rules(resolve(), **{"paper": LETTER, **kwargs})
+    assert str(caught.value) == message

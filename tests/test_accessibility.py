@@ -1,0 +1,63 @@
+"""The rules booklet as a screen reader meets it: a tagged PDF/UA-1 file."""
+
+from __future__ import annotations
+
+import io
+
+import pikepdf
+import pytest
+from pdfcheck import PdfStructure, check_pdf_structure
+
+from sheetgen.houserules import resolve
+from sheetgen.imposition import print_rules
+from sheetgen.paper import A4
+
+PDFUA_PART = "{http://www.aiim.org/pdfua/ns/id/}part"
+
+
+@pytest.fixture(scope="module")
+def pages_pdf() -> bytes:
+    return print_rules(resolve(), paper=A4)
+
+
+@pytest.fixture(scope="module")
+def structure(pages_pdf: bytes) -> PdfStructure:
+    return check_pdf_structure(pages_pdf)
+
+
+def test_booklet_is_tagged_in_english(structure: PdfStructure) -> None:
+    assert structure.tagged
+    assert structure.lang == "en"
+    assert structure.tags[0] == "Document"
+
+
+def test_booklet_claims_pdf_ua_1_and_shows_its_title(pages_pdf: bytes) -> None:
+    with pikepdf.open(io.BytesIO(pages_pdf)) as pdf:
+        metadata = pdf.open_metadata()
+        assert metadata[PDFUA_PART] == "1"
+        assert metadata["dc:title"] == "Skip-Bo rules"
+        assert pdf.Root.ViewerPreferences.DisplayDocTitle
+
+
+def test_headings_are_real_headings(structure: PdfStructure) -> None:
+    tags = structure.tags
+    assert tags.count("H1") >= 10
+    assert "H2" in tags
+
+
+def test_the_table_picture_has_a_text_alternative(structure: PdfStructure) -> None:
+    (figure,) = structure.figures()
+    assert figure.alt == "The table, seen from above"
+
+
+def test_every_font_is_embedded_dejavu(structure: PdfStructure) -> None:
+    assert structure.fonts
+    assert all(name.startswith("DejaVu") for name in structure.fonts)
+
+
+def test_folded_layout_is_for_paper_and_not_tagged() -> None:
+    """Imposing pages onto sheets breaks the tag tree's page references; the file says so."""
+    folded = print_rules(resolve(options={"series": False}), paper=A4, layout="booklet")
+    structure = check_pdf_structure(folded)
+    assert not structure.tagged
+    assert structure.elements == []
