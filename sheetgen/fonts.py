@@ -8,22 +8,13 @@ font that fontconfig says covers it, or refused before anything is drawn.
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import hashlib
-import operator
-import os
-import pickle
 import shutil
 import subprocess
-import sys
 import unicodedata
-import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from sheetgen.errors import FontCoverageError
 from sheetgen.resources import fonts_dir
@@ -51,63 +42,11 @@ class SystemFont:
 def register() -> None:
     """Register the bundled faces with reportlab (once per process)."""
     from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
 
     files = font_files()
-    pdfmetrics.registerFont(_bundled_font(REGULAR, files["regular"]))
-    pdfmetrics.registerFont(_bundled_font(BOLD, files["bold"]))
-
-
-def _cache_file(path: Path) -> Path:
-    import reportlab
-
-    stat = path.stat()
-    key = (
-        f"{path.name}-{stat.st_size}-{stat.st_mtime_ns}-{reportlab.Version}-{sys.version_info[:2]}"
-    )
-    digest = hashlib.sha256(key.encode()).hexdigest()[:16]
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "sheetgen" / f"{path.stem}-{digest}.pickle"
-
-
-def _bundled_font(name: str, path: Path) -> Any:
-    """A bundled face, parsed once per machine: parsing takes a fifth of a short command's time.
-
-    The parsed face is kept in the user's own cache folder, keyed by the font
-    file, the reportlab version and the Python version; any trouble with the
-    cache falls back to parsing the file.
-    """
-    from reportlab import rl_config
-    from reportlab.pdfbase.ttfonts import TTEncoding, TTFont, TTFontFace
-
-    try:
-        cached: Path | None = _cache_file(path)
-    except (OSError, RuntimeError):
-        cached = None
-    try:
-        if cached is None:
-            raise FileNotFoundError(path)
-        state = pickle.loads(cached.read_bytes())
-        face = TTFontFace.__new__(TTFontFace)
-        face.__dict__.update(state)
-        face._pdfScale = functools.partial(operator.mul, 1000 / face.unitsPerEm)
-        font = TTFont.__new__(TTFont)
-        font.fontName, font.face, font.encoding = name, face, TTEncoding()
-        font.state = weakref.WeakKeyDictionary()
-        font._asciiReadable = rl_config.ttfAsciiReadable
-        font.shapable = False
-        return font
-    except (OSError, pickle.PickleError, EOFError, AttributeError, TypeError, ValueError):
-        pass
-    font = TTFont(name, str(path), shapable=False)
-    state = {key: value for key, value in vars(font.face).items() if key != "_pdfScale"}
-    if cached is None:
-        return font
-    with contextlib.suppress(OSError, pickle.PickleError):
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cached.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_bytes(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
-        os.replace(tmp, cached)
-    return font
+    pdfmetrics.registerFont(TTFont(REGULAR, str(files["regular"]), shapable=False))
+    pdfmetrics.registerFont(TTFont(BOLD, str(files["bold"]), shapable=False))
 
 
 @cache
@@ -206,6 +145,7 @@ def check_printable(texts: Iterable[str], field: str) -> None:
     """
     register()
     for text in texts:
+        _refuse_unprintable_order(text, field)
         for bold in (False, True):
             base = BOLD if bold else REGULAR
             gaps = _missing(text, base)
@@ -219,6 +159,27 @@ def check_printable(texts: Iterable[str], field: str) -> None:
                     "spell it in Latin, Greek or Cyrillic letters"
                 )
             _chosen[(text, bold)] = fallback
+
+
+def _refuse_unprintable_order(text: str, field: str) -> None:
+    """Refuse what a PDF canvas would print wrongly whatever the font.
+
+    reportlab lays text out left to right without shaping, so Hebrew or Arabic
+    would come out backwards and unjoined; and it maps characters beyond the
+    Basic Multilingual Plane (emoji) to the wrong text when copied back out.
+    """
+    for char in text:
+        if unicodedata.bidirectional(char) in ("R", "AL"):
+            raise FontCoverageError(
+                f"{field}: {_quote(text)} is written right to left ({_describe(char)}), "
+                "which the score sheet cannot print in the right order; "
+                "spell it in Latin, Greek or Cyrillic letters"
+            )
+        if ord(char) > 0xFFFF:
+            raise FontCoverageError(
+                f"{field}: {_quote(text)} has {_describe(char)}, which the score sheet "
+                "cannot print; leave out emoji and other symbols beyond U+FFFF"
+            )
 
 
 def string_width(text: str, size: float, bold: bool = False) -> float:

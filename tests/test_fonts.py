@@ -55,7 +55,7 @@ def test_bundled_typeface_prints_european_scripts(
     ("text", "described"),
     [
         ("Ann\ue000", "U+E000 (an unassigned or private character)"),
-        ("Bo\U000e0fff", "U+E0FFF (an unassigned or private character)"),
+        ("Bo\u0378", "U+0378 (an unassigned or private character)"),
         ("王芳", "王 (U+738B)"),
     ],
 )
@@ -90,25 +90,22 @@ def test_blank_sheet_uses_no_font_but_the_bundled_one() -> None:
     assert font_names(pdf) == {"DejaVuSans", "DejaVuSans-Bold"}
 
 
-def test_parsed_faces_are_cached_and_give_the_same_font(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    path = fonts.font_files()["bold"]
-    parsed = fonts._bundled_font("CacheProbe", path)
-    cached_files = list((tmp_path / "sheetgen").iterdir())
-    assert [p.suffix for p in cached_files] == [".pickle"]
-    loaded = fonts._bundled_font("CacheProbe", path)
-    assert loaded.face.charToGlyph == parsed.face.charToGlyph
-    assert loaded.stringWidth("Łukasz Σοφία", 12) == parsed.stringWidth("Łukasz Σοφία", 12)
-    assert loaded.face._pdfScale(2048) == parsed.face._pdfScale(2048)
-
-
-def test_a_broken_cache_is_parsed_over(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    path = fonts.font_files()["regular"]
-    cached = fonts._cache_file(path)
-    cached.parent.mkdir(parents=True)
-    cached.write_bytes(b"not a pickle")
-    font = fonts._bundled_font("BrokenProbe", path)
-    assert ord("Ж") in font.face.charToGlyph
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("דוד", 'names: "דוד" is written right to left (ד (U+05D3))'),
+        ("مريم", 'names: "مريم" is written right to left (م (U+0645))'),
+        (
+            "Jo \U0001f600",
+            'names: "Jo \U0001f600" has \U0001f600 (U+1F600), which the score sheet cannot print',
+        ),
+        (
+            "Bo\U000e0fff",
+            "names: 'Bo\\U000e0fff' has U+E0FFF (an unassigned or private character), which the score sheet cannot print",
+        ),
+    ],
+)
+def test_right_to_left_and_astral_names_are_refused(name: str, message: str) -> None:
+    with pytest.raises(FontCoverageError) as caught:
+        fonts.check_printable([name], "names")
+    assert str(caught.value).startswith(message)
