@@ -274,9 +274,10 @@ def build_booklet(
     document = weasyprint.HTML(
         string=html, base_url=templates_dir().as_uri(), url_fetcher=_fetcher()
     )
-    # Whole font files: subsetting DejaVu with fontTools would double the render time.
     # PDF/UA-1: tagged, with the language, title and figure alternatives a screen reader needs.
-    pdf: bytes = document.write_pdf(full_fonts=True, pdf_variant="pdf/ua-1")
+    # The bundled faces are already cut down to the letters sheetgen prints, so
+    # weasyprint's own subsetting of them is quick.
+    pdf: bytes = document.write_pdf(pdf_variant="pdf/ua-1")
     if rules.series:
         pdf = _lay_sheet(pdf, rules, paper)
     return pdf
@@ -295,6 +296,9 @@ def _lay_sheet(pdf: bytes, rules: HouseRules, paper: Paper) -> bytes:
         players=rules.players,
         teams=rules.players // TEAM_SIZE if rules.partnerships else None,
         target=rules.target,
+        bonus=rules.bonus,
+        per_card=rules.per_card,
+        piles=rules.definition.words.get("stocks", "stock piles"),
         title=f"{rules.definition.name} score sheet",
     )
     # An incremental update appends the sheet instead of re-serialising the whole booklet.
