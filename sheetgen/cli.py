@@ -50,7 +50,7 @@ def _said(path: Path) -> None:
         click.echo(f"Wrote {path}", err=True)
 
 
-class LeftCount(click.ParamType):
+class LeftCount(click.ParamType[tuple[str, int]]):
     """``NAME=N``: the cards left in one player's stock pile."""
 
     name = "NAME=N"
@@ -72,7 +72,11 @@ class LeftCount(click.ParamType):
 @click.option("--target", type=int, help="Points that win the series (default 500).")
 @click.option("--title", help="A name for the series, printed on its sheets.")
 def new(
-    file: Path, players: str, teams: str | None, stock: int | None, target: int | None,
+    file: Path,
+    players: str,
+    teams: str | None,
+    stock: int | None,
+    target: int | None,
     title: str | None,
 ) -> None:
     """Start a series file (.yaml, .json or .csv) for a table; never overwrites one.
@@ -85,8 +89,12 @@ def new(
     from sheetgen.table import parse_names, parse_teams
 
     create_series(
-        file, parse_names(players), teams=parse_teams(teams) if teams else None,
-        stock=stock, target=target, title=title,
+        file,
+        parse_names(players),
+        teams=parse_teams(teams) if teams else None,
+        stock=stock,
+        target=target,
+        title=title,
     )
     click.echo(f"Started {file}; add games with: sheetgen record {file} --winner NAME ...")
 
@@ -95,7 +103,10 @@ def new(
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--winner", required=True, help="The player (or team) who went out.")
 @click.option(
-    "--left", "left", multiple=True, type=LeftCount(),
+    "--left",
+    "left",
+    multiple=True,
+    type=LeftCount(),
     help="Cards left in a stock pile, once per other player: --left Bob=7.",
 )
 def record(file: Path, winner: str, left: tuple[tuple[str, int], ...]) -> None:
@@ -139,11 +150,18 @@ def standings(file: Path) -> None:
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option(
-    "--format", "fmt", type=click.Choice(["json", "csv", "md"]), default="json",
-    show_default=True, help="json: every game and total; csv: a row per game; md: a table.",
+    "--format",
+    "fmt",
+    type=click.Choice(["json", "csv", "md"]),
+    default="json",
+    show_default=True,
+    help="json: every game and total; csv: a row per game; md: a table.",
 )
 @click.option(
-    "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=Path("-"),
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("-"),
     help="Where to write it (default: standard output).",
 )
 def export(file: Path, fmt: str, output: Path) -> None:
@@ -286,7 +304,7 @@ def _write_document(pdf: bytes, fmt: str, output: Path) -> None:
     _said(output)
 
 
-def _game_choice() -> click.Choice:
+def _game_choice() -> click.Choice[str]:
     from sheetgen.games import game_ids
 
     return click.Choice(game_ids())
@@ -301,6 +319,13 @@ def _game_choice() -> click.Choice:
 @click.option("--series/--no-series", default=None, help="The points game and its score sheet.")
 @click.option("--target", type=int, help="Points that win the series (default 500).")
 @click.option("--deck", help="skip-bo, or standard: three standard decks with their jokers.")
+@click.option(
+    "--building-piles",
+    type=int,
+    help="How many building piles (centre stacks) may stand at once, where the game allows.",
+)
+@click.option("--bonus", type=int, help="Points for going out in the points game (default 25).")
+@click.option("--per-card", type=int, help="Points per card left in another's pile (default 5).")
 @click.option(
     "--must-play-stock", is_flag=True, default=None, help="A fitting stock card must be played."
 )
