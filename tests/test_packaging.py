@@ -51,9 +51,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_wheel_carries_templates_rules_and_fonts(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     for asset in ("templates", "rules"):
-        source = sorted(
-            str(p.relative_to(ROOT)) for p in (ROOT / asset).rglob("*") if p.is_file()
-        )
+        source = sorted(str(p.relative_to(ROOT)) for p in (ROOT / asset).rglob("*") if p.is_file())
         assert source, asset
         for path in source:
             assert f"sheetgen/{path}" in names
@@ -85,9 +83,17 @@ def test_wheel_in_a_fresh_venv_finds_its_assets(wheel: Path, tmp_path: Path) -> 
         return result
 
     where = subprocess.run(
-        [str(python), "-c", "import sheetgen.resources as r; print(r.templates_dir());"
-         "print(r.rules_dir()); print(r.fonts_dir())"],
-        cwd=elsewhere, env=env, capture_output=True, text=True, check=True,
+        [
+            str(python),
+            "-c",
+            "import sheetgen.resources as r; print(r.templates_dir());"
+            "print(r.rules_dir()); print(r.fonts_dir())",
+        ],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.split()
     for folder in where:
         assert folder.startswith(str(env_dir)), folder
