@@ -246,14 +246,17 @@ def _stock(game: GameDef, players: int, deck_cards: int, value: Any, origin: Ori
         size = _whole(value, origin, "stock")
     largest = game.largest_stock(players, deck_cards)
     if not 1 <= size <= largest:
-        laid = f" with {game.laid_out} cards laid out," if game.laid_out else ""
-        left = f" and {game.draw_left} left to draw" if game.draw_left else ""
+        laid = f" with {game.laid_out} cards laid out" if game.laid_out else ""
+        left = ""
+        if game.draw_left:
+            cards = "card" if game.draw_left == 1 else "cards"
+            left = f" and leave {game.draw_left} {cards} to draw"
         raise _fail(
             origin,
             "stock",
             f"{players} players cannot each be dealt a {size}-card {word} from a "
-            f"{deck_cards}-card deck{laid} and still draw a first hand of {game.hand}"
-            f"{left}; choose 1 to {largest}",
+            f"{deck_cards}-card deck{laid}: every player must still draw a first hand "
+            f"of {game.hand}{left}; choose 1 to {largest}",
         )
     return size
 

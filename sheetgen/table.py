@@ -99,8 +99,8 @@ def check_stock(players: int, stock: int, deck: int = SKIP_BO_DECK) -> None:
     largest = max_stock(players, deck)
     if stock < 1 or stock > largest:
         raise RuleError(
-            f"stock: {players} players cannot each be dealt {stock} cards from a "
-            f"{deck}-card deck and still draw a first hand of {HAND_SIZE}; "
+            f"stock: {players} players cannot each be dealt a {stock}-card stock pile from a "
+            f"{deck}-card deck: every player must still draw a first hand of {HAND_SIZE}; "
             f"choose 1 to {largest}"
         )
 

@@ -300,7 +300,7 @@ def no_render(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         (
             ["--stock", "40"],
             "--stock: 4 players cannot each be dealt a 40-card stock pile from a "
-            "162-card deck and still draw a first hand of 5; choose 1 to 35",
+            "162-card deck: every player must still draw a first hand of 5; choose 1 to 35",
         ),
         (["--target", "0"], "--target: 0 points cannot win a series; give 1 or more"),
         (

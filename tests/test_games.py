@@ -273,19 +273,19 @@ REFUSALS = [
     ),
     (
         ["--game", "spite-and-malice", "--stock", "47"],
-        "--stock: 2 players cannot each be dealt a 47-card pay-off pile from a 104-card deck "
-        "and still draw a first hand of 5 and 1 left to draw; choose 1 to 46",
+        "--stock: 2 players cannot each be dealt a 47-card pay-off pile from a 104-card deck: "
+        "every player must still draw a first hand of 5 and leave 1 card to draw; choose 1 to 46",
     ),
     (
         ["--game", "skip-bo-board", "--players", "4", "--stock", "21"],
         "--stock: 4 players cannot each be dealt a 21-card played deck from a 108-card deck "
-        "with 6 cards laid out, and still draw a first hand of 5 and 1 left to draw; "
+        "with 6 cards laid out: every player must still draw a first hand of 5 and leave 1 card to draw; "
         "choose 1 to 20",
     ),
     (
         ["--game", "skip-bo-board", "--stock", "0"],
         "--stock: 2 players cannot each be dealt a 0-card played deck from a 108-card deck "
-        "with 6 cards laid out, and still draw a first hand of 5 and 1 left to draw; "
+        "with 6 cards laid out: every player must still draw a first hand of 5 and leave 1 card to draw; "
         "choose 1 to 45",
     ),
     (
@@ -353,3 +353,39 @@ def test_every_sentence_is_written_in_our_own_words() -> None:
     )
     assert result.stdout == ""
     assert result.returncode == 0
+
+
+def test_cli_sets_centre_stacks_and_the_series_figures(runner: Any, tmp_path: Path) -> None:
+    result = runner(
+        "rules",
+        "--game",
+        "spite-and-malice",
+        "--building-piles",
+        "4",
+        "--series",
+        "--bonus",
+        "30",
+        "--per-card",
+        "2",
+        "--target",
+        "200",
+        "-o",
+        "sm.pdf",
+    )
+    assert result.exit_code == 0, result.output
+    pdf = (tmp_path / "sm.pdf").read_bytes()
+    _, _, text = pdf_text(pdf)
+    assert "At most four centre stacks" in text
+    assert "Going out earns 30 points" in text
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        sheet = doc.pages[-1]
+        assert sheet.width > sheet.height
+        footer = re.sub(r"\s+", " ", sheet.extract_text())
+    assert "Target: 200 points" in footer
+    assert "gets 30, and 2 more per card still in the other players' pay-off piles" in footer
+
+
+def test_building_piles_are_refused_where_the_game_has_no_choice(runner: Any) -> None:
+    result = runner("rules", "--building-piles", "3")
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: --building-piles: does not apply to Skip-Bo;")

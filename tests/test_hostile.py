@@ -532,3 +532,40 @@ def test_house_rules_files_are_refused_or_used(runner: Any, tmp_path: Path, raw:
         assert_complete_pdf(out)
     else:
         assert not out.exists()
+
+
+# Files built to hurt: each once, by name -----------------------------------------
+
+
+def alias_bomb(levels: int) -> str:
+    """A few hundred bytes of YAML whose aliases expand to 10 ** (levels + 1) names."""
+    lines = ['a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    lines += [f"a{i}: &a{i} [" + ",".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, levels + 1)]
+    return "\n".join([*lines, f"players: *a{levels}"]) + "\n"
+
+
+HURTFUL = {
+    "alias-bomb.yaml": alias_bomb(8),
+    "recursive-alias.yaml": "players: &a [Ann, *a]\n",
+    "alias.yaml": "players: [Ann, &b Bob]\ngames:\n  - winner: *b\n    left: {Ann: 3}\n",
+    "deep-lists.yaml": "players: " + "[" * 5000 + "]" * 5000 + "\n",
+    "deep-maps.yaml": "players: " + "{a: " * 3000 + "1" + "}" * 3000 + "\n",
+    "deep.json": '{"players": ' + "[" * 100000 + "]" * 100000 + "}",
+    "long-number.json": '{"players": ["Ann", "Bob"], "target": ' + "9" * 5000 + "}",
+    "long-number.yaml": "players: [Ann, Bob]\ntarget: " + "9" * 5000 + "\n",
+    "long-field.csv": 'game,winner,Ann,Bob\n1,"' + "x" * 200_000 + '",0,3\n',
+}
+
+
+@pytest.mark.parametrize("name", sorted(HURTFUL))
+def test_files_built_to_hurt_are_refused_quickly_and_cleanly(runner: Any, name: str) -> None:
+    """No traceback, no runaway expansion: one clean line within a few seconds."""
+    import time
+
+    (runner.cwd / name).write_text(HURTFUL[name], encoding="utf-8")
+    start = time.perf_counter()
+    result = runner("standings", name)
+    assert time.perf_counter() - start < 5
+    assert_clean(result)
+    assert result.exit_code == 1
+    assert result.output.startswith(f"Error: {name}")

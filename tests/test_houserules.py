@@ -73,8 +73,8 @@ def test_no_series_hides_the_scoring_differences() -> None:
         ({"target": -5}, "--target: -5 points cannot win a series; give 1 or more"),
         (
             {"stock": "36"},
-            "--stock: 4 players cannot each be dealt a 36-card stock pile from a 162-card deck "
-            "and still draw a first hand of 5; choose 1 to 35",
+            "--stock: 4 players cannot each be dealt a 36-card stock pile from a 162-card deck: "
+            "every player must still draw a first hand of 5; choose 1 to 35",
         ),
         (
             {"stock": "lots"},
@@ -83,7 +83,7 @@ def test_no_series_hides_the_scoring_differences() -> None:
         (
             {"stock": "0", "players": 6},
             "--stock: 6 players cannot each be dealt a 0-card stock "
-            "pile from a 162-card deck and still draw a first hand of 5; choose 1 to 22",
+            "pile from a 162-card deck: every player must still draw a first hand of 5; choose 1 to 22",
         ),
         ({"players": 7}, "--players: Skip-Bo is played by 2 to 6 players, not 7"),
         ({"deck": "tarot"}, "--deck: skip-bo is not played with 'tarot'; choose skip-bo, standard"),

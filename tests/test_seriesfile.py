@@ -108,7 +108,7 @@ BAD_FILES = [
     (
         "s.yaml",
         "players: [Ann, Bob]\nstock: 77\n",
-        "s.yaml, stock: 2 players cannot each be dealt 77",
+        "s.yaml, stock: 2 players cannot each be dealt a 77-card stock pile",
     ),
     (
         "s.yaml",
@@ -361,8 +361,8 @@ def test_deal_refuses_what_the_deck_cannot_deal(runner) -> None:
     result = runner("deal", "--players", "6", "--stock", "23")
     assert result.exit_code == 1
     assert result.output == (
-        "Error: stock: 6 players cannot each be dealt 23 cards from a 162-card deck "
-        "and still draw a first hand of 5; choose 1 to 22\n"
+        "Error: stock: 6 players cannot each be dealt a 23-card stock pile from a 162-card deck: "
+        "every player must still draw a first hand of 5; choose 1 to 22\n"
     )
 
 
