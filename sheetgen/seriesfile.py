@@ -88,19 +88,38 @@ def _yaml_data(text: str, path: Path) -> Any:
         where = f"line {mark.line + 1}: " if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise SeriesFileError(f"{path}: {where}not valid YAML ({problem})") from None
+    except RecursionError:
+        raise _too_deep(path) from None
     if node is None:
         raise SeriesFileError(f"{path}: the file is empty; a series needs at least its players")
-    return _node_value(node, path)
+    try:
+        return _node_value(node, path, set())
+    except RecursionError:
+        raise _too_deep(path) from None
 
 
-def _node_value(node: Any, path: Path) -> Any:
-    """A YAML node as plain data, every scalar kept as the text that was written."""
+def _too_deep(path: Path) -> SeriesFileError:
+    return SeriesFileError(f"{path}: lists or mappings are nested too deeply for a series file")
+
+
+def _node_value(node: Any, path: Path, seen: set[int]) -> Any:
+    """A YAML node as plain data, every scalar kept as the text that was written.
+
+    An alias hands back a node already read; refusing it keeps a few hundred bytes of
+    nested aliases from expanding into billions of values.
+    """
     from ruamel.yaml.nodes import MappingNode, SequenceNode
 
+    if id(node) in seen:
+        raise SeriesFileError(
+            f"{path}: line {node.start_mark.line + 1}: this value is used again through an "
+            "alias (*name); a series file writes every value out in full"
+        )
+    seen.add(id(node))
     if isinstance(node, MappingNode):
         result: dict[str, Any] = {}
         for key_node, value_node in node.value:
-            key = _node_value(key_node, path)
+            key = _node_value(key_node, path, seen)
             if not isinstance(key, str):
                 raise SeriesFileError(
                     f"{path}: line {key_node.start_mark.line + 1}: a key must be a plain name"
@@ -109,10 +128,10 @@ def _node_value(node: Any, path: Path) -> Any:
                 raise SeriesFileError(
                     f"{path}: line {key_node.start_mark.line + 1}: {key!r} is given twice"
                 )
-            result[key] = _node_value(value_node, path)
+            result[key] = _node_value(value_node, path, seen)
         return result
     if isinstance(node, SequenceNode):
-        return [_node_value(item, path) for item in node.value]
+        return [_node_value(item, path, seen) for item in node.value]
     # Only an empty value or ~ is "nothing": a player called Null keeps the name.
     if node.tag == _NULL_TAG and node.style is None and node.value in ("", "~"):
         return None
@@ -134,10 +153,17 @@ def _json_data(text: str, path: Path) -> Any:
         raise SeriesFileError(
             f"{path}: line {exc.lineno}, column {exc.colno}: not valid JSON ({exc.msg})"
         ) from None
+    except RecursionError:
+        raise _too_deep(path) from None
+    except ValueError:  # Python refuses to read an integer of thousands of digits
+        raise SeriesFileError(f"{path}: a number in the file is far too long") from None
 
 
 def _csv_data(text: str, path: Path) -> dict[str, Any]:
-    rows = [row for row in csv.reader(io.StringIO(text)) if any(cell.strip() for cell in row)]
+    try:
+        rows = [row for row in csv.reader(io.StringIO(text)) if any(c.strip() for c in row)]
+    except csv.Error as exc:
+        raise SeriesFileError(f"{path}: not valid CSV ({exc})") from None
     if not rows:
         raise SeriesFileError(f"{path}: the file is empty; the first row names the columns")
     header = [cell.strip() for cell in rows[0]]
@@ -225,7 +251,11 @@ def _whole(value: Any, field: str) -> int:
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     if isinstance(value, str) and _WHOLE.fullmatch(value.strip()):
-        return int(value)
+        try:
+            return int(value)
+        except ValueError:  # thousands of digits
+            digits = len(value.strip())
+            raise RuleError(f"{field}: a number of {digits} digits is far too large") from None
     raise RuleError(f"{field}: {value!r} is not a whole number")
 
 
