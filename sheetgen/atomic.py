@@ -11,6 +11,7 @@ import contextlib
 import os
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -32,44 +33,9 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def write_bytes(path: Path, data: bytes, *, make_parents: bool = True) -> None:
-    """Write ``data`` to ``path`` atomically (or to standard output for ``-``)."""
-    if path == STDOUT:
-        out: BinaryIO = sys.stdout.buffer
-        out.write(data)
-        out.flush()
-        return
-    folder = path.parent if str(path.parent) else Path(".")
-    try:
-        if make_parents:
-            folder.mkdir(parents=True, exist_ok=True)
-        mode = path.stat().st_mode & 0o777 if path.exists() else None
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        raise OutputError(f"{path}: cannot write here ({exc.strerror or exc})") from exc
-    tmp = Path(tmp_name)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, mode if mode is not None else 0o644 & ~_umask())
-        os.replace(tmp, path)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise OutputError(f"{path}: cannot write here ({exc.strerror or exc})") from exc
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
-    _fsync_dir(folder)
-
-
-def create_bytes(path: Path, data: bytes) -> None:
-    """Write a new file atomically; refuse to replace one that is already there."""
-    if path.exists():
-        raise OutputError(f"{path}: already exists; sheetgen will not overwrite it")
+@contextlib.contextmanager
+def _synced_temp(path: Path, data: bytes, mode: int) -> Iterator[Path]:
+    """A fsynced temporary file beside ``path`` holding ``data``; removed if still there after."""
     folder = path.parent if str(path.parent) else Path(".")
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -82,17 +48,44 @@ def create_bytes(path: Path, data: bytes) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp, 0o644 & ~_umask())
-        # A hard link fails if the name exists, so a file made meanwhile is never replaced.
-        os.link(tmp, path)
-    except FileExistsError:
-        raise OutputError(f"{path}: already exists; sheetgen will not overwrite it") from None
-    except OSError as exc:
-        raise OutputError(f"{path}: cannot write here ({exc.strerror or exc})") from exc
+        os.chmod(tmp, mode)
+        yield tmp
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink()
     _fsync_dir(folder)
+
+
+def write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (or to standard output for ``-``)."""
+    if path == STDOUT:
+        out: BinaryIO = sys.stdout.buffer
+        out.write(data)
+        out.flush()
+        return
+    try:
+        mode = path.stat().st_mode & 0o777
+    except OSError:
+        mode = 0o666 & ~_umask()
+    with _synced_temp(path, data, mode) as tmp:
+        try:
+            os.replace(tmp, path)
+        except OSError as exc:
+            raise OutputError(f"{path}: cannot write here ({exc.strerror or exc})") from exc
+
+
+def create_bytes(path: Path, data: bytes) -> None:
+    """Write a new file atomically; refuse to replace one that is already there."""
+    if path.exists():
+        raise OutputError(f"{path}: already exists; sheetgen will not overwrite it")
+    with _synced_temp(path, data, 0o666 & ~_umask()) as tmp:
+        try:
+            # A hard link fails if the name exists, so a file made meanwhile is never replaced.
+            os.link(tmp, path)
+        except FileExistsError:
+            raise OutputError(f"{path}: already exists; sheetgen will not overwrite it") from None
+        except OSError as exc:
+            raise OutputError(f"{path}: cannot write here ({exc.strerror or exc})") from exc
 
 
 def write_text(path: Path, text: str) -> None:

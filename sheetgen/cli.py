@@ -343,12 +343,7 @@ def _game_choice() -> click.Choice[str]:
     help="A TOML house-rules file.",
 )
 @click.option("--preset", help="Start from a shipped preset: official, short, family, strict.")
-@click.option(
-    "--paper",
-    "paper_name",
-    type=click.Choice(["letter", "a4"], case_sensitive=False),
-    help="Paper size (default: the system's).",
-)
+@paper_option
 @click.option(
     "--layout",
     type=click.Choice(["pages", "booklet"]),

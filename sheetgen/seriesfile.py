@@ -379,7 +379,7 @@ def record_game(path: Path, game: Game) -> SeriesResult:
                     f"{path}: sheetgen could not add the game without changing what is "
                     "already there; add it by hand"
                 )
-            write_bytes(path, new_text.encode("utf-8"), make_parents=False)
+            write_bytes(path, new_text.encode("utf-8"))
     except Timeout:
         raise SeriesFileError(
             f"{path}: another sheetgen is still writing this file; try again"

@@ -1,0 +1,74 @@
+"""Atomic writes: a destination is either the old file or the new one, never a mix."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from sheetgen import atomic
+from sheetgen.errors import OutputError
+
+
+def leftovers(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
+
+
+def test_write_replaces_and_keeps_the_mode(tmp_path: Path) -> None:
+    target = tmp_path / "sheet.pdf"
+    target.write_bytes(b"old")
+    target.chmod(0o600)
+    atomic.write_bytes(target, b"new")
+    assert target.read_bytes() == b"new"
+    assert target.stat().st_mode & 0o777 == 0o600
+    assert leftovers(tmp_path) == []
+
+
+def test_write_makes_missing_folders(tmp_path: Path) -> None:
+    atomic.write_text(tmp_path / "a" / "b" / "x.txt", "Zoë")
+    assert (tmp_path / "a" / "b" / "x.txt").read_text(encoding="utf-8") == "Zoë"
+
+
+def test_a_failed_rename_leaves_the_old_file_and_no_temp(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "series.yaml"
+    target.write_bytes(b"old")
+
+    def broken(src: object, dst: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", broken)
+    with pytest.raises(OutputError, match="series.yaml: cannot write here"):
+        atomic.write_bytes(target, b"new")
+    assert target.read_bytes() == b"old"
+    assert leftovers(tmp_path) == []
+
+
+def test_an_interrupted_write_leaves_no_temp(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def interrupted(fd: int) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "fsync", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        atomic.write_bytes(tmp_path / "x.pdf", b"data")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_create_refuses_an_existing_file(tmp_path: Path) -> None:
+    target = tmp_path / "new.yaml"
+    atomic.create_bytes(target, b"first")
+    with pytest.raises(OutputError, match="already exists; sheetgen will not overwrite it"):
+        atomic.create_bytes(target, b"second")
+    assert target.read_bytes() == b"first"
+    assert leftovers(tmp_path) == []
+
+
+def test_an_unwritable_folder_is_a_clear_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    with pytest.raises(OutputError, match=r"file/x.pdf: cannot write here"):
+        atomic.write_bytes(blocker / "x.pdf", b"data")
