@@ -40,7 +40,7 @@ def test_a_failed_rename_leaves_the_old_file_and_no_temp(
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", broken)
-    with pytest.raises(OutputError, match="series.yaml: cannot write here"):
+    with pytest.raises(OutputError, match=r"series\.yaml: cannot write here"):
         atomic.write_bytes(target, b"new")
     assert target.read_bytes() == b"old"
     assert leftovers(tmp_path) == []
