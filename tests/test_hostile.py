@@ -329,11 +329,9 @@ def test_record_on_a_valid_series_adds_exactly_one_game_or_nothing(
     assert_no_temp_files(folder)
 
 
-@SLOW
+@settings(FAST, max_examples=25)
 @given(series_files())
 def test_fill_writes_a_whole_pdf_or_none(runner: Any, tmp_path: Path, file: Any) -> None:
-    if runner("fill", "--help").exit_code != 0:
-        pytest.skip("sheetgen fill is not built yet")
     folder = fresh_folder(tmp_path)
     name, raw = file
     (folder / name).write_bytes(raw)
@@ -344,6 +342,41 @@ def test_fill_writes_a_whole_pdf_or_none(runner: Any, tmp_path: Path, file: Any)
         assert_complete_pdf(out)
     else:
         assert not out.exists()
+    assert_no_temp_files(folder)
+
+
+@settings(FAST, max_examples=15)
+@given(st.lists(series_files(), min_size=2, max_size=4), st.booleans())
+def test_fill_split_writes_whole_pdfs_for_the_good_files_only(
+    runner: Any, tmp_path: Path, files: list[tuple[str, bytes]], keep_going: bool
+) -> None:
+    """A folder of good and bad series: every PDF written is whole; bad ones get none."""
+    folder = fresh_folder(tmp_path)
+    series = folder / "series"
+    series.mkdir()
+    for index, (name, raw) in enumerate(files):
+        (series / f"s{index}{Path(name).suffix}").write_bytes(raw)
+    # The oracle: the files that fill on their own.
+    alone = folder / "alone"
+    good = {
+        path.stem
+        for path in series.iterdir()
+        if runner("fill", str(path), "-o", str(alone / f"{path.stem}.pdf")).exit_code == 0
+    }
+    out = folder / "split"
+    args = ["fill", str(series), "--split", str(out)] + (["--keep-going"] if keep_going else [])
+    result = runner(*args)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    assert "Traceback" not in result.output
+    written = {path.stem for path in out.glob("*.pdf")} if out.exists() else set()
+    if len(good) == len(files):
+        assert result.exit_code == 0, result.output
+        assert written == good
+    else:
+        assert result.exit_code == 1, result.output
+        assert written == (good if keep_going else set())
+    for path in out.glob("*.pdf") if out.exists() else []:
+        assert_complete_pdf(path)
     assert_no_temp_files(folder)
 
 
