@@ -10,8 +10,8 @@ Every measurement is a fresh process started with ``posix_spawn`` and reaped wit
 children it waited for): wall time from the clock around it, peak memory from its
 ``ru_maxrss``. For the batches, which may render in worker processes, the memory
 of the whole process tree is also sampled from /proc, since a per-process peak
-would hide the sum of the workers. Each figure is the median of several runs, after
-one unmeasured warm-up run; bytecode is cached as an installed copy's is (see child_env).
+would hide the sum of the workers (sampled in the untimed warm-up run only). Each time is
+the median of several runs; bytecode is cached as an installed copy's is (see child_env).
 
 The baselines run in the same session under the same conditions: a minimal
 reportlab script drawing a comparable grid with the same embedded typeface, a
@@ -252,9 +252,12 @@ def measure(
     label: str, argv: list[str], cwd: Path, runs: int, sample_tree: bool = False
 ) -> Measure:
     result = Measure(label)
-    run_once(argv, cwd)  # warm the page cache and .pyc files; not counted
+    # The warm-up fills the page cache and the bytecode cache and is not timed; for a batch it
+    # also samples the process tree's memory, since walking /proc would slow the timed runs.
+    warm = run_once(argv, cwd, sample_tree)
     for _ in range(runs):
-        result.runs.append(run_once(argv, cwd, sample_tree))
+        result.runs.append(run_once(argv, cwd))
+    result.runs[0].tree_mb = warm.tree_mb
     print(f"  {label}: {result.median:.3f} s, {result.peak_mb:.0f} MB", file=sys.stderr)
     return result
 
