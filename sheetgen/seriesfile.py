@@ -442,7 +442,7 @@ def _yaml_append(text: str, game: Game) -> str:
     if lines and not lines[-1].endswith("\n"):
         lines[-1] += newline
     games_at = next(
-        (i for i, line in enumerate(lines) if re.match(r"games\s*:", line)),
+        (i for i, line in enumerate(lines) if re.match(r"""(["']?)games\1\s*:""", line)),
         None,
     )
     if games_at is None:

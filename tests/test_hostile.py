@@ -45,6 +45,18 @@ VALID = {
         {"winner": "Bob", "left": {"Ann": 4, "Cy": 9, "Di": 15}},
     ],
 }
+# VALID as a person writes it: block style, so record can append to it.
+VALID_YAML = """\
+title: Friday nights   # kept by hand
+target: 500
+stock: 30
+players: [Ann, Bob, Cy, Di]
+games:
+  - winner: Ann
+    left: {Bob: 7, Cy: 12, Di: 3}
+  - winner: Bob
+    left: {Ann: 4, Cy: 9, Di: 15}
+"""
 TEAM_VALID = {
     "players": ["Ann", "Bob", "Cy", "Di"],
     "teams": {"Red": ["Ann", "Cy"], "Blue": ["Bob", "Di"]},
@@ -316,7 +328,7 @@ def test_record_on_a_valid_series_adds_exactly_one_game_or_nothing(
 ) -> None:
     folder = fresh_folder(tmp_path)
     path = folder / "friday.yaml"
-    raw = to_yaml(VALID).encode("utf-8")
+    raw = VALID_YAML.encode("utf-8")
     path.write_bytes(raw)
     result = runner("record", str(path), *options)
     assert_clean(result)
@@ -602,3 +614,82 @@ def test_files_built_to_hurt_are_refused_quickly_and_cleanly(runner: Any, name: 
     assert_clean(result)
     assert result.exit_code == 1
     assert result.output.startswith(f"Error: {name}")
+
+
+# Destinations that are not plain files -----------------------------------------
+
+ATOMIC_REPLACES_LINKS = (
+    "bug: sheetgen/atomic.py write_bytes renames its temporary file over the path it was given, "
+    "so a symlink, a FIFO or a device node at the destination is replaced by a regular file "
+    "(as root, -o /dev/stdout or -o /dev/full replaces the device entry itself)"
+)
+
+
+@pytest.mark.xfail(strict=True, reason=ATOMIC_REPLACES_LINKS)
+def test_a_document_written_through_a_symlink_lands_on_its_target(runner: Any) -> None:
+    (runner.cwd / "printed").mkdir()
+    (runner.cwd / "sheet.pdf").symlink_to(Path("printed") / "sheet.pdf")
+    result = runner("sheet", "-o", "sheet.pdf")
+    assert result.exit_code == 0, result.output
+    assert (runner.cwd / "sheet.pdf").is_symlink()
+    assert_complete_pdf(runner.cwd / "printed" / "sheet.pdf")
+
+
+@pytest.mark.xfail(strict=True, reason=ATOMIC_REPLACES_LINKS)
+def test_record_through_a_symlinked_series_keeps_the_link(runner: Any) -> None:
+    """A series kept in a synced folder and linked from elsewhere goes on receiving games."""
+    (runner.cwd / "synced").mkdir()
+    (runner.cwd / "synced" / "friday.yaml").write_text(VALID_YAML, encoding="utf-8")
+    (runner.cwd / "friday.yaml").symlink_to(Path("synced") / "friday.yaml")
+    result = runner(
+        "record",
+        "friday.yaml",
+        "--winner",
+        "Cy",
+        "--left",
+        "Ann=1",
+        "--left",
+        "Bob=2",
+        "--left",
+        "Di=3",
+    )
+    assert result.exit_code == 0, result.output
+    assert (runner.cwd / "friday.yaml").is_symlink()
+    exported = runner("export", str(runner.cwd / "synced" / "friday.yaml"))
+    assert len(json.loads(exported.output)["games"]) == 3
+
+
+@pytest.mark.xfail(strict=True, reason=ATOMIC_REPLACES_LINKS)
+def test_a_document_written_to_a_fifo_streams_into_it(runner: Any) -> None:
+    import os
+    import select
+    import threading
+
+    fifo = runner.cwd / "to-printer"
+    os.mkfifo(fifo)
+    # Opened without blocking, so the reader is there before sheetgen and never hangs.
+    fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    done = threading.Event()
+    received = bytearray()
+
+    def drain() -> None:
+        while True:
+            ready, _, _ = select.select([fd], [], [], 0.05)
+            chunk = os.read(fd, 65536) if ready else b""
+            received.extend(chunk)
+            if not chunk:
+                if done.is_set():
+                    return
+                done.wait(0.01)  # no writer yet: a FIFO reads as empty until one opens it
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    try:
+        result = runner("sheet", "-o", str(fifo))
+    finally:
+        done.set()
+        reader.join(timeout=10)
+        os.close(fd)
+    assert result.exit_code == 0, result.output
+    assert fifo.is_fifo()
+    assert received.startswith(b"%PDF-") and b"%%EOF" in received[-32:]

@@ -123,3 +123,20 @@ def test_a_killed_record_leaves_the_old_file_or_the_new_one(tmp_path: Path) -> N
     assert len(load_series(path).games) == 1 + outcomes["new"] + 1
     # Both outcomes happened, so the kills really landed before and after the rename.
     assert outcomes["old"] and outcomes["new"], json.dumps(outcomes)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '"players": [Ann, Bob]\n"games":\n  - "winner": Ann\n    "left": {Bob: 3}\n',
+        "'players': [Ann, Bob]\n'games': []\n",
+        "players: [Ann, Bob]\ngames:   # none yet\n",
+    ],
+    ids=["double-quoted-keys", "single-quoted-empty", "comment-after-key"],
+)
+def test_record_appends_under_a_quoted_games_key(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "pair.yaml"
+    path.write_text(text, encoding="utf-8")
+    before = len(load_series(path).games)
+    record_game(path, Game("Bob", {"Ann": 2}))
+    assert len(load_series(path).games) == before + 1
