@@ -356,3 +356,22 @@ def test_booklet_prints_markup_and_templates_literally(booklet: tuple[bytes, lis
         for page in document.pages:
             if "Our table" in (page.extract_text() or ""):
                 assert not page.images
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bug: Markdown of a few hundred nested emphasis markers (a 1 KB --extra file) becomes "
+    "HTML nested as deep, and weasyprint's render ends in a RecursionError traceback "
+    "(sheetgen/booklet.py build_booklet, called from imposition.print_rules)",
+)
+def test_deeply_nested_markdown_is_set_or_refused_cleanly(runner: Any) -> None:
+    (runner.cwd / "deep.md").write_text("*" * 600 + "deep" + "*" * 600 + "\n", encoding="utf-8")
+    result = runner("rules", "--no-series", "--extra", "deep.md", "-o", "deep.pdf")
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(
+        result.exception
+    )
+    if result.exit_code == 0:
+        assert "deep" in all_text((runner.cwd / "deep.pdf").read_bytes())
+    else:
+        assert result.output.startswith("Error: ") and len(result.output.splitlines()) == 1
+        assert not (runner.cwd / "deep.pdf").exists()
