@@ -693,3 +693,21 @@ def test_a_document_written_to_a_fifo_streams_into_it(runner: Any) -> None:
     assert result.exit_code == 0, result.output
     assert fifo.is_fifo()
     assert received.startswith(b"%PDF-") and b"%%EOF" in received[-32:]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bug: `fill FILE -o FILE` and `export FILE -o FILE` write the document over the "
+    "series file itself, losing every recorded game (sheetgen/cli.py fill and export; "
+    "sheetgen/fill.py fill_documents)",
+)
+@pytest.mark.parametrize("command", [["fill"], ["export", "--format", "json"]])
+def test_a_document_is_never_written_over_its_own_series_file(
+    runner: Any, command: list[str]
+) -> None:
+    path = runner.cwd / "friday.yaml"
+    path.write_text(VALID_YAML, encoding="utf-8")
+    result = runner(command[0], "friday.yaml", *command[1:], "-o", "friday.yaml")
+    assert path.read_text(encoding="utf-8") == VALID_YAML
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: ") and len(result.output.splitlines()) == 1
