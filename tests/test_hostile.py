@@ -711,3 +711,43 @@ def test_a_document_is_never_written_over_its_own_series_file(
     assert path.read_text(encoding="utf-8") == VALID_YAML
     assert result.exit_code == 1
     assert result.output.startswith("Error: ") and len(result.output.splitlines()) == 1
+
+
+def _plain_name(text: str) -> bool:
+    import unicodedata
+
+    return (
+        bool(text.strip())
+        and text == text.strip()
+        and "," not in text
+        and "=" not in text
+        and not any(unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp") for c in text)
+        and not any("\u202a" <= c <= "\u202e" or "\u2066" <= c <= "\u2069" for c in text)
+    )
+
+
+name_lists = st.lists(
+    st.text(min_size=1, max_size=12).filter(_plain_name), min_size=2, max_size=6, unique=True
+)
+
+
+@settings(FAST, max_examples=50)
+@given(name_lists, st.sampled_from(["yaml", "json", "csv"]))
+def test_any_printable_names_round_trip_through_new_record_and_export(
+    runner: Any, tmp_path: Path, players: list[str], fmt: str
+) -> None:
+    """Names that look like YAML, numbers, dates, comments or anchors come back exactly."""
+    folder = fresh_folder(tmp_path)
+    path = folder / f"series.{fmt}"
+    created = runner("new", str(path), "--players", ",".join(players))
+    assert_clean(created)
+    if created.exit_code != 0:  # the CLI may still refuse a name (e.g. the shell's --players)
+        assert not path.exists()
+        return
+    left = [f"--left={name}=3" for name in players[1:]]
+    recorded = runner("record", str(path), "--winner", players[0], *left)
+    assert recorded.exit_code == 0, recorded.output
+    exported = json.loads(runner("export", str(path)).output)
+    assert exported["sides"] == players
+    assert exported["games"][0]["winner"] == players[0]
+    assert exported["games"][0]["left"] == {name: 3 for name in players[1:]}
