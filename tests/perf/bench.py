@@ -4,6 +4,7 @@ Run by hand from the repository root (pytest never collects this file)::
 
     python tests/perf/bench.py            # 7 runs of each single command, 3 of each batch
     python tests/perf/bench.py --quick    # 3 runs and 200 series, for a first look
+    python tests/perf/bench.py --stages   # where the time of a batch and a booklet goes
 
 Every measurement is a fresh process started with ``posix_spawn`` and reaped with
 ``os.wait4``, which returns the resource usage of that one child (and of the
@@ -288,6 +289,60 @@ def verdict(ok: bool | None) -> str:
     return "n/a" if ok is None else ("met" if ok else "**missed**")
 
 
+STAGES = """
+import sys, time
+from pathlib import Path
+
+def lap(label, start):
+    print(f"  {label:<54} {1000 * (time.perf_counter() - start):6.0f} ms")
+    return time.perf_counter()
+
+folder = Path(sys.argv[1])
+t = time.perf_counter()
+from sheetgen.fill import fill_pdf, load_results, series_paths
+from sheetgen.paper import paper
+t = lap("import sheetgen.fill (reportlab)", t)
+paths = series_paths([folder])
+loaded, _ = load_results(paths)
+t = lap(f"read, check and score {len(paths)} series files", t)
+fill_pdf([item.result for item in loaded], paper("letter"))
+t = lap(f"paint {len(paths)} filled sheets and race charts", t)
+import weasyprint
+t = lap("import weasyprint", t)
+from sheetgen import booklet
+from sheetgen.houserules import official_rules
+from sheetgen.resources import templates_dir
+rules, letter = official_rules("skip-bo", 4), paper("letter")
+html = booklet.render_html(rules, paper=letter)
+t = lap("booklet: templates and Markdown to HTML", t)
+document = weasyprint.HTML(
+    string=html, base_url=templates_dir().as_uri(), url_fetcher=booklet._fetcher()
+).render()
+t = lap(f"booklet: weasyprint layout of {len(document.pages)} pages", t)
+pdf = document.write_pdf(pdf_variant="pdf/ua-1")
+t = lap("booklet: weasyprint write_pdf (PDF/UA, font subsets)", t)
+booklet._lay_sheet(pdf, rules, letter)
+t = lap("booklet: lay the score sheet in (reportlab, pypdf)", t)
+"""
+
+
+def stages(work: Path, series_dir: Path) -> None:
+    """Where the time of the batch and the booklet goes, stage by stage, in one process."""
+    script = work / "stages.py"
+    script.write_text(STAGES)
+    print("\nStages (one process, after a warm-up):")
+    for _ in range(2):  # the first run fills the bytecode cache
+        done = subprocess.run(
+            [sys.executable, str(script), str(series_dir)],
+            cwd=work,
+            env=child_env(work),
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    print(done.stdout or done.stderr)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7, help="runs of each single command")
@@ -295,6 +350,9 @@ def main() -> None:
     parser.add_argument("--series", type=int, default=1000, help="series in the batch")
     parser.add_argument("--quick", action="store_true", help="3 runs, 1 batch run, 200 series")
     parser.add_argument("--keep", type=Path, help="keep the work folder here")
+    parser.add_argument(
+        "--stages", action="store_true", help="only time the stages of a batch and a booklet"
+    )
     args = parser.parse_args()
     if args.quick:
         args.runs, args.batch_runs, args.series = 3, 1, 200
@@ -307,6 +365,11 @@ def main() -> None:
     series_dir = work / "series"
     paths = write_series(series_dir, args.series)
     one = paths[0]
+    if args.stages:
+        stages(work, series_dir)
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+        return
     runs, batch_runs = args.runs, args.batch_runs
     print(f"Working in {work}; {runs} runs each, {batch_runs} per batch.", file=sys.stderr)
 
