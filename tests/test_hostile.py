@@ -751,3 +751,33 @@ def test_any_printable_names_round_trip_through_new_record_and_export(
     assert exported["sides"] == players
     assert exported["games"][0]["winner"] == players[0]
     assert exported["games"][0]["left"] == {name: 3 for name in players[1:]}
+
+
+DEEPEST = {
+    "flow.yaml": "players: " + "[" * 100_000 + "]" * 100_000 + "\n",
+    "block.yaml": "players:\n" + "".join("  " * i + "-\n" for i in range(3000)),
+    "deep.json": '{"players": ' + "[" * 1_000_000 + "]" * 1_000_000 + "}",
+}
+
+
+@pytest.mark.parametrize("name", sorted(DEEPEST))
+def test_nesting_a_hundred_thousand_deep_is_refused_by_a_live_process(
+    tmp_path: Path, name: str
+) -> None:
+    """In a process of its own: a parser written in C may crash on this instead of raising."""
+    import subprocess
+    import sys
+
+    (tmp_path / name).write_text(DEEPEST[name], encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "sheetgen", "standings", name],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1, f"exit {done.returncode}: {done.stderr[-300:]}"
+    assert (
+        done.stderr == f"Error: {name}: lists or mappings are nested too deeply for a series file\n"
+    )
