@@ -11,7 +11,7 @@ import contextlib
 import os
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -63,6 +63,13 @@ def write_bytes(path: Path, data: bytes) -> None:
         out.write(data)
         out.flush()
         return
+    # A symlink stays a link: the file it points at is the one replaced.
+    path = Path(os.path.realpath(path)) if path.is_symlink() else path
+    if path.is_dir():
+        raise OutputError(f"{path}: is a folder; give a file name to write to")
+    if path.exists() and not path.is_file():
+        _stream(path, data)
+        return
     try:
         mode = path.stat().st_mode & 0o777
     except OSError:
@@ -72,6 +79,28 @@ def write_bytes(path: Path, data: bytes) -> None:
             os.replace(tmp, path)
         except OSError as exc:
             raise OutputError(f"{path}: cannot write here ({exc.strerror or exc})") from exc
+
+
+def _stream(path: Path, data: bytes) -> None:
+    """Write into a FIFO or a device (a printer pipe, /dev/stdout): nothing there to rename."""
+    try:
+        with path.open("wb") as handle:
+            handle.write(data)
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write here ({exc.strerror or exc})") from exc
+
+
+def refuse_own_input(outputs: Iterable[Path], inputs: Iterable[Path]) -> None:
+    """Refuse to write a document over one of the files it is made from."""
+    sources = [src for src in inputs if src.is_file()]
+    for out in outputs:
+        if out == STDOUT or not out.exists():
+            continue
+        for src in sources:
+            if os.path.samefile(out, src):
+                raise OutputError(
+                    f"{out}: is the series file being read; write the document somewhere else"
+                )
 
 
 def create_bytes(path: Path, data: bytes) -> None:

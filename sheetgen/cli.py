@@ -171,12 +171,14 @@ def export(file: Path, fmt: str, output: Path) -> None:
     Example:
         sheetgen export friday.yaml --format csv -o friday.csv
     """
-    from sheetgen.atomic import write_text
+    from sheetgen.atomic import refuse_own_input, write_text
     from sheetgen.export import export_series
     from sheetgen.scoring import score_series
     from sheetgen.seriesfile import load_series
 
-    write_text(output, export_series(score_series(load_series(file)), fmt))
+    text = export_series(score_series(load_series(file)), fmt)
+    refuse_own_input([output], [file])
+    write_text(output, text)
     _said(output)
 
 

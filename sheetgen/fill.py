@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sheetgen import fonts
+from sheetgen.atomic import refuse_own_input
 from sheetgen.chart import race_chart
 from sheetgen.errors import SeriesFileError, SheetgenError
 from sheetgen.layout import Layout
@@ -274,6 +275,7 @@ def fill_documents(
     else:
         targets = [output]
         pdfs = [fill_pdf([item.result for item in loaded], paper, title, progress)]
+    refuse_own_input(targets, [item.path for item in loaded])
     if fmt == "png":
         pdfs = [pdf_to_png(pdf) for pdf in pdfs]
     return list(zip(targets, pdfs, strict=True)), failed

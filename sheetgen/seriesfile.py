@@ -358,7 +358,9 @@ def record_game(path: Path, game: Game) -> SeriesResult:
     from filelock import FileLock, Timeout
 
     fmt = series_format(path)
-    lock = FileLock(str(path.with_name(f".{path.name}.lock")), timeout=LOCK_TIMEOUT)
+    # Lock the real file, so that two links to one series still wait for each other.
+    real = path.resolve()
+    lock = FileLock(str(real.with_name(f".{real.name}.lock")), timeout=LOCK_TIMEOUT)
     try:
         with lock:
             text = _read(path)

@@ -618,14 +618,6 @@ def test_files_built_to_hurt_are_refused_quickly_and_cleanly(runner: Any, name: 
 
 # Destinations that are not plain files -----------------------------------------
 
-ATOMIC_REPLACES_LINKS = (
-    "bug: sheetgen/atomic.py write_bytes renames its temporary file over the path it was given, "
-    "so a symlink, a FIFO or a device node at the destination is replaced by a regular file "
-    "(as root, -o /dev/stdout or -o /dev/full replaces the device entry itself)"
-)
-
-
-@pytest.mark.xfail(strict=True, reason=ATOMIC_REPLACES_LINKS)
 def test_a_document_written_through_a_symlink_lands_on_its_target(runner: Any) -> None:
     (runner.cwd / "printed").mkdir()
     (runner.cwd / "sheet.pdf").symlink_to(Path("printed") / "sheet.pdf")
@@ -635,7 +627,6 @@ def test_a_document_written_through_a_symlink_lands_on_its_target(runner: Any) -
     assert_complete_pdf(runner.cwd / "printed" / "sheet.pdf")
 
 
-@pytest.mark.xfail(strict=True, reason=ATOMIC_REPLACES_LINKS)
 def test_record_through_a_symlinked_series_keeps_the_link(runner: Any) -> None:
     """A series kept in a synced folder and linked from elsewhere goes on receiving games."""
     (runner.cwd / "synced").mkdir()
@@ -659,7 +650,6 @@ def test_record_through_a_symlinked_series_keeps_the_link(runner: Any) -> None:
     assert len(json.loads(exported.output)["games"]) == 3
 
 
-@pytest.mark.xfail(strict=True, reason=ATOMIC_REPLACES_LINKS)
 def test_a_document_written_to_a_fifo_streams_into_it(runner: Any) -> None:
     import os
     import select
@@ -695,12 +685,6 @@ def test_a_document_written_to_a_fifo_streams_into_it(runner: Any) -> None:
     assert received.startswith(b"%PDF-") and b"%%EOF" in received[-32:]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: `fill FILE -o FILE` and `export FILE -o FILE` write the document over the "
-    "series file itself, losing every recorded game (sheetgen/cli.py fill and export; "
-    "sheetgen/fill.py fill_documents)",
-)
 @pytest.mark.parametrize("command", [["fill"], ["export", "--format", "json"]])
 def test_a_document_is_never_written_over_its_own_series_file(
     runner: Any, command: list[str]
