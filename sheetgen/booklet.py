@@ -154,7 +154,7 @@ def _chapters(game: GameDef, context: Mapping[str, Any], extra: str | None) -> l
     for number, section in enumerate(sections, start=1):
         if section.slot == "extra":
             if extra is not None:
-                chapters.append(_extra_chapter(extra))
+                chapters.append(_extra_chapter(extra, str(context["rules"].extra or "--extra")))
             continue
         if section.when and not evaluate(env, section.when, context):
             continue
@@ -172,8 +172,8 @@ def _chapters(game: GameDef, context: Mapping[str, Any], extra: str | None) -> l
     return chapters
 
 
-def _extra_chapter(extra: str) -> Chapter:
-    rendered = render_markdown(extra, id_prefix="extra", shift=1)
+def _extra_chapter(extra: str, source: str) -> Chapter:
+    rendered = render_markdown(extra, id_prefix="extra", shift=1, source=source)
     heading = Heading(1, "extra", EXTRA_TITLE)
     return Chapter(rendered.html, (heading, *rendered.headings))
 

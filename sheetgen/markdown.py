@@ -13,8 +13,14 @@ from dataclasses import dataclass
 from functools import cache
 
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from sheetgen.errors import HouseRulesError
 
 MAX_HEADING = 6
+# Deeper nesting than any rules text needs; past a few hundred levels the
+# HTML renderer runs out of stack, so refuse it with a message instead.
+MAX_DEPTH = 32
 
 
 @dataclass(frozen=True)
@@ -47,10 +53,31 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "section"
 
 
-def render_markdown(text: str, *, id_prefix: str, shift: int = 0) -> RenderedMarkdown:
-    """Render Markdown safely; headings get ids ``<id_prefix>-<slug>`` and move down ``shift``."""
+def _depth(tokens: list[Token], base: int = 0) -> int:
+    deepest = base
+    for token in tokens:
+        level = base + token.level
+        deepest = max(deepest, level)
+        if token.children:
+            deepest = max(deepest, _depth(token.children, level + 1))
+    return deepest
+
+
+def render_markdown(
+    text: str, *, id_prefix: str, shift: int = 0, source: str = "Markdown"
+) -> RenderedMarkdown:
+    """Render Markdown safely; headings get ids ``<id_prefix>-<slug>`` and move down ``shift``.
+
+    ``source`` names the text in the message when it nests too deeply to set.
+    """
     md = _parser()
     tokens = md.parse(text)
+    depth = _depth(tokens)
+    if depth > MAX_DEPTH:
+        raise HouseRulesError(
+            f"{source}: lists, quotes or emphasis are nested {depth} levels deep; "
+            f"a booklet sets at most {MAX_DEPTH}"
+        )
     headings: list[Heading] = []
     seen: set[str] = set()
     for index, token in enumerate(tokens):

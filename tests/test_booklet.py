@@ -359,3 +359,14 @@ def test_help_has_an_example(runner) -> None:  # type: ignore[no-untyped-def]
     result = runner("rules", "--help")
     assert result.exit_code == 0
     assert "Example:" in result.output and "sheetgen rules --players 5" in result.output
+
+
+def test_extra_nested_past_the_limit_is_refused_by_name(runner, tmp_path: Path) -> None:
+    (tmp_path / "deep.md").write_text("*" * 600 + "deep" + "*" * 600 + "\n", encoding="utf-8")
+    result = runner("rules", "--extra", "deep.md", "-o", "deep.pdf")
+    assert result.exit_code == 1
+    assert result.output == (
+        "Error: deep.md: lists, quotes or emphasis are nested 302 levels deep; "
+        "a booklet sets at most 32\n"
+    )
+    assert not (tmp_path / "deep.pdf").exists()

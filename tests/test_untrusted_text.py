@@ -358,12 +358,6 @@ def test_booklet_prints_markup_and_templates_literally(booklet: tuple[bytes, lis
                 assert not page.images
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: Markdown of a few hundred nested emphasis markers (a 1 KB --extra file) becomes "
-    "HTML nested as deep, and weasyprint's render ends in a RecursionError traceback "
-    "(sheetgen/booklet.py build_booklet, called from imposition.print_rules)",
-)
 def test_deeply_nested_markdown_is_set_or_refused_cleanly(runner: Any) -> None:
     (runner.cwd / "deep.md").write_text("*" * 600 + "deep" + "*" * 600 + "\n", encoding="utf-8")
     result = runner("rules", "--no-series", "--extra", "deep.md", "-o", "deep.pdf")
