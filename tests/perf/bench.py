@@ -252,15 +252,26 @@ def run_once(argv: list[str], cwd: Path, sample_tree: bool = False) -> Run:
 def measure(
     label: str, argv: list[str], cwd: Path, runs: int, sample_tree: bool = False
 ) -> Measure:
-    result = Measure(label)
+    """Time one command ``runs`` times in a row (for the batches)."""
+    return measure_interleaved({label: argv}, cwd, runs, sample_tree)[label]
+
+
+def measure_interleaved(
+    commands: dict[str, list[str]], cwd: Path, runs: int, sample_tree: bool = False
+) -> dict[str, Measure]:
+    """Time every command ``runs`` times, round by round, so drift in the machine's load
+    falls on a command and its baseline alike."""
+    results = {label: Measure(label) for label in commands}
     # The warm-up fills the page cache and the bytecode cache and is not timed; for a batch it
     # also samples the process tree's memory, since walking /proc would slow the timed runs.
-    warm = run_once(argv, cwd, sample_tree)
+    warm = {label: run_once(argv, cwd, sample_tree) for label, argv in commands.items()}
     for _ in range(runs):
-        result.runs.append(run_once(argv, cwd))
-    result.runs[0].tree_mb = warm.tree_mb
-    print(f"  {label}: {result.median:.3f} s, {result.peak_mb:.0f} MB", file=sys.stderr)
-    return result
+        for label, argv in commands.items():
+            results[label].runs.append(run_once(argv, cwd))
+    for label, result in results.items():
+        result.runs[0].tree_mb = warm[label].tree_mb
+        print(f"  {label}: {result.median:.3f} s, {result.peak_mb:.0f} MB", file=sys.stderr)
+    return results
 
 
 def has_command(name: str) -> bool:
@@ -373,88 +384,78 @@ def main() -> None:
     runs, batch_runs = args.runs, args.batch_runs
     print(f"Working in {work}; {runs} runs each, {batch_runs} per batch.", file=sys.stderr)
 
-    base_rl = measure(
-        "minimal reportlab",
-        [sys.executable, "minimal_reportlab.py", "rl.pdf", str(FONT), str(FONT_BOLD)],
-        work,
-        runs,
-    )
-    base_wp = measure(
-        "bare weasyprint", [sys.executable, "bare_weasyprint.py", "wp.pdf"], work, runs
-    )
-    base_chrome = None
+    singles: dict[str, list[str]] = {
+        "reportlab": [sys.executable, "minimal_reportlab.py", "rl.pdf", str(FONT), str(FONT_BOLD)],
+        "weasyprint": [sys.executable, "bare_weasyprint.py", "wp.pdf"],
+        "help": [*SHEETGEN, "--help"],
+    }
     if CHROMIUM.exists():
-        base_chrome = measure(
-            "headless chromium",
-            [
-                str(CHROMIUM),
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--no-pdf-header-footer",
-                f"--print-to-pdf={work / 'chrome.pdf'}",
-                (work / "sheet.html").as_uri(),
-            ],
-            work,
-            runs,
-        )
-    help_run = measure("sheetgen --help", [*SHEETGEN, "--help"], work, runs)
+        singles["chromium"] = [
+            str(CHROMIUM),
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-pdf-header-footer",
+            f"--print-to-pdf={work / 'chrome.pdf'}",
+            (work / "sheet.html").as_uri(),
+        ]
+    built = {name: has_command(name) for name in ("sheet", "fill", "rules")}
+    if built["sheet"]:
+        singles["sheet"] = [*SHEETGEN, "sheet", "-o", "blank.pdf"]
+    if built["fill"]:
+        singles["fill"] = [*SHEETGEN, "fill", str(one), "-o", "one.pdf"]
+    if built["rules"]:
+        singles["rules"] = [*SHEETGEN, "rules", "-o", "rules.pdf"]
+        singles["rules toggled"] = [
+            *SHEETGEN,
+            "rules",
+            "--players",
+            "4",
+            "--partnerships",
+            "--stock",
+            "short",
+            "--must-play-stock",
+            "--no-wild-start",
+            "--target",
+            "300",
+            "-o",
+            "toggled.pdf",
+        ]
+        singles["rules folded"] = [*SHEETGEN, "rules", "--layout", "booklet", "-o", "folded.pdf"]
+    timed = measure_interleaved(singles, work, runs)
 
     rows: list[Row] = []
 
-    def ratio_row(what: str, m: Measure, base: Measure, limit: float, name: str) -> None:
-        ratio = m.median / base.median
+    def plain_row(what: str, m: Measure) -> None:
+        rows.append(Row(what, f"{m.median:.3f}", f"{m.peak_mb:.0f}", "", "", ""))
+
+    def ratio_row(what: str, key: str, base: str, limit: float) -> None:
+        m = timed[key]
+        ratio = m.median / timed[base].median
+        compared = f"{ratio:.2f}x {base}"
+        if "chromium" in timed and base == "reportlab":
+            compared += f", {m.median / timed['chromium'].median:.2f}x Chromium"
         rows.append(
             Row(
                 what,
                 f"{m.median:.3f}",
                 f"{m.peak_mb:.0f}",
-                f"{ratio:.2f}x {name}",
+                compared,
                 f"<= {limit}x",
                 verdict(ratio <= limit),
             )
         )
 
-    rows.append(
-        Row(
-            "minimal reportlab script (baseline)",
-            f"{base_rl.median:.3f}",
-            f"{base_rl.peak_mb:.0f}",
-            "",
-            "",
-            "",
-        )
-    )
-    rows.append(
-        Row(
-            "bare weasyprint, one line (baseline)",
-            f"{base_wp.median:.3f}",
-            f"{base_wp.peak_mb:.0f}",
-            "",
-            "",
-            "",
-        )
-    )
-    if base_chrome:
-        rows.append(
-            Row(
-                "headless Chromium, HTML sheet (baseline)",
-                f"{base_chrome.median:.3f}",
-                f"{base_chrome.peak_mb:.0f}",
-                "",
-                "",
-                "",
-            )
-        )
+    plain_row("minimal reportlab script (baseline)", timed["reportlab"])
+    plain_row("bare weasyprint, one line (baseline)", timed["weasyprint"])
+    if "chromium" in timed:
+        plain_row("headless Chromium, HTML sheet (baseline)", timed["chromium"])
     else:
         rows.append(Row("headless Chromium (baseline)", "skipped", "", "not installed", "", ""))
-    rows.append(
-        Row("`sheetgen --help`", f"{help_run.median:.3f}", f"{help_run.peak_mb:.0f}", "", "", "")
-    )
+    plain_row("`sheetgen --help`", timed["help"])
 
-    if has_command("sheet"):
-        sheet = measure("sheetgen sheet", [*SHEETGEN, "sheet", "-o", "blank.pdf"], work, runs)
-        ratio_row("`sheetgen sheet`", sheet, base_rl, 1.5, "reportlab")
+    if built["sheet"]:
+        ratio_row("`sheetgen sheet`", "sheet", "reportlab", 1.5)
         size_kb = (work / "blank.pdf").stat().st_size / 1024
         rows.append(
             Row(
@@ -466,42 +467,38 @@ def main() -> None:
                 verdict(size_kb <= 30),
             )
         )
-        if base_chrome:
-            rows[-2].compared += f", {sheet.median / base_chrome.median:.2f}x Chromium"
     else:
         rows.append(Row("`sheetgen sheet`", "not built yet", "", "", "<= 1.5x", "n/a"))
 
-    if has_command("fill"):
-        filled = measure(
-            "sheetgen fill (one)", [*SHEETGEN, "fill", str(one), "-o", "one.pdf"], work, runs
+    if built["fill"]:
+        ratio_row("`sheetgen fill`, one ten-game series", "fill", "reportlab", 1.7)
+        batch = [*SHEETGEN, "fill", str(series_dir), "-o", "all.pdf"]
+        one_core = measure(
+            f"fill x{len(paths)} (one core)", pinned(batch, "0"), work, batch_runs, True
         )
-        ratio_row("`sheetgen fill`, one ten-game series", filled, base_rl, 1.7, "reportlab")
-        batches = {
-            label: measure(
-                f"fill x{len(paths)} ({label})",
-                pinned([*SHEETGEN, "fill", str(series_dir), "-o", "all.pdf"], cores),
-                work,
-                batch_runs,
-                sample_tree=True,
-            )
-            for cores, label in (("0", "one core"), ("0,1", "two cores"))
-        }
-        one_core, two_cores = batches["one core"], batches["two cores"]
-        for label, batch, target, ok in (
+        two_cores = measure(
+            f"fill x{len(paths)} (two cores)", pinned(batch, "0,1"), work, batch_runs, True
+        )
+        for label, m, target, ok in (
             (
                 "one core",
                 one_core,
                 ">= 250 sheets/s, <= 150 MB",
                 len(paths) / one_core.median >= 250 and one_core.peak_mb <= 150,
             ),
-            ("two cores", two_cores, "faster than one core", two_cores.median < one_core.median),
+            (
+                "two cores",
+                two_cores,
+                "10% faster than one core",
+                two_cores.median < 0.9 * one_core.median,
+            ),
         ):
             rows.append(
                 Row(
                     f"`sheetgen fill` {len(paths)} series -> one PDF, {label}",
-                    f"{batch.median:.3f}",
-                    f"{batch.peak_mb:.0f}",
-                    f"{len(paths) / batch.median:.0f} sheets/s",
+                    f"{m.median:.3f}",
+                    f"{m.peak_mb:.0f}",
+                    f"{len(paths) / m.median:.0f} sheets/s",
                     target,
                     verdict(ok),
                 )
@@ -511,7 +508,7 @@ def main() -> None:
             [*SHEETGEN, "fill", str(series_dir), "--split", str(work / "split")],
             work,
             batch_runs,
-            sample_tree=True,
+            True,
         )
         rows.append(
             Row(
@@ -526,44 +523,22 @@ def main() -> None:
     else:
         rows.append(Row("`sheetgen fill`", "not built yet", "", "", "", "n/a"))
 
-    if has_command("rules"):
-        default = measure("sheetgen rules", [*SHEETGEN, "rules", "-o", "rules.pdf"], work, runs)
-        ratio_row("`sheetgen rules` (official)", default, base_wp, 2.0, "weasyprint")
-        toggled_args = [
-            "rules",
-            "--players",
-            "4",
-            "--partnerships",
-            "--stock",
-            "short",
-            "--must-play-stock",
-            "--no-wild-start",
-            "--target",
-            "300",
-            "-o",
-            "toggled.pdf",
-        ]
-        toggled = measure("sheetgen rules (toggled)", [*SHEETGEN, *toggled_args], work, runs)
+    if built["rules"]:
+        ratio_row("`sheetgen rules` (official)", "rules", "weasyprint", 2.0)
         ratio_row(
             "`sheetgen rules` (partnerships, short, house rules)",
-            toggled,
-            base_wp,
-            2.0,
+            "rules toggled",
             "weasyprint",
+            2.0,
         )
-        folded = measure(
-            "sheetgen rules --layout booklet",
-            [*SHEETGEN, "rules", "--layout", "booklet", "-o", "folded.pdf"],
-            work,
-            runs,
-        )
-        ratio_row("`sheetgen rules --layout booklet` (imposed)", folded, base_wp, 2.0, "weasyprint")
+        ratio_row("`sheetgen rules --layout booklet` (imposed)", "rules folded", "weasyprint", 2.0)
     else:
         rows.append(Row("`sheetgen rules`", "not built yet", "", "", "<= 2x", "n/a"))
 
     print()
-    print(f"{runs} runs each ({batch_runs} per batch), median wall time; peak memory is the")
-    print("largest resident set of the process (for batches: of its whole process tree).")
+    print(f"Median wall time of {runs} runs of each command, taken in turn with the baselines")
+    print(f"({batch_runs} runs per batch); peak memory is the largest resident set of the")
+    print("process (for batches: of its whole process tree).")
     print(
         f"Python {sys.version.split()[0]}, {os.cpu_count()} cores, "
         f"{'taskset' if TASKSET else 'no taskset'}."
