@@ -369,3 +369,35 @@ def test_deeply_nested_markdown_is_set_or_refused_cleanly(runner: Any) -> None:
     else:
         assert result.output.startswith("Error: ") and len(result.output.splitlines()) == 1
         assert not (runner.cwd / "deep.pdf").exists()
+
+
+# Every kind of document ----------------------------------------------------------
+
+DOCUMENTS = {
+    "sheet-a4-teams": (["sheet", "--paper", "a4", "--teams", "Red=Ann+Cy,Blue=Bob+Di"], "Red"),
+    "sheet-copies": (["sheet", "--names", "Zoë,Łukasz,Σοφία,Дмитрий", "--copies", "2"], "Σοφία"),
+    "fill": (["fill", "friday.yaml"], "Friday nights"),
+    "rules-folded": (["rules", "--layout", "booklet", "--paper", "a4"], "Skip-Bo"),
+    "spite-and-malice": (["rules", "--game", "spite-and-malice", "--no-series"], "Spite"),
+    "skip-bo-board": (["rules", "--game", "skip-bo-board"], "Skip-Bo"),
+}
+FRIDAY = """\
+title: Friday nights
+players: [Ann, Bob, Cy, Di]
+games:
+  - winner: Ann
+    left: {Bob: 7, Cy: 12, Di: 3}
+"""
+
+
+@pytest.mark.parametrize("kind", sorted(DOCUMENTS))
+def test_every_kind_of_document_is_sound(module_runner: Runner, kind: str) -> None:
+    """Structure, embedded fonts, nothing off the printable area, and the text reads back."""
+    args, expected = DOCUMENTS[kind]
+    (module_runner.cwd / "friday.yaml").write_text(FRIDAY, encoding="utf-8")
+    out = module_runner.cwd / f"{kind}.pdf"
+    result = module_runner(*args, "-o", str(out))
+    assert result.exit_code == 0, result.output
+    pdf = out.read_bytes()
+    assert_sound(pdf)
+    assert expected in all_text(pdf)
