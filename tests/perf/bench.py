@@ -113,6 +113,7 @@ def sheet_html() -> str:
     body = "".join(f"<tr><th>{g}</th>" + "<td></td>" * 12 + "</tr>" for g in range(1, 11))
     return (
         "<!doctype html><html><head><style>@page{size:letter landscape;margin:30pt}"
+        "body{font-family:'DejaVu Sans',sans-serif}"
         "table{width:100%;border-collapse:collapse}td,th{border:1px solid #000;height:30pt}"
         "</style></head><body><h1>Skip-Bo score sheet</h1>"
         "<p><b>Target: 500 points. The first to reach 500 wins.</b></p>"
