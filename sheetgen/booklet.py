@@ -287,7 +287,8 @@ def _lay_sheet(pdf: bytes, rules: HouseRules, paper: Paper) -> bytes:
     """Paint the blank score sheet onto the booklet's last (empty, landscape) page."""
     import io
 
-    from pypdf import PdfReader, PdfWriter
+    from pypdf import PdfWriter
+    from pypdf.generic import ContentStream
 
     from sheetgen.sheet import blank_sheet_pdf
 
@@ -301,9 +302,17 @@ def _lay_sheet(pdf: bytes, rules: HouseRules, paper: Paper) -> bytes:
         piles=rules.definition.words.get("stocks", "stock piles"),
         title=f"{rules.definition.name} score sheet",
     )
+    # The drawn grid is a form to write on, not text to read aloud: marking it as an
+    # artifact keeps the tagged booklet whole, with the page's "Score sheet" heading.
+    drawing = PdfWriter(clone_from=io.BytesIO(sheet)).pages[0]
+    marked = ContentStream(None, drawing.pdf)
+    contents = drawing.get_contents()
+    assert contents is not None, "blank_sheet_pdf draws on its page"
+    marked.set_data(b"/Artifact BMC\n" + contents.get_data() + b"\nEMC\n")
+    drawing.replace_contents(marked)
     # An incremental update appends the sheet instead of re-serialising the whole booklet.
     writer = PdfWriter(io.BytesIO(pdf), incremental=True)
-    writer.pages[-1].merge_page(PdfReader(io.BytesIO(sheet)).pages[0])
+    writer.pages[-1].merge_page(drawing)
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()

@@ -61,3 +61,18 @@ def test_folded_layout_is_for_paper_and_not_tagged() -> None:
     structure = check_pdf_structure(folded)
     assert not structure.tagged
     assert structure.elements == []
+
+
+def test_the_score_sheet_drawing_is_an_artifact(pages_pdf: bytes) -> None:
+    """The pasted-on grid is marked as an artifact, so every mark is tagged or an artifact."""
+    with pikepdf.open(io.BytesIO(pages_pdf)) as pdf:
+        last = pdf.pages[-1]
+        assert float(last.mediabox[2]) > float(last.mediabox[3])
+        parts = last.obj.Contents
+        streams = [parts] if isinstance(parts, pikepdf.Stream) else list(parts)
+        sheet = streams[-1].read_bytes()
+    start, end = sheet.index(b"/Artifact BMC"), sheet.rindex(b"EMC")
+    drawing = [op for op in (b" re", b"Do", b"BT") if op in sheet]
+    assert drawing
+    for op in drawing:
+        assert start < sheet.index(op) and sheet.rindex(op) < end
