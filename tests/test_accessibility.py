@@ -72,7 +72,7 @@ def test_the_score_sheet_drawing_is_an_artifact(pages_pdf: bytes) -> None:
         streams = [parts] if isinstance(parts, pikepdf.Stream) else list(parts)
         sheet = streams[-1].read_bytes()
     start, end = sheet.index(b"/Artifact BMC"), sheet.rindex(b"EMC")
-    drawing = [op for op in (b" re", b"Do", b"BT") if op in sheet]
+    drawing = [op for op in (b" Do\n", b"BT\n", b" Tj\n") if op in sheet]
     assert drawing
     for op in drawing:
         assert start < sheet.index(op) and sheet.rindex(op) < end
