@@ -28,6 +28,7 @@ FORMATS = {".yaml": "yaml", ".yml": "yaml", ".json": "json", ".csv": "csv"}
 LOCK_TIMEOUT = 30.0
 _WHOLE = re.compile(r"[+]?[0-9]+")
 _NULL_TAG = "tag:yaml.org,2002:null"
+FAST_PARSER_DEPTH = 200
 _YAML11_WORDS = re.compile(r"(?i)y|n|yes|no|on|off|true|false|null|~")
 _PLAIN_SAFE = re.compile(r"[^\s\-?:,\[\]{}#&*!|>'\"%@`][^:#,\[\]{}\n]*")
 
@@ -78,12 +79,16 @@ def _read(path: Path) -> str:
 
 
 def _yaml_data(text: str, path: Path) -> Any:
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import YAMLError
+    import yaml
 
+    # libyaml's composer recurses in C and can overflow the stack on absurd nesting,
+    # so only text that cannot nest deeply goes to it; the rest takes the pure-Python
+    # composer, which stops with a RecursionError instead.
+    fast = getattr(yaml, "CSafeLoader", None)
+    loader = yaml.SafeLoader if fast is None or _could_nest_deeply(text) else fast
     try:
-        node = YAML(typ="safe", pure=True).compose(text)
-    except YAMLError as exc:
+        node = yaml.compose(text, Loader=loader)
+    except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}: " if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
@@ -98,6 +103,22 @@ def _yaml_data(text: str, path: Path) -> Any:
         raise _too_deep(path) from None
 
 
+def _could_nest_deeply(text: str) -> bool:
+    """Whether YAML text might nest deeper than ``FAST_PARSER_DEPTH`` levels.
+
+    Every level needs an opening bracket, more indentation or a block indicator
+    on its line, so their counts bound the depth from above.
+    """
+    if text.count("[") + text.count("{") > FAST_PARSER_DEPTH:
+        return True
+    for line in text.splitlines():
+        body = line.lstrip()
+        indicators = body.count("- ") + body.count("? ") + body.count(": ")
+        if len(line) - len(body) + indicators > FAST_PARSER_DEPTH:
+            return True
+    return False
+
+
 def _too_deep(path: Path) -> SeriesFileError:
     return SeriesFileError(f"{path}: lists or mappings are nested too deeply for a series file")
 
@@ -108,7 +129,7 @@ def _node_value(node: Any, path: Path, seen: set[int]) -> Any:
     An alias hands back a node already read; refusing it keeps a few hundred bytes of
     nested aliases from expanding into billions of values.
     """
-    from ruamel.yaml.nodes import MappingNode, SequenceNode
+    from yaml.nodes import MappingNode, SequenceNode
 
     if id(node) in seen:
         raise SeriesFileError(
@@ -417,10 +438,10 @@ def _json_indent(text: str) -> int:
 
 def yaml_scalar(text: str) -> str:
     """A name as YAML: plain when every reader takes it as that text, else quoted."""
-    from ruamel.yaml import YAML
-    from ruamel.yaml.nodes import ScalarNode
+    from yaml.nodes import ScalarNode
+    from yaml.resolver import Resolver
 
-    resolver = YAML(typ="safe", pure=True).resolver
+    resolver = Resolver()
     plain = (
         _PLAIN_SAFE.fullmatch(text) and not text.endswith(" ") and not _YAML11_WORDS.fullmatch(text)
     )
