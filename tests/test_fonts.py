@@ -109,3 +109,9 @@ def test_right_to_left_and_astral_names_are_refused(name: str, message: str) -> 
     with pytest.raises(FontCoverageError) as caught:
         fonts.check_printable([name], "names")
     assert str(caught.value).startswith(message)
+
+
+def test_a_blank_sheet_stays_small() -> None:
+    """Two font subsets and a grid: a blank sheet fits in 30 KB, easy to mail or keep."""
+    pdf = blank_sheet_pdf(paper=paper("letter"), names=["Łukasz", "Σοφία", "Дмитрий", "Zoë"])
+    assert len(pdf) <= 30 * 1024
