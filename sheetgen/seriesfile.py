@@ -62,6 +62,9 @@ def parse_series(text: str, path: Path) -> Series:
 
 
 def _read(path: Path) -> str:
+    # A FIFO or a device would block or never end: a series is an ordinary file.
+    if path.exists() and not path.is_file() and not path.is_dir():
+        raise SeriesFileError(f"{path}: is not an ordinary file; give a series file")
     try:
         # Bytes, not read_text: line endings must come back exactly as they were.
         return path.read_bytes().decode("utf-8")

@@ -461,3 +461,14 @@ def test_any_names_and_games_round_trip(
     series = load_series(path)
     assert series.table.players == tuple(names)
     assert series.games == tuple(games)
+
+
+def test_a_fifo_or_device_is_refused_without_blocking(runner, tmp_path: Path) -> None:
+    import os
+
+    os.mkfifo(tmp_path / "pipe.yaml")
+    (tmp_path / "zero.yaml").symlink_to("/dev/zero")
+    for name in ("pipe.yaml", "zero.yaml"):
+        result = runner("standings", name)
+        assert result.exit_code == 1
+        assert result.output == f"Error: {name}: is not an ordinary file; give a series file\n"
