@@ -287,8 +287,7 @@ def _lay_sheet(pdf: bytes, rules: HouseRules, paper: Paper) -> bytes:
     """Paint the blank score sheet onto the booklet's last (empty, landscape) page."""
     import io
 
-    from pypdf import PdfWriter
-    from pypdf.generic import ContentStream
+    import pikepdf
 
     from sheetgen.sheet import blank_sheet_pdf
 
@@ -302,17 +301,20 @@ def _lay_sheet(pdf: bytes, rules: HouseRules, paper: Paper) -> bytes:
         piles=rules.definition.words.get("stocks", "stock piles"),
         title=f"{rules.definition.name} score sheet",
     )
-    # The drawn grid is a form to write on, not text to read aloud: marking it as an
-    # artifact keeps the tagged booklet whole, with the page's "Score sheet" heading.
-    drawing = PdfWriter(clone_from=io.BytesIO(sheet)).pages[0]
-    marked = ContentStream(None, drawing.pdf)
-    contents = drawing.get_contents()
-    assert contents is not None, "blank_sheet_pdf draws on its page"
-    marked.set_data(b"/Artifact BMC\n" + contents.get_data() + b"\nEMC\n")
-    drawing.replace_contents(marked)
-    # An incremental update appends the sheet instead of re-serialising the whole booklet.
-    writer = PdfWriter(io.BytesIO(pdf), incremental=True)
-    writer.pages[-1].merge_page(drawing)
     out = io.BytesIO()
-    writer.write(out)
+    with pikepdf.open(io.BytesIO(pdf)) as document, pikepdf.open(io.BytesIO(sheet)) as drawn:
+        last = document.pages[-1]
+        # weasyprint shares one resource dictionary among all pages; the sheet is the last's.
+        shared = last.obj.Resources
+        own = pikepdf.Dictionary({**shared.get(pikepdf.Name.XObject, {})})
+        last.obj.Resources = pikepdf.Dictionary({**shared, "/XObject": own})
+        form = drawn.pages[0].as_form_xobject()
+        name = last.add_resource(form, pikepdf.Name.XObject, pikepdf.Name.ScoreSheet)
+        # The drawn grid is a form to write on, not text to read aloud: marking it as an
+        # artifact keeps the tagged booklet whole, with the page's "Score sheet" heading.
+        last.contents_add(b"q\n", prepend=True)
+        last.contents_add(b"Q\nq\n/Artifact BMC\n%s Do\nEMC\nQ\n" % str(name).encode())
+        # qpdf copies the booklet's compressed streams as they are; a fixed /ID keeps
+        # the output reproducible.
+        document.save(out, deterministic_id=True)
     return out.getvalue()

@@ -12,8 +12,7 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 
-from pypdf import PageObject, PdfReader, PdfWriter, Transformation
-from pypdf.generic import NameObject
+import pikepdf
 
 from sheetgen.errors import ChoiceError
 from sheetgen.houserules import HouseRules
@@ -91,12 +90,21 @@ def saddle_stitch_order(pages: int) -> list[Sheet]:
     ]
 
 
-def split_trailing_landscape(pages: list[PageObject]) -> tuple[list[PageObject], list[PageObject]]:
+def split_trailing_landscape(
+    pages: list[pikepdf.Page],
+) -> tuple[list[pikepdf.Page], list[pikepdf.Page]]:
     """The pages to fold, and the landscape pages at the end that keep a sheet of their own."""
     end = len(pages)
-    while end > 1 and pages[end - 1].mediabox.width > pages[end - 1].mediabox.height:
+    while end > 1 and _is_landscape(pages[end - 1]):
         end -= 1
     return pages[:end], pages[end:]
+
+
+def _is_landscape(page: pikepdf.Page) -> bool:
+    box = page.mediabox
+    wide = abs(float(box[2]) - float(box[0])) > abs(float(box[3]) - float(box[1]))
+    turned = int(page.obj.get("/Rotate", 0)) % 180 == 90
+    return wide != turned
 
 
 def impose_saddle_stitch(pdf_bytes: bytes, sheet: Paper) -> bytes:
@@ -110,42 +118,72 @@ def impose_saddle_stitch(pdf_bytes: bytes, sheet: Paper) -> bytes:
     information (title, author) is kept.
     """
     half_paper(sheet)
-    source = PdfReader(io.BytesIO(pdf_bytes))
-    folded, whole = split_trailing_landscape(list(source.pages))
-    writer = PdfWriter()
-    width, height = sheet.landscape
-    for printed in saddle_stitch_order(len(folded)):
-        for left, right in (
-            (printed.front_left, printed.front_right),
-            (printed.back_left, printed.back_right),
-        ):
-            side = writer.add_blank_page(width, height)
-            for offset, number in ((0.0, left), (width / 2, right)):
-                if number is not None:
-                    _place(side, folded[number - 1], offset, width / 2, height)
-            side.compress_content_streams()
-    for page in whole:
-        writer.add_page(page)
-    for page in writer.pages:
-        if "/Annots" in page:
-            del page[NameObject("/Annots")]
-    if source.metadata:
-        writer.add_metadata({key: str(value) for key, value in source.metadata.items()})
     out = io.BytesIO()
-    writer.write(out)
+    with pikepdf.open(io.BytesIO(pdf_bytes)) as source, pikepdf.new() as imposed:
+        for page in source.pages:
+            for key in ("/Annots", "/StructParents"):
+                if key in page.obj:
+                    del page.obj[key]
+        folded, whole = split_trailing_landscape(list(source.pages))
+        # Each page becomes a form drawn where it belongs: qpdf copies its content
+        # stream as it is, without reading it.
+        forms = [page.as_form_xobject() for page in folded]
+        width, height = sheet.landscape
+        for printed in saddle_stitch_order(len(folded)):
+            for left, right in (
+                (printed.front_left, printed.front_right),
+                (printed.back_left, printed.back_right),
+            ):
+                halves = [(0.0, left), (width / 2, right)]
+                placed = [(x, forms[n - 1]) for x, n in halves if n is not None]
+                imposed.pages.append(_side(imposed, placed, width, height))
+        for page in whole:
+            imposed.pages.append(page)
+        for key, value in source.docinfo.items():
+            imposed.docinfo[key] = imposed.copy_foreign(value) if value.is_indirect else value
+        imposed.save(out, deterministic_id=True)
     return out.getvalue()
 
 
-def _place(side: PageObject, page: PageObject, x: float, width: float, height: float) -> None:
-    """Draw ``page`` centred in the ``width`` x ``height`` box at ``x`` on ``side``."""
-    if page.rotation:
-        page.transfer_rotation_to_content()
-    box = page.mediabox
-    fits = float(box.width) <= width + FIT_SLACK and float(box.height) <= height + FIT_SLACK
-    scale = 1.0 if fits else min(width / float(box.width), height / float(box.height))
-    tx = x + (width - float(box.width) * scale) / 2 - float(box.left) * scale
-    ty = (height - float(box.height) * scale) / 2 - float(box.bottom) * scale
-    side.merge_transformed_page(page, Transformation().scale(scale).translate(tx, ty))
+def _side(
+    pdf: pikepdf.Pdf, placed: list[tuple[float, pikepdf.Object]], width: float, height: float
+) -> pikepdf.Page:
+    """A ``width`` x ``height`` side with each form centred in the half starting at its x."""
+    forms = pikepdf.Dictionary()
+    drawing = []
+    for index, (x, form) in enumerate(placed):
+        name = pikepdf.Name(f"/Page{index}")
+        forms[name] = pdf.copy_foreign(form)
+        matrix = " ".join(f"{v:.6f}" for v in _placement(form, x, width / 2, height))
+        drawing.append(f"q {matrix} cm {name} Do Q".encode())
+    contents = pikepdf.Stream(pdf, b"\n".join(drawing))
+    page = pikepdf.Dictionary(
+        Type=pikepdf.Name.Page,
+        MediaBox=[0, 0, width, height],
+        Resources=pikepdf.Dictionary(XObject=forms),
+        Contents=pdf.make_indirect(contents),
+    )
+    return pikepdf.Page(page)
+
+
+def _placement(form: pikepdf.Object, x: float, width: float, height: float) -> tuple[float, ...]:
+    """The matrix that draws ``form`` centred in the ``width`` x ``height`` box at ``x``.
+
+    The form's own /Matrix (a rotated page's turn) is applied first, so the box
+    measured is the page as it shows.
+    """
+    matrix = pikepdf.Matrix(form.Matrix) if "/Matrix" in form else pikepdf.Matrix()
+    x0, y0, x1, y1 = (float(v) for v in form.BBox)
+    corners = [matrix.transform((px, py)) for px in (x0, x1) for py in (y0, y1)]
+    left = min(px for px, _ in corners)
+    bottom = min(py for _, py in corners)
+    box_width = max(px for px, _ in corners) - left
+    box_height = max(py for _, py in corners) - bottom
+    fits = box_width <= width + FIT_SLACK and box_height <= height + FIT_SLACK
+    scale = 1.0 if fits else min(width / box_width, height / box_height)
+    tx = x + (width - box_width * scale) / 2 - left * scale
+    ty = (height - box_height * scale) / 2 - bottom * scale
+    return (scale, 0.0, 0.0, scale, tx, ty)
 
 
 def print_rules(

@@ -64,15 +64,32 @@ def test_folded_layout_is_for_paper_and_not_tagged() -> None:
 
 
 def test_the_score_sheet_drawing_is_an_artifact(pages_pdf: bytes) -> None:
-    """The pasted-on grid is marked as an artifact, so every mark is tagged or an artifact."""
+    """The pasted-on grid is a form drawn inside /Artifact marked content, so every mark
+    on the page is tagged or an artifact."""
     with pikepdf.open(io.BytesIO(pages_pdf)) as pdf:
         last = pdf.pages[-1]
         assert float(last.mediabox[2]) > float(last.mediabox[3])
         parts = last.obj.Contents
         streams = [parts] if isinstance(parts, pikepdf.Stream) else list(parts)
-        sheet = streams[-1].read_bytes()
-    start, end = sheet.index(b"/Artifact BMC"), sheet.rindex(b"EMC")
-    drawing = [op for op in (b" Do\n", b"BT\n", b" Tj\n") if op in sheet]
-    assert drawing
-    for op in drawing:
-        assert start < sheet.index(op) and sheet.rindex(op) < end
+        operators = [
+            (str(operator), operands)
+            for stream in streams
+            for operands, operator in pikepdf.parse_content_stream(stream)
+        ]
+        (form_name,) = [operands[0] for operator, operands in operators if operator == "Do"]
+        form = last.Resources.XObject[form_name]
+        assert form.Subtype == "/Form"
+        drawing = {str(op) for _, op in pikepdf.parse_content_stream(form)}
+    assert {"BT", "Tj"} <= drawing
+    names = [operator for operator, _ in operators]
+    opened = names.index("BMC")
+    assert operators[opened][1] == [pikepdf.Name.Artifact]
+    assert opened < names.index("Do") < names.index("EMC", opened)
+
+
+def test_only_the_last_page_carries_the_score_sheet(pages_pdf: bytes) -> None:
+    """weasyprint's pages share their resources; the sheet's form is the last page's alone."""
+    with pikepdf.open(io.BytesIO(pages_pdf)) as pdf:
+        *pages, last = pdf.pages
+        assert "/ScoreSheet" in last.Resources.XObject
+        assert all("/ScoreSheet" not in page.Resources.get("/XObject", {}) for page in pages)

@@ -150,6 +150,23 @@ def test_bookmarks_and_metadata(official: Rendered) -> None:
     assert reader.trailer["/Root"]["/Lang"] == "en"
 
 
+def test_laying_the_sheet_in_keeps_info_and_xmp(official: Rendered) -> None:
+    """The score sheet is added by rewriting the file; its /Info and XMP metadata stay."""
+    with pikepdf.open(io.BytesIO(official.pdf)) as pdf:
+        assert str(pdf.docinfo.Title) == "Skip-Bo rules"
+        assert str(pdf.docinfo.Creator) == f"sheetgen {__version__}"
+        assert str(pdf.docinfo.Producer).startswith("WeasyPrint")
+        metadata = pdf.open_metadata()
+        assert metadata["dc:title"] == "Skip-Bo rules"
+        assert metadata["xmp:CreatorTool"] == f"sheetgen {__version__}"
+
+
+def test_booklet_is_reproducible(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    rules = resolve(options={"players": 2})
+    assert build_booklet(rules, paper=A4) == build_booklet(rules, paper=A4)
+
+
 def test_every_font_is_embedded_dejavu(official: Rendered) -> None:
     with pikepdf.open(io.BytesIO(official.pdf)) as pdf:
         fonts = [
