@@ -456,8 +456,11 @@ def fill(
             keep_going=keep_going,
             progress=bar.update,
         )
-    for path, data in documents:
-        write_bytes(path, data)
+        written = []
+        for path, data in documents:  # with --split, each file is made as it is written
+            write_bytes(path, data)
+            written.append(path)
+    for path in written:
         _said(path)
     if failed:
         for failure in failed:

@@ -7,8 +7,11 @@ read, scored and found printable) before the first page is drawn.
 
 from __future__ import annotations
 
+import io
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -171,6 +174,17 @@ def _paint_series(painter: Painter, result: SeriesResult, paper: Paper, title: s
     painter.chart(race_chart(result, paper.landscape, heading, fonts.string_width))
 
 
+def document_meta(first: SeriesResult, count: int, title: str | None = None) -> Meta:
+    """The title and subject of a PDF holding ``count`` series, the first of them ``first``."""
+    heading = title or first.series.title or DEFAULT_TITLE
+    subject = (
+        f"Skip-Bo series, first to {first.series.rules.target}"
+        if count == 1
+        else f"{count} Skip-Bo series"
+    )
+    return Meta(title=heading, subject=subject)
+
+
 def fill_pdf(
     results: Sequence[SeriesResult],
     paper: Paper,
@@ -178,14 +192,7 @@ def fill_pdf(
     progress: Progress | None = None,
 ) -> bytes:
     """One PDF holding the filled sheet and race chart of every series, in order."""
-    first = results[0].series
-    heading = title or first.title or DEFAULT_TITLE
-    subject = (
-        f"Skip-Bo series, first to {first.rules.target}"
-        if len(results) == 1
-        else f"{len(results)} Skip-Bo series"
-    )
-    painter = Painter(paper.landscape, Meta(title=heading, subject=subject))
+    painter = Painter(paper.landscape, document_meta(results[0], len(results), title))
     for result in results:
         _paint_series(painter, result, paper, title)
         if progress is not None:
@@ -193,38 +200,188 @@ def fill_pdf(
     return painter.finish()
 
 
-def _fill_one(job: tuple[SeriesResult, Paper, str | None]) -> bytes:
-    result, paper, title = job
+def merge_pdfs(pdfs: Sequence[bytes], meta: Meta) -> bytes:
+    """The pages of ``pdfs`` in order as one PDF carrying ``meta``.
+
+    Streams are copied as they are (already compressed by reportlab): decoding
+    and compressing them again would cost more than painting the pages did.
+    """
+    import pikepdf
+
+    sources = [pikepdf.open(io.BytesIO(pdf)) for pdf in pdfs]
+    try:
+        merged = sources[0]
+        for source in sources[1:]:
+            merged.pages.extend(source.pages)
+        merged.docinfo["/Title"] = meta.title
+        merged.docinfo["/Subject"] = meta.subject
+        out = io.BytesIO()
+        merged.save(
+            out,
+            compress_streams=False,
+            stream_decode_level=pikepdf.StreamDecodeLevel.none,
+            object_stream_mode=pikepdf.ObjectStreamMode.disable,
+            deterministic_id=True,
+        )
+    finally:
+        for source in sources:
+            source.close()
+    return out.getvalue()
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (fewer than the machine's under ``taskset``)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+class _Workers(ProcessPoolExecutor):
+    """A pool of worker processes that knows its own size.
+
+    It is made before any series is read, so that forked workers share only the
+    imported modules with the parent, not the batch it goes on to hold.
+    """
+
+    def __init__(self, size: int) -> None:
+        super().__init__(max_workers=size)
+        self.size = size
+
+
+def _chunks(paths: Sequence[Path], workers: int) -> list[Sequence[Path]]:
+    """Runs of neighbouring files: a few per worker to even out the load, each big enough
+    that its own copy of the font subsets stays small beside its pages."""
+    count = min(4 * workers, max(workers, len(paths) // 50))
+    size = -(-len(paths) // count)
+    return [paths[start : start + size] for start in range(0, len(paths), size)]
+
+
+@dataclass(frozen=True)
+class _Chunk:
+    """What a worker sends back for its run of files: small, never the series themselves."""
+
+    loaded: list[Path]
+    first: SeriesResult | None
+    failed: list[Failed]
+    pdf: bytes | None
+
+
+def _fill_chunk(job: tuple[Sequence[Path], Paper, str | None, bool]) -> _Chunk:
+    paths, paper, title, keep_going = job
+    loaded, failed = load_results(paths, keep_going=keep_going)
+    results = [item.result for item in loaded]
+    pdf = fill_pdf(results, paper, title) if results else None
+    return _Chunk([item.path for item in loaded], results[0] if results else None, failed, pdf)
+
+
+def _fill_in_chunks(
+    pool: _Workers,
+    paths: Sequence[Path],
+    paper: Paper,
+    title: str | None,
+    keep_going: bool,
+    progress: Progress | None,
+) -> tuple[list[Path], bytes | None, list[Failed]]:
+    """Every file read, checked and painted by the workers; the pieces merged in order.
+
+    Each worker stops at its first bad file; the parent looks at the chunks in
+    order, so the error reported is the first bad file's, as when run alone.
+    """
+    workers = pool.size
+    jobs = [(chunk, paper, title, keep_going) for chunk in _chunks(paths, workers)]
+    futures = [pool.submit(_fill_chunk, job) for job in jobs]
+    loaded: list[Path] = []
+    failed: list[Failed] = []
+    pdfs: list[bytes] = []
+    first: SeriesResult | None = None
+    for (chunk, *_), future in zip(jobs, futures, strict=True):
+        part = future.result()
+        loaded += part.loaded
+        failed += part.failed
+        if part.pdf is not None:
+            pdfs.append(part.pdf)
+        first = first or part.first
+        if progress is not None:
+            progress(len(chunk) + len(part.loaded))
+    if first is None:
+        return loaded, None, failed
+    meta = document_meta(first, len(loaded), title)
+    return loaded, pdfs[0] if len(pdfs) == 1 else merge_pdfs(pdfs, meta), failed
+
+
+def _load_chunk(job: tuple[Sequence[Path], bool]) -> tuple[list[Loaded], list[Failed]]:
+    paths, keep_going = job
+    return load_results(paths, keep_going=keep_going)
+
+
+def _load_in_chunks(
+    pool: _Workers, paths: Sequence[Path], keep_going: bool, progress: Progress | None
+) -> tuple[list[Loaded], list[Failed]]:
+    """``load_results`` spread over the workers, with its results and first error in file order."""
+    chunks = _chunks(paths, pool.size)
+    futures = [pool.submit(_load_chunk, (chunk, keep_going)) for chunk in chunks]
+    loaded: list[Loaded] = []
+    failed: list[Failed] = []
+    for chunk, future in zip(chunks, futures, strict=True):
+        good, bad = future.result()
+        loaded += good
+        failed += bad
+        if progress is not None:
+            progress(len(chunk))
+    return loaded, failed
+
+
+def _fill_one(job: tuple[SeriesResult, Paper, str | None, str]) -> bytes:
+    result, paper, title, fmt = job
     check_printable(result, "series")  # registers any fallback font in this worker too
-    return fill_pdf([result], paper, title)
+    return _in_format(fill_pdf([result], paper, title), fmt)
 
 
-def split_pdfs(
+def _in_format(pdf: bytes, fmt: str) -> bytes:
+    """The PDF itself, or for ``png`` a preview image of its first page."""
+    if fmt == "png":
+        from sheetgen.preview import pdf_to_png
+
+        return pdf_to_png(pdf)
+    return pdf
+
+
+def split_documents(
     loaded: Sequence[Loaded],
     paper: Paper,
     title: str | None = None,
+    fmt: str = "pdf",
     progress: Progress | None = None,
-    workers: int | None = None,
-) -> list[bytes]:
-    """One PDF per series, rendered in parallel worker processes when there are enough."""
-    jobs = [(item.result, paper, title) for item in loaded]
-    cores = workers or os.cpu_count() or 1
-    if len(jobs) < PARALLEL_FROM or cores < 2:
-        pdfs = []
-        for job in jobs:
-            pdfs.append(_fill_one(job))
-            if progress is not None:
-                progress(1)
-        return pdfs
-    from concurrent.futures import ProcessPoolExecutor
+    pool: _Workers | None = None,
+) -> Iterator[bytes]:
+    """One document per series, in order, each made only shortly before it is asked for.
 
-    pdfs = []
-    with ProcessPoolExecutor(max_workers=cores) as pool:
-        for pdf in pool.map(_fill_one, jobs, chunksize=8):
-            pdfs.append(pdf)
+    With a pool, a few documents are rendered ahead by the workers; never all of
+    them, so a batch of any size holds only a handful of finished files at once.
+    """
+    jobs = ((item.result, paper, title, fmt) for item in loaded)
+    try:
+        if pool is None:
+            for job in jobs:
+                yield _fill_one(job)
+                if progress is not None:
+                    progress(1)
+            return
+        ahead: deque[Future[bytes]] = deque()
+        window = 4 * pool.size
+        for job in jobs:
+            ahead.append(pool.submit(_fill_one, job))
+            if len(ahead) >= window:
+                yield ahead.popleft().result()
+                if progress is not None:
+                    progress(1)
+        while ahead:
+            yield ahead.popleft().result()
             if progress is not None:
                 progress(1)
-    return pdfs
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
 
 
 def split_targets(loaded: Sequence[Loaded], folder: Path, suffix: str) -> list[Path]:
@@ -258,24 +415,74 @@ def fill_documents(
     split: Path | None = None,
     keep_going: bool = False,
     progress: Progress | None = None,
-) -> tuple[list[tuple[Path, bytes]], list[Failed]]:
+    workers: int | None = None,
+) -> tuple[Iterable[tuple[Path, bytes]], list[Failed]]:
     """Every document to write (path and bytes) and the files that failed, all checked first.
 
     One PDF holds every series unless ``split`` names a folder for one file
-    per series; ``png`` makes each document a preview of its first page.
+    per series; ``png`` makes each document a preview of its first page. Every
+    file is read and checked before this returns; with ``split`` the documents
+    themselves are made one by one as they are taken, so that they can be
+    written as they come. With enough files and cores, worker processes share
+    the reading, checking and painting.
     """
-    from sheetgen.preview import pdf_to_png
+    cores = workers or usable_cores()
+    pool = _Workers(cores) if cores > 1 and len(paths) >= PARALLEL_FROM else None
+    batch = _Batch(paper, title, fmt, keep_going, progress, pool)
+    try:
+        if split is not None:
+            return _split_batch(paths, split, batch)
+        return _one_document(paths, output, batch)
+    except BaseException:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+        raise
 
-    loaded, failed = load_results(paths, keep_going=keep_going, progress=progress)
-    if not loaded:
-        return [], failed
-    if split is not None:
-        targets = split_targets(loaded, split, f".{fmt}")
-        pdfs = split_pdfs(loaded, paper, title, progress)
+
+@dataclass(frozen=True)
+class _Batch:
+    """What every document of one run is made with, and the workers that help, if any."""
+
+    paper: Paper
+    title: str | None
+    fmt: str
+    keep_going: bool
+    progress: Progress | None
+    pool: _Workers | None
+
+
+def _one_document(
+    paths: Sequence[Path], output: Path, batch: _Batch
+) -> tuple[list[tuple[Path, bytes]], list[Failed]]:
+    paper, title, progress = batch.paper, batch.title, batch.progress
+    if batch.pool is not None:
+        try:
+            sources, pdf, failed = _fill_in_chunks(
+                batch.pool, paths, paper, title, batch.keep_going, progress
+            )
+        finally:
+            batch.pool.shutdown(cancel_futures=True)
     else:
-        targets = [output]
-        pdfs = [fill_pdf([item.result for item in loaded], paper, title, progress)]
+        loaded, failed = load_results(paths, keep_going=batch.keep_going, progress=progress)
+        sources = [item.path for item in loaded]
+        results = [item.result for item in loaded]
+        pdf = fill_pdf(results, paper, title, progress) if results else None
+    if pdf is None:
+        return [], failed
+    refuse_own_input([output], sources)
+    return [(output, _in_format(pdf, batch.fmt))], failed
+
+
+def _split_batch(
+    paths: Sequence[Path], folder: Path, batch: _Batch
+) -> tuple[Iterable[tuple[Path, bytes]], list[Failed]]:
+    if batch.pool is not None:
+        loaded, failed = _load_in_chunks(batch.pool, paths, batch.keep_going, batch.progress)
+    else:
+        loaded, failed = load_results(paths, keep_going=batch.keep_going, progress=batch.progress)
+    targets = split_targets(loaded, folder, f".{batch.fmt}")
     refuse_own_input(targets, [item.path for item in loaded])
-    if fmt == "png":
-        pdfs = [pdf_to_png(pdf) for pdf in pdfs]
-    return list(zip(targets, pdfs, strict=True)), failed
+    documents = split_documents(
+        loaded, batch.paper, batch.title, batch.fmt, batch.progress, batch.pool
+    )
+    return zip(targets, documents, strict=True), failed

@@ -202,9 +202,60 @@ def test_split_in_parallel_matches_serial(
 ) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     loaded, _ = load_results(sorted(series_dir.glob("*.json")))
-    serial = fill.split_pdfs(loaded, paper("letter"))
-    monkeypatch.setattr(fill, "PARALLEL_FROM", 2)
-    assert fill.split_pdfs(loaded, paper("letter"), workers=2) == serial
+    serial = list(fill.split_documents(loaded, paper("letter")))
+    parallel = fill.split_documents(loaded, paper("letter"), pool=fill._Workers(2))
+    assert list(parallel) == serial
+
+
+@pytest.fixture(scope="module")
+def many_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Enough series files for a batch to go to worker processes, of every shape."""
+    folder = tmp_path_factory.mktemp("many")
+    shapes = [long_series(), won_series(), TEAMS]
+    for index in range(fill.PARALLEL_FROM + 2):
+        write(folder, f"s{index:02d}.json", shapes[index % 3])
+    return folder
+
+
+def test_one_pdf_in_parallel_has_the_serial_pages(many_dir: Path) -> None:
+    paths = fill.series_paths([many_dir])
+    options = {"paper": paper("a4"), "output": Path("all.pdf")}
+    serial, _ = fill.fill_documents(paths, workers=1, **options)
+    parallel, _ = fill.fill_documents(paths, workers=2, **options)
+    [(_, one)], [(_, two)] = serial, parallel
+    assert pages_text(two) == pages_text(one)
+    extra = len(fill._chunks(paths, 2)) - 1
+    assert len(two) - len(one) < 40_000 * extra  # font subsets once per chunk, not per series
+    with pikepdf.open(io.BytesIO(two)) as doc:
+        assert str(doc.docinfo.Title) == "Long evening"
+        assert str(doc.docinfo.Subject) == f"{len(paths)} Skip-Bo series"
+
+
+def test_parallel_split_writes_every_file(runner, tmp_path: Path, many_dir: Path) -> None:
+    result = runner("fill", str(many_dir), "--split", "each", "--paper", "letter")
+    assert result.exit_code == 0, result.output
+    names = sorted(p.name for p in (tmp_path / "each").iterdir())
+    assert names == [f"{p.stem}.pdf" for p in sorted(many_dir.iterdir())]
+    assert result.stderr.count("Wrote each/") == len(names)
+    with pdfplumber.open(tmp_path / "each" / "s02.pdf") as doc:
+        assert "Ann + Cy" in doc.pages[0].extract_text()
+
+
+@pytest.mark.parametrize("split", [[], ["--split", "out"]])
+def test_bad_file_among_many_stops_before_anything_is_written(
+    runner, tmp_path: Path, many_dir: Path, snapshot, split: list[str]
+) -> None:
+    for path in many_dir.iterdir():
+        (tmp_path / path.name).write_bytes(path.read_bytes())
+    write(tmp_path, "s03.json", {"players": ["Ann"], "games": []})
+    write(tmp_path, "s15.json", {"players": ["Bob"], "games": []})
+    before = snapshot(tmp_path)
+    result = runner("fill", ".", *split)
+    assert result.exit_code == 1
+    assert result.stderr.strip().splitlines()[-1] == (
+        "Error: s03.json, players: 1 is not a table size; Skip-Bo is played by 2 to 6 players"
+    )
+    assert snapshot(tmp_path) == before
 
 
 def test_cli_png_preview(runner, tmp_path: Path) -> None:
