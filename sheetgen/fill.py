@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from sheetgen import fonts
 from sheetgen.atomic import refuse_own_input
@@ -200,33 +201,45 @@ def fill_pdf(
     return painter.finish()
 
 
-def merge_pdfs(pdfs: Sequence[bytes], meta: Meta) -> bytes:
-    """The pages of ``pdfs`` in order as one PDF carrying ``meta``.
+class PdfJoin:
+    """PDFs joined page by page as they arrive, so the joining overlaps their making.
 
     Streams are copied as they are (already compressed by reportlab): decoding
     and compressing them again would cost more than painting the pages did.
     """
-    import pikepdf
 
-    sources = [pikepdf.open(io.BytesIO(pdf)) for pdf in pdfs]
-    try:
-        merged = sources[0]
-        for source in sources[1:]:
-            merged.pages.extend(source.pages)
-        merged.docinfo["/Title"] = meta.title
-        merged.docinfo["/Subject"] = meta.subject
-        out = io.BytesIO()
-        merged.save(
-            out,
-            compress_streams=False,
-            stream_decode_level=pikepdf.StreamDecodeLevel.none,
-            object_stream_mode=pikepdf.ObjectStreamMode.disable,
-            deterministic_id=True,
-        )
-    finally:
-        for source in sources:
-            source.close()
-    return out.getvalue()
+    def __init__(self) -> None:
+        self._parts: list[Any] = []
+
+    def add(self, pdf: bytes) -> None:
+        """Append the pages of ``pdf``."""
+        import pikepdf
+
+        part = pikepdf.open(io.BytesIO(pdf))
+        if self._parts:
+            self._parts[0].pages.extend(part.pages)
+        self._parts.append(part)
+
+    def finish(self, meta: Meta) -> bytes:
+        """The joined PDF, carrying ``meta``; the parts are closed."""
+        import pikepdf
+
+        try:
+            joined = self._parts[0]
+            joined.docinfo["/Title"] = meta.title
+            joined.docinfo["/Subject"] = meta.subject
+            out = io.BytesIO()
+            joined.save(
+                out,
+                compress_streams=False,
+                stream_decode_level=pikepdf.StreamDecodeLevel.none,
+                object_stream_mode=pikepdf.ObjectStreamMode.disable,
+                deterministic_id=True,
+            )
+        finally:
+            for part in self._parts:
+                part.close()
+        return out.getvalue()
 
 
 def usable_cores() -> int:
@@ -251,7 +264,7 @@ class _Workers(ProcessPoolExecutor):
 def _chunks(paths: Sequence[Path], workers: int) -> list[Sequence[Path]]:
     """Runs of neighbouring files: a few per worker to even out the load, each big enough
     that its own copy of the font subsets stays small beside its pages."""
-    count = min(4 * workers, max(workers, len(paths) // 50))
+    count = min(2 * workers, max(workers, len(paths) // 50))
     size = -(-len(paths) // count)
     return [paths[start : start + size] for start in range(0, len(paths), size)]
 
@@ -292,21 +305,20 @@ def _fill_in_chunks(
     futures = [pool.submit(_fill_chunk, job) for job in jobs]
     loaded: list[Path] = []
     failed: list[Failed] = []
-    pdfs: list[bytes] = []
+    join = PdfJoin()
     first: SeriesResult | None = None
     for (chunk, *_), future in zip(jobs, futures, strict=True):
         part = future.result()
         loaded += part.loaded
         failed += part.failed
         if part.pdf is not None:
-            pdfs.append(part.pdf)
+            join.add(part.pdf)
         first = first or part.first
         if progress is not None:
             progress(len(chunk) + len(part.loaded))
     if first is None:
         return loaded, None, failed
-    meta = document_meta(first, len(loaded), title)
-    return loaded, pdfs[0] if len(pdfs) == 1 else merge_pdfs(pdfs, meta), failed
+    return loaded, join.finish(document_meta(first, len(loaded), title)), failed
 
 
 def _load_chunk(job: tuple[Sequence[Path], bool]) -> tuple[list[Loaded], list[Failed]]:
