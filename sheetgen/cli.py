@@ -306,14 +306,25 @@ def _write_document(pdf: bytes, fmt: str, output: Path) -> None:
     _said(output)
 
 
-def _game_choice() -> click.Choice[str]:
-    from sheetgen.games import game_ids
+class GameChoice(click.Choice[str]):
+    """The games under rules/, read only when ``--game`` is used or its help is shown."""
 
-    return click.Choice(game_ids())
+    def __init__(self) -> None:
+        super().__init__(())
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        from sheetgen.games import game_ids
+
+        return tuple(game_ids())
+
+    @choices.setter
+    def choices(self, value: object) -> None:
+        """click sets the choices when it builds the type; the folders decide them instead."""
 
 
 @cli.command()
-@click.option("--game", type=_game_choice(), help="Which game's rules (default skip-bo).")
+@click.option("--game", type=GameChoice(), help="Which game's rules (default skip-bo).")
 @click.option("--players", type=int, help="Players at the table (Skip-Bo: 2 to 6; default 4).")
 @click.option("--stock", help="Cards in each stock pile: official, short (10) or a number.")
 @click.option("--first-player", help="Who starts: left-of-dealer or youngest.")

@@ -11,10 +11,9 @@ import io
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sheetgen import fonts
 from sheetgen.atomic import refuse_own_input
@@ -25,6 +24,12 @@ from sheetgen.painter import Meta, PageValues, Painter
 from sheetgen.paper import Paper
 from sheetgen.scoring import SeriesResult, score_series
 from sheetgen.sheet import DEFAULT_GAMES, DEFAULT_TITLE, page_layouts, spec_for
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+
+_Job = TypeVar("_Job")
+_Done = TypeVar("_Done")
 
 SERIES_SUFFIXES = (".yaml", ".yml", ".json", ".csv")
 PARALLEL_FROM = 16  # below this many series, starting worker processes costs more than it saves
@@ -249,16 +254,25 @@ def usable_cores() -> int:
     return os.cpu_count() or 1
 
 
-class _Workers(ProcessPoolExecutor):
+class _Workers:
     """A pool of worker processes that knows its own size.
 
     It is made before any series is read, so that forked workers share only the
-    imported modules with the parent, not the batch it goes on to hold.
+    imported modules with the parent, not the batch it goes on to hold. The pool's
+    modules are imported here, so a single sheet never pays for them.
     """
 
     def __init__(self, size: int) -> None:
-        super().__init__(max_workers=size)
+        from concurrent.futures import ProcessPoolExecutor
+
         self.size = size
+        self._pool = ProcessPoolExecutor(max_workers=size)
+
+    def submit(self, work: Callable[[_Job], _Done], job: _Job) -> Future[_Done]:
+        return self._pool.submit(work, job)
+
+    def shutdown(self, *, cancel_futures: bool = False) -> None:
+        self._pool.shutdown(cancel_futures=cancel_futures)
 
 
 def _chunks(paths: Sequence[Path], workers: int) -> list[Sequence[Path]]:

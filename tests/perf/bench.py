@@ -334,7 +334,7 @@ t = lap(f"booklet: weasyprint layout of {len(document.pages)} pages", t)
 pdf = document.write_pdf(pdf_variant="pdf/ua-1")
 t = lap("booklet: weasyprint write_pdf (PDF/UA, font subsets)", t)
 booklet._lay_sheet(pdf, rules, letter)
-t = lap("booklet: lay the score sheet in (reportlab, pypdf)", t)
+t = lap("booklet: lay the score sheet in (reportlab, pikepdf)", t)
 """
 
 
