@@ -266,11 +266,23 @@ def build_booklet(
     page_size_override: tuple[float, float] | None = None,
 ) -> bytes:
     """The booklet as PDF bytes; with the points game on, the score sheet is the last page."""
+    from sheetgen.aside import Aside
+
+    # The HTML and the score sheet are made on the other core while weasyprint loads.
+    parts = Aside(
+        lambda: (
+            render_html(
+                rules,
+                paper=paper,
+                extra_markdown=extra_markdown,
+                page_size_override=page_size_override,
+            ),
+            _sheet_pdf(rules, paper) if rules.series else None,
+        )
+    )
     import weasyprint
 
-    html = render_html(
-        rules, paper=paper, extra_markdown=extra_markdown, page_size_override=page_size_override
-    )
+    html, sheet = parts.result()
     document = weasyprint.HTML(
         string=html, base_url=templates_dir().as_uri(), url_fetcher=_fetcher()
     )
@@ -278,20 +290,16 @@ def build_booklet(
     # The bundled faces are already cut down to the letters sheetgen prints, so
     # weasyprint's own subsetting of them is quick.
     pdf: bytes = document.write_pdf(pdf_variant="pdf/ua-1")
-    if rules.series:
-        pdf = _lay_sheet(pdf, rules, paper)
+    if sheet is not None:
+        pdf = _lay_sheet(pdf, sheet)
     return pdf
 
 
-def _lay_sheet(pdf: bytes, rules: HouseRules, paper: Paper) -> bytes:
-    """Paint the blank score sheet onto the booklet's last (empty, landscape) page."""
-    import io
-
-    import pikepdf
-
+def _sheet_pdf(rules: HouseRules, paper: Paper) -> bytes:
+    """The blank score sheet for this table, as ``sheetgen sheet`` draws it."""
     from sheetgen.sheet import blank_sheet_pdf
 
-    sheet = blank_sheet_pdf(
+    return blank_sheet_pdf(
         paper=paper,
         players=rules.players,
         teams=rules.players // TEAM_SIZE if rules.partnerships else None,
@@ -301,6 +309,14 @@ def _lay_sheet(pdf: bytes, rules: HouseRules, paper: Paper) -> bytes:
         piles=rules.definition.words.get("stocks", "stock piles"),
         title=f"{rules.definition.name} score sheet",
     )
+
+
+def _lay_sheet(pdf: bytes, sheet: bytes) -> bytes:
+    """Paint the blank score sheet onto the booklet's last (empty, landscape) page."""
+    import io
+
+    import pikepdf
+
     out = io.BytesIO()
     with pikepdf.open(io.BytesIO(pdf)) as document, pikepdf.open(io.BytesIO(sheet)) as drawn:
         last = document.pages[-1]

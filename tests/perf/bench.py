@@ -333,8 +333,10 @@ document = weasyprint.HTML(
 t = lap(f"booklet: weasyprint layout of {len(document.pages)} pages", t)
 pdf = document.write_pdf(pdf_variant="pdf/ua-1")
 t = lap("booklet: weasyprint write_pdf (PDF/UA, font subsets)", t)
-booklet._lay_sheet(pdf, rules, letter)
-t = lap("booklet: lay the score sheet in (reportlab, pikepdf)", t)
+sheet = booklet._sheet_pdf(rules, letter)
+t = lap("booklet: draw the score sheet (reportlab; aside, while weasyprint loads)", t)
+booklet._lay_sheet(pdf, sheet)
+t = lap("booklet: lay the score sheet in (pikepdf)", t)
 """
 
 
