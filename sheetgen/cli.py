@@ -8,13 +8,16 @@ turned into one clean message in one place: ``SheetgenGroup.invoke``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
 from sheetgen import __version__
 from sheetgen.errors import SheetgenError
+
+FC = TypeVar("FC", bound=Callable[..., Any])
 
 
 class SheetgenGroup(click.Group):
@@ -234,6 +237,16 @@ format_option = click.option(
 )
 
 
+def output_option(default: str) -> Callable[[FC], FC]:
+    """``-o/--output`` for a command whose document goes to ``default`` unless told."""
+    return click.option(
+        "-o",
+        "--output",
+        type=click.Path(path_type=Path, dir_okay=False),
+        help=f"Where to write (default {default}; - for standard output).",
+    )
+
+
 def _sheet_output(output: Path | None, fmt: str, stem: str) -> Path:
     return output if output is not None else Path("output") / f"{stem}.{fmt}"
 
@@ -252,12 +265,7 @@ def _sheet_output(output: Path | None, fmt: str, stem: str) -> Path:
 @click.option("--copies", type=click.IntRange(1, 100), default=1, show_default=True, help="Pages.")
 @paper_option
 @format_option
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(path_type=Path, dir_okay=False),
-    help="Where to write (default output/score-sheet.pdf; - for standard output).",
-)
+@output_option("output/score-sheet.pdf")
 def sheet(
     players: int | None,
     names: str | None,
@@ -365,12 +373,7 @@ class GameChoice(click.Choice[str]):
     help="pages: one page per sheet; booklet: half-size pages to print both sides and fold.",
 )
 @format_option
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(path_type=Path, dir_okay=False),
-    help="Where to write (default output/rules-GAME.pdf or .png; - for standard output).",
-)
+@output_option("output/rules-GAME.pdf or .png")
 def rules(
     game: str | None,
     house_rules: Path | None,
@@ -417,12 +420,7 @@ def rules(
 @paper_option
 @click.option("--title", help="Heading of every sheet (default: each series' own title).")
 @format_option
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(path_type=Path, dir_okay=False),
-    help="Where to write (default output/<file stem>.pdf; - for standard output).",
-)
+@output_option("output/<file stem>.pdf")
 @click.option(
     "--split",
     "split_dir",

@@ -473,16 +473,21 @@ SHEET_OPTIONS = {
 
 @settings(FAST, max_examples=40)
 @given(options(SHEET_OPTIONS))
-def test_sheet_writes_a_whole_pdf_or_none(runner: Any, tmp_path: Path, args: list[str]) -> None:
+def assert_whole_pdf_or_none(runner: Any, tmp_path: Path, command: str, args: list[str]) -> None:
+    """The command ends cleanly, and its PDF is either complete or was never written."""
     folder = fresh_folder(tmp_path)
-    out = folder / "sheet.pdf"
-    result = runner("sheet", *args, "-o", str(out))
+    out = folder / f"{command}.pdf"
+    result = runner(command, *args, "-o", str(out))
     assert_clean(result)
     if result.exit_code == 0:
         assert_complete_pdf(out)
     else:
         assert not out.exists()
     assert_no_temp_files(folder)
+
+
+def test_sheet_writes_a_whole_pdf_or_none(runner: Any, tmp_path: Path, args: list[str]) -> None:
+    assert_whole_pdf_or_none(runner, tmp_path, "sheet", args)
 
 
 RULES_OPTIONS = {
@@ -499,15 +504,7 @@ RULES_OPTIONS = {
 @SLOW
 @given(options(RULES_OPTIONS))
 def test_rules_writes_a_whole_pdf_or_none(runner: Any, tmp_path: Path, args: list[str]) -> None:
-    folder = fresh_folder(tmp_path)
-    out = folder / "rules.pdf"
-    result = runner("rules", *args, "-o", str(out))
-    assert_clean(result)
-    if result.exit_code == 0:
-        assert_complete_pdf(out)
-    else:
-        assert not out.exists()
-    assert_no_temp_files(folder)
+    assert_whole_pdf_or_none(runner, tmp_path, "rules", args)
 
 
 toml_values = st.one_of(
