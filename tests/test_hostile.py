@@ -471,8 +471,6 @@ SHEET_OPTIONS = {
 }
 
 
-@settings(FAST, max_examples=40)
-@given(options(SHEET_OPTIONS))
 def assert_whole_pdf_or_none(runner: Any, tmp_path: Path, command: str, args: list[str]) -> None:
     """The command ends cleanly, and its PDF is either complete or was never written."""
     folder = fresh_folder(tmp_path)
@@ -486,6 +484,8 @@ def assert_whole_pdf_or_none(runner: Any, tmp_path: Path, command: str, args: li
     assert_no_temp_files(folder)
 
 
+@settings(FAST, max_examples=40)
+@given(options(SHEET_OPTIONS))
 def test_sheet_writes_a_whole_pdf_or_none(runner: Any, tmp_path: Path, args: list[str]) -> None:
     assert_whole_pdf_or_none(runner, tmp_path, "sheet", args)
 
