@@ -16,6 +16,7 @@ from typing import Any
 
 from sheetgen.errors import ChoiceError, HouseRulesError
 from sheetgen.resources import rules_dir
+from sheetgen.table import max_stock
 
 DEFINITION = "game.toml"
 DEFAULT_GAME = "skip-bo"
@@ -103,7 +104,7 @@ class GameDef:
 
     def largest_stock(self, players: int, cards: int) -> int:
         """The biggest stock every player can be dealt, leaving the table its deal."""
-        return (cards - self.laid_out - self.draw_left) // players - self.hand
+        return max_stock(players, cards, self.hand, reserved=self.laid_out + self.draw_left)
 
     @property
     def presets_dir(self) -> Path:

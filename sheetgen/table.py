@@ -81,9 +81,14 @@ def default_stock(players: int) -> int:
     return 30 if players <= 4 else 20
 
 
-def max_stock(players: int, deck: int = SKIP_BO_DECK, hand: int = HAND_SIZE) -> int:
-    """The largest stock pile the deck can deal and still fill every first hand."""
-    return deck // players - hand
+def max_stock(
+    players: int, deck: int = SKIP_BO_DECK, hand: int = HAND_SIZE, reserved: int = 0
+) -> int:
+    """The largest stock pile the deck can deal and still fill every first hand.
+
+    ``reserved`` cards stay out of the deal: laid out on a board, or kept to draw.
+    """
+    return (deck - reserved) // players - hand
 
 
 def check_player_count(players: int) -> None:
