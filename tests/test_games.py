@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import io
 import re
-import shutil
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,10 +14,7 @@ import pytest
 from sheetgen.booklet import build_booklet, render_html
 from sheetgen.houserules import resolve
 from sheetgen.paper import A4
-from sheetgen.resources import rules_dir
 
-REPO = Path(__file__).resolve().parent.parent
-CHECK_COPIED = REPO.parent / "shared" / "tools" / "check-copied"
 A4_POINTS = (595, 842)
 GAMES = ("spite-and-malice", "skip-bo-board")
 
@@ -339,20 +334,6 @@ def test_the_rules_command_offers_both_games(runner: Any) -> None:
     assert result.exit_code == 0
     assert "spite-and-malice" in result.output
     assert "skip-bo-board" in result.output
-
-
-# ---------------------------------------------------------------- the words
-
-
-@pytest.mark.skipif(not CHECK_COPIED.is_file(), reason="check-copied is not beside the repo")
-def test_every_sentence_is_written_in_our_own_words() -> None:
-    folders = [str(rules_dir() / game) for game in GAMES]
-    python = shutil.which("python3") or "python3"
-    result = subprocess.run(
-        [python, str(CHECK_COPIED), *folders], capture_output=True, text=True, check=False
-    )
-    assert result.stdout == ""
-    assert result.returncode == 0
 
 
 def test_cli_sets_centre_stacks_and_the_series_figures(runner: Any, tmp_path: Path) -> None:
