@@ -280,8 +280,9 @@ def build_booklet(
             _sheet_pdf(rules, paper) if rules.series else None,
         )
     )
-    import weasyprint
+    from sheetgen.weasy import load_weasyprint
 
+    weasyprint = load_weasyprint()
     html, sheet = parts.result()
     document = weasyprint.HTML(
         string=html, base_url=templates_dir().as_uri(), url_fetcher=_fetcher()

@@ -34,3 +34,7 @@ class ChoiceError(SheetgenError):
 
 class OutputError(SheetgenError):
     """A document cannot be written where it was asked to go."""
+
+
+class MissingLibraryError(SheetgenError):
+    """A system library a document needs (Pango, for booklets) is not installed."""
