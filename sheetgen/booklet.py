@@ -1,10 +1,12 @@
 """The rules booklet: house rules -> context -> HTML -> PDF, with the score sheet last.
 
-``build_context`` derives every number the text needs (the deal, the most a
-game can pay, a worked example scored by sheetgen.scoring); ``render_html``
-composes the game's sections with the shared templates; ``build_booklet``
-renders the PDF with weasyprint, which may fetch only the package's own
-templates and fonts, and lays the blank score sheet onto the last page.
+``rules_document`` is the one way in: the booklet in the layout and format
+asked for. ``build_context`` derives every value the text needs (the deal, the
+most a game can pay, a worked example scored by sheetgen.scoring) as plain
+data; ``render_html`` renders the game's sections, its sentences and the
+shared templates with one jinja2 Environment; ``build_booklet`` turns the HTML
+into a PDF with weasyprint, which may fetch only the package's own templates
+and fonts, and lays the blank score sheet onto the last page.
 """
 
 from __future__ import annotations
@@ -15,18 +17,24 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from jinja2 import Environment
+
 from sheetgen import __version__
-from sheetgen.errors import HouseRulesError
+from sheetgen.errors import ChoiceError, HouseRulesError
 from sheetgen.games import GameDef, Section
-from sheetgen.houserules import HouseRules, differences, official_rules
+from sheetgen.houserules import HouseRules, differences, official_of
+from sheetgen.imposition import half_paper, impose_saddle_stitch
 from sheetgen.markdown import Heading, render_markdown
 from sheetgen.paper import Paper
+from sheetgen.preview import in_format
 from sheetgen.resources import fonts_dir, templates_dir
 from sheetgen.scoring import Game, ScoringRules, game_points, max_points
 from sheetgen.table import TEAM_SIZE, Table, deal, make_table
 from sheetgen.templating import evaluate, make_environment, render_string, render_template
 
 CREATOR = f"sheetgen {__version__}"
+LAYOUTS = ("pages", "booklet")
+FORMATS = ("pdf", "png")
 EXAMPLE_NAMES = ("Ann", "Bob", "Cy", "Di", "Eve", "Fay")
 # Share of a full stock pile each loser still holds in the worked example.
 EXAMPLE_SHARES = (0.25, 0.4, 0.1, 0.5, 0.3)
@@ -104,7 +112,11 @@ def _seats(table: Table) -> list[dict[str, Any]]:
 
 
 def build_context(rules: HouseRules) -> dict[str, Any]:
-    """Every value the templates may use, derived from the validated house rules."""
+    """Every value the templates may use, derived from the validated house rules.
+
+    Plain data only: the house-rules sentences are rendered with the rest of
+    the booklet, from the toggles listed under ``changed``.
+    """
     game = rules.definition
     deck = game.deck(rules.deck)
     dealt = deal(rules.players, rules.stock, deck.cards - game.laid_out - game.draw_left)
@@ -115,7 +127,7 @@ def build_context(rules: HouseRules) -> dict[str, Any]:
         "game": game,
         "words": game.words,
         "rules": rules,
-        "official": official_rules(rules.game, rules.players),
+        "official": official_of(rules),
         "deck": deck,
         "deal": {
             "players": rules.players,
@@ -134,16 +146,20 @@ def build_context(rules: HouseRules) -> dict[str, Any]:
         },
         "example": _example(table, scoring) if rules.series else None,
         "seats": _seats(table),
+        "changed": differences(rules),
     }
-    env = make_environment([game.folder])
-    context["differences"] = [
-        render_string(env, game.house_rules[toggle], context) for toggle in differences(rules)
-    ]
     return context
 
 
-def _chapters(game: GameDef, context: Mapping[str, Any], extra: str | None) -> list[Chapter]:
-    env = make_environment([game.folder / "sections", game.folder])
+def booklet_environment(game: GameDef) -> Environment:
+    """The one Environment a booklet is rendered with: the game's sections and folder
+    first, then the shared templates."""
+    return make_environment([game.folder / "sections", game.folder, templates_dir()])
+
+
+def _chapters(
+    env: Environment, game: GameDef, context: Mapping[str, Any], extra: str | None
+) -> list[Chapter]:
     picture = None
     if game.picture:
         picture = render_template(env, game.picture, context)
@@ -199,7 +215,12 @@ def render_html(
     context = build_context(rules)
     if extra_markdown is None:
         extra_markdown = _read_extra(rules)
-    chapters = _chapters(game, context, extra_markdown)
+    env = booklet_environment(game)
+    # The house-rules sentences first: the sections quote them too.
+    context["differences"] = [
+        render_string(env, game.house_rules[toggle], context) for toggle in context["changed"]
+    ]
+    chapters = _chapters(env, game, context, extra_markdown)
     fonts = fonts_dir()
     width, height = page_size_override or paper.portrait
     page = {
@@ -208,7 +229,6 @@ def render_html(
         "sheet_width": paper.landscape[0],
         "sheet_height": paper.landscape[1],
     }
-    env = make_environment([templates_dir()])
     return render_template(
         env,
         "booklet.html.j2",
@@ -266,24 +286,12 @@ def build_booklet(
     page_size_override: tuple[float, float] | None = None,
 ) -> bytes:
     """The booklet as PDF bytes; with the points game on, the score sheet is the last page."""
-    from sheetgen.aside import Aside
-
-    # The HTML and the score sheet are made on the other core while weasyprint loads.
-    parts = Aside(
-        lambda: (
-            render_html(
-                rules,
-                paper=paper,
-                extra_markdown=extra_markdown,
-                page_size_override=page_size_override,
-            ),
-            _sheet_pdf(rules, paper) if rules.series else None,
-        )
-    )
     from sheetgen.weasy import load_weasyprint
 
     weasyprint = load_weasyprint()
-    html, sheet = parts.result()
+    html = render_html(
+        rules, paper=paper, extra_markdown=extra_markdown, page_size_override=page_size_override
+    )
     document = weasyprint.HTML(
         string=html, base_url=templates_dir().as_uri(), url_fetcher=_fetcher()
     )
@@ -291,9 +299,33 @@ def build_booklet(
     # The bundled faces are already cut down to the letters sheetgen prints, so
     # weasyprint's own subsetting of them is quick.
     pdf: bytes = document.write_pdf(pdf_variant="pdf/ua-1")
-    if sheet is not None:
-        pdf = _lay_sheet(pdf, sheet)
+    if rules.series:
+        pdf = _lay_sheet(pdf, _sheet_pdf(rules, paper))
     return pdf
+
+
+def rules_document(
+    rules: HouseRules, *, paper: Paper, layout: str = "pages", fmt: str = "pdf"
+) -> bytes:
+    """The rules booklet laid out for printing: one page per sheet, or folded.
+
+    ``pages`` prints each page on its own sheet of ``paper``; ``booklet`` sets
+    half-size pages and imposes them for folding (the score sheet stays whole).
+    ``png`` gives a preview of the first sheet as it will print instead of the PDF.
+    Every choice is checked before anything is rendered.
+    """
+    if layout not in LAYOUTS:
+        raise ChoiceError(f"layout: {layout!r} is not a layout; choose {' or '.join(LAYOUTS)}")
+    if fmt not in FORMATS:
+        raise ChoiceError(f"format: {fmt!r} is not a format; choose {' or '.join(FORMATS)}")
+    if layout == "booklet":
+        half = half_paper(paper)
+        pdf = impose_saddle_stitch(
+            build_booklet(rules, paper=paper, page_size_override=half.portrait), paper
+        )
+    else:
+        pdf = build_booklet(rules, paper=paper)
+    return in_format(pdf, fmt)
 
 
 def _sheet_pdf(rules: HouseRules, paper: Paper) -> bytes:

@@ -305,12 +305,9 @@ def sheet(
 def _write_document(pdf: bytes, fmt: str, output: Path) -> None:
     """Write a PDF, or the preview of its first page for ``png``."""
     from sheetgen.atomic import write_bytes
+    from sheetgen.preview import in_format
 
-    if fmt == "png":
-        from sheetgen.preview import pdf_to_png
-
-        pdf = pdf_to_png(pdf)
-    write_bytes(output, pdf)
+    write_bytes(output, in_format(pdf, fmt))
     _said(output)
 
 
@@ -395,8 +392,8 @@ def rules(
         sheetgen rules --layout booklet --paper letter -o booklet.pdf
     """
     from sheetgen.atomic import write_bytes
+    from sheetgen.booklet import rules_document
     from sheetgen.houserules import resolve
-    from sheetgen.imposition import print_rules
     from sheetgen.paper import default_paper, paper
 
     given = click.get_current_context().get_parameter_source
@@ -407,7 +404,7 @@ def rules(
     }
     house = resolve(game=game, preset=preset, house_rules=house_rules, options=options)
     sheet = paper(paper_name) if paper_name else default_paper()
-    document = print_rules(house, paper=sheet, layout=layout, fmt=fmt)
+    document = rules_document(house, paper=sheet, layout=layout, fmt=fmt)
     target = output or Path("output") / f"rules-{house.game}.{fmt}"
     write_bytes(target, document)
     _said(target)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +44,8 @@ class HouseRules:
     must_play_stock: bool
     no_wild_start: bool
     extra: Path | None = None
+    # The game's official rules for this many players, read with these (None: these are they).
+    official: HouseRules | None = field(default=None, compare=False, repr=False)
 
     @property
     def definition(self) -> GameDef:
@@ -124,7 +126,16 @@ def resolve(
     if house_rules is not None:
         layers.append((house_rules, file_data))
     layers.append((None, options))
+    rules = _build(definition, _merge(definition, layers))
+    official = _build(
+        definition, _merge(definition, [layers[0], (None, {"players": rules.players})])
+    )
+    return replace(rules, official=None if official == rules else official)
 
+
+def _merge(
+    definition: GameDef, layers: list[tuple[Origin, dict[str, Any]]]
+) -> dict[str, tuple[Any, Origin]]:
     merged: dict[str, tuple[Any, Origin]] = {}
     for origin, data in layers:
         for key, value in data.items():
@@ -136,12 +147,17 @@ def resolve(
                     f"{', '.join(sorted(definition.toggles))}",
                 )
             merged[key] = (value, origin)
-    return _build(definition, merged)
+    return merged
 
 
 def official_rules(game: str, players: int) -> HouseRules:
     """The official rules of a game for this many players."""
     return resolve(game=game, options={"players": players})
+
+
+def official_of(rules: HouseRules) -> HouseRules:
+    """The official rules ``rules`` were resolved against (itself if it is they)."""
+    return rules.official or rules
 
 
 def _preset(path: Path) -> dict[str, Any]:
@@ -278,7 +294,7 @@ def differences(rules: HouseRules) -> list[str]:
     scoring figures count only while the points game is on.
     """
     game = rules.definition
-    official = official_rules(rules.game, rules.players)
+    official = official_of(rules)
     changed: list[str] = []
     for toggle in game.house_rules:
         if toggle in ("target", "bonus", "per-card") and not rules.series:

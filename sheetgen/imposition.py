@@ -3,8 +3,7 @@
 Print the result double-sided, flipped on the short edge, fold the stack once
 down the middle and staple on the fold: the pages then read 1, 2, 3, ...
 Landscape pages at the end (the score sheet at the end of the rules) are not
-folded: they follow the sheets at full size, one to a sheet. ``print_rules``
-builds the rules booklet in the layout and format the user asked for.
+folded: they follow the sheets at full size, one to a sheet.
 """
 
 from __future__ import annotations
@@ -15,11 +14,8 @@ from dataclasses import dataclass
 import pikepdf
 
 from sheetgen.errors import ChoiceError
-from sheetgen.houserules import HouseRules
 from sheetgen.paper import A4, LETTER, POINTS_PER_INCH, POINTS_PER_MM, Paper
 
-LAYOUTS = ("pages", "booklet")
-FORMATS = ("pdf", "png")
 PAGES_PER_SHEET = 4
 # Size tolerance for "fits", so rounding in a PDF's MediaBox never causes a scale-down.
 FIT_SLACK = 0.5
@@ -184,32 +180,3 @@ def _placement(form: pikepdf.Object, x: float, width: float, height: float) -> t
     tx = x + (width - box_width * scale) / 2 - left * scale
     ty = (height - box_height * scale) / 2 - bottom * scale
     return (scale, 0.0, 0.0, scale, tx, ty)
-
-
-def print_rules(
-    rules: HouseRules, *, paper: Paper, layout: str = "pages", fmt: str = "pdf"
-) -> bytes:
-    """The rules booklet laid out for printing: one page per sheet, or folded.
-
-    ``pages`` prints each page on its own sheet of ``paper``; ``booklet`` sets
-    half-size pages and imposes them for folding (the score sheet stays whole).
-    ``png`` gives a preview of the first sheet as it will print instead of the PDF.
-    """
-    from sheetgen.booklet import build_booklet
-
-    if layout not in LAYOUTS:
-        raise ChoiceError(f"layout: {layout!r} is not a layout; choose {' or '.join(LAYOUTS)}")
-    if fmt not in FORMATS:
-        raise ChoiceError(f"format: {fmt!r} is not a format; choose {' or '.join(FORMATS)}")
-    if layout == "booklet":
-        half = half_paper(paper)
-        pdf = impose_saddle_stitch(
-            build_booklet(rules, paper=paper, page_size_override=half.portrait), paper
-        )
-    else:
-        pdf = build_booklet(rules, paper=paper)
-    if fmt == "png":
-        from sheetgen.preview import pdf_to_png
-
-        return pdf_to_png(pdf)
-    return pdf

@@ -26,3 +26,8 @@ def pdf_to_png(pdf_bytes: bytes, page: int = 0, dpi: int = PREVIEW_DPI) -> bytes
         return out.getvalue()
     finally:
         document.close()
+
+
+def in_format(pdf_bytes: bytes, fmt: str) -> bytes:
+    """The document in the format asked for: the PDF itself, or for ``png`` its first page."""
+    return pdf_to_png(pdf_bytes) if fmt == "png" else pdf_bytes

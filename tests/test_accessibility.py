@@ -8,8 +8,8 @@ import pikepdf
 import pytest
 from pdfcheck import PdfStructure, check_pdf_structure
 
+from sheetgen.booklet import rules_document
 from sheetgen.houserules import resolve
-from sheetgen.imposition import print_rules
 from sheetgen.paper import A4
 
 PDFUA_PART = "{http://www.aiim.org/pdfua/ns/id/}part"
@@ -17,7 +17,7 @@ PDFUA_PART = "{http://www.aiim.org/pdfua/ns/id/}part"
 
 @pytest.fixture(scope="module")
 def pages_pdf() -> bytes:
-    return print_rules(resolve(), paper=A4)
+    return rules_document(resolve(), paper=A4)
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +57,7 @@ def test_every_font_is_embedded_dejavu(structure: PdfStructure) -> None:
 
 def test_folded_layout_is_for_paper_and_not_tagged() -> None:
     """Imposing pages onto sheets breaks the tag tree's page references; the file says so."""
-    folded = print_rules(resolve(options={"series": False}), paper=A4, layout="booklet")
+    folded = rules_document(resolve(options={"series": False}), paper=A4, layout="booklet")
     structure = check_pdf_structure(folded)
     assert not structure.tagged
     assert structure.elements == []

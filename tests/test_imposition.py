@@ -19,6 +19,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas
 
 from sheetgen import booklet
+from sheetgen.booklet import rules_document
 from sheetgen.errors import ChoiceError
 from sheetgen.houserules import resolve
 from sheetgen.imposition import (
@@ -27,7 +28,6 @@ from sheetgen.imposition import (
     half_paper,
     impose_saddle_stitch,
     padded_pages,
-    print_rules,
     saddle_stitch_order,
 )
 from sheetgen.paper import A4, LETTER, Paper
@@ -257,7 +257,7 @@ def test_unknown_paper_cannot_be_folded() -> None:
 
 @pytest.fixture(scope="module")
 def letter_booklet() -> bytes:
-    return print_rules(resolve(), paper=LETTER, layout="booklet")
+    return rules_document(resolve(), paper=LETTER, layout="booklet")
 
 
 def test_real_booklet_folds_into_page_order(letter_booklet: bytes) -> None:
@@ -339,11 +339,11 @@ def test_cli_refuses_an_unknown_layout(runner, snapshot, monkeypatch) -> None:  
         ),
     ],
 )
-def test_print_rules_refuses_before_rendering(monkeypatch, kwargs: Any, message: str) -> None:  # type: ignore[no-untyped-def]
+def test_rules_document_refuses_before_rendering(monkeypatch, kwargs: Any, message: str) -> None:  # type: ignore[no-untyped-def]
     def refuse(*args: Any, **kwargs: Any) -> bytes:
         raise AssertionError("bad input must be refused before rendering")
 
     monkeypatch.setattr(booklet, "build_booklet", refuse)
     with pytest.raises(ChoiceError) as caught:
-        print_rules(resolve(), **{"paper": LETTER, **kwargs})
+        rules_document(resolve(), **{"paper": LETTER, **kwargs})
     assert str(caught.value) == message

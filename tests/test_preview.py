@@ -9,7 +9,7 @@ from PIL import Image
 
 from sheetgen.errors import OutputError
 from sheetgen.paper import paper
-from sheetgen.preview import pdf_to_png
+from sheetgen.preview import PREVIEW_DPI, in_format, pdf_to_png
 from sheetgen.sheet import blank_sheet_pdf
 
 
@@ -27,3 +27,11 @@ def test_png_of_first_page_has_landscape_proportions(two_pages: bytes) -> None:
 def test_missing_page_is_refused(two_pages: bytes) -> None:
     with pytest.raises(OutputError, match="page 3 does not exist; the PDF has 2"):
         pdf_to_png(two_pages, page=2)
+
+
+def test_in_format_gives_the_pdf_or_its_first_page_as_png(two_pages: bytes) -> None:
+    assert in_format(two_pages, "pdf") is two_pages
+    png = in_format(two_pages, "png")
+    assert png == pdf_to_png(two_pages)
+    with Image.open(io.BytesIO(png)) as image:
+        assert image.size == (round(792 * PREVIEW_DPI / 72), round(612 * PREVIEW_DPI / 72))

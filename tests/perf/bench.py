@@ -334,7 +334,7 @@ t = lap(f"booklet: weasyprint layout of {len(document.pages)} pages", t)
 pdf = document.write_pdf(pdf_variant="pdf/ua-1")
 t = lap("booklet: weasyprint write_pdf (PDF/UA, font subsets)", t)
 sheet = booklet._sheet_pdf(rules, letter)
-t = lap("booklet: draw the score sheet (reportlab; aside, while weasyprint loads)", t)
+t = lap("booklet: draw the score sheet (reportlab)", t)
 booklet._lay_sheet(pdf, sheet)
 t = lap("booklet: lay the score sheet in (pikepdf)", t)
 """

@@ -1,0 +1,55 @@
+"""The booklet's flow: house rules resolved once, a plain context, one Environment."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from sheetgen import booklet, houserules, templating
+from sheetgen.houserules import differences, official_rules, resolve
+from sheetgen.paper import A4
+
+
+def test_the_official_rules_come_with_the_resolved_ones() -> None:
+    rules = resolve(options={"players": 5, "stock": 12, "target": 300})
+    assert rules.official == official_rules("skip-bo", 5)
+    assert (rules.official.stock, rules.official.target) == (20, 500)
+    assert differences(rules) == ["stock", "target"]
+    assert official_rules("skip-bo", 4).official is None  # the official rules are their own
+
+
+def test_rendering_reads_and_resolves_nothing_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = resolve(game="spite-and-malice", options={"building-piles": 4})
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the house rules were resolved once already")
+
+    monkeypatch.setattr(houserules, "resolve", refuse)
+    monkeypatch.setattr(houserules, "read_toml", refuse)
+    html = booklet.render_html(rules, paper=A4)
+    assert "Up to four" in html and "not three" in html
+
+
+def test_the_context_is_plain_data_and_renders_no_sentence() -> None:
+    context = booklet.build_context(resolve(options={"stock": "short"}))
+    assert context["changed"] == ["stock"]
+    assert "differences" not in context
+    assert context["official"].stock == 30 and context["deal"]["stock"] == 10
+
+
+def test_one_environment_renders_the_whole_booklet(monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[object] = []
+    real = templating.make_environment
+
+    def counted(search_path: Any) -> Any:
+        env = real(search_path)
+        made.append(env)
+        return env
+
+    monkeypatch.setattr(booklet, "make_environment", counted)
+    html = booklet.render_html(resolve(options={"stock": "short", "target": 300}), paper=A4)
+    assert len(made) == 1
+    assert "10 cards at the deal, fewer than the official rules give" in html
+    assert made[0].autoescape("booklet.html.j2")  # type: ignore[attr-defined]
+    assert made[0].undefined is templating.StrictUndefined  # type: ignore[attr-defined]
