@@ -8,28 +8,22 @@ read, scored and found printable) before the first page is drawn.
 from __future__ import annotations
 
 import io
-import os
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any
 
 from sheetgen import fonts
 from sheetgen.atomic import refuse_own_input
+from sheetgen.batching import Workers, ordered_map, usable_cores
 from sheetgen.chart import race_chart
 from sheetgen.errors import SeriesFileError, SheetgenError
 from sheetgen.layout import Layout
 from sheetgen.painter import Meta, PageValues, Painter
 from sheetgen.paper import Paper
+from sheetgen.preview import in_format
 from sheetgen.scoring import SeriesResult, score_series
 from sheetgen.sheet import DEFAULT_GAMES, DEFAULT_TITLE, page_layouts, spec_for
-
-if TYPE_CHECKING:
-    from concurrent.futures import Future
-
-_Job = TypeVar("_Job")
-_Done = TypeVar("_Done")
 
 SERIES_SUFFIXES = (".yaml", ".yml", ".json", ".csv")
 PARALLEL_FROM = 16  # below this many series, starting worker processes costs more than it saves
@@ -247,34 +241,6 @@ class PdfJoin:
         return out.getvalue()
 
 
-def usable_cores() -> int:
-    """The cores this process may run on (fewer than the machine's under ``taskset``)."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
-
-
-class _Workers:
-    """A pool of worker processes that knows its own size.
-
-    It is made before any series is read, so that forked workers share only the
-    imported modules with the parent, not the batch it goes on to hold. The pool's
-    modules are imported here, so a single sheet never pays for them.
-    """
-
-    def __init__(self, size: int) -> None:
-        from concurrent.futures import ProcessPoolExecutor
-
-        self.size = size
-        self._pool = ProcessPoolExecutor(max_workers=size)
-
-    def submit(self, work: Callable[[_Job], _Done], job: _Job) -> Future[_Done]:
-        return self._pool.submit(work, job)
-
-    def shutdown(self, *, cancel_futures: bool = False) -> None:
-        self._pool.shutdown(cancel_futures=cancel_futures)
-
-
 def _chunks(paths: Sequence[Path], workers: int) -> list[Sequence[Path]]:
     """Runs of neighbouring files: a few per worker to even out the load, each big enough
     that its own copy of the font subsets stays small beside its pages."""
@@ -302,27 +268,21 @@ def _fill_chunk(job: tuple[Sequence[Path], Paper, str | None, bool]) -> _Chunk:
 
 
 def _fill_in_chunks(
-    pool: _Workers,
+    pool: Workers,
     paths: Sequence[Path],
     paper: Paper,
     title: str | None,
     keep_going: bool,
     progress: Progress | None,
 ) -> tuple[list[Path], bytes | None, list[Failed]]:
-    """Every file read, checked and painted by the workers; the pieces merged in order.
-
-    Each worker stops at its first bad file; the parent looks at the chunks in
-    order, so the error reported is the first bad file's, as when run alone.
-    """
-    workers = pool.size
-    jobs = [(chunk, paper, title, keep_going) for chunk in _chunks(paths, workers)]
-    futures = [pool.submit(_fill_chunk, job) for job in jobs]
+    """Every file read, checked and painted by the workers; the pieces joined in order."""
+    chunks = _chunks(paths, pool.size)
+    jobs = [(chunk, paper, title, keep_going) for chunk in chunks]
     loaded: list[Path] = []
     failed: list[Failed] = []
     join = PdfJoin()
     first: SeriesResult | None = None
-    for (chunk, *_), future in zip(jobs, futures, strict=True):
-        part = future.result()
+    for chunk, part in zip(chunks, ordered_map(_fill_chunk, jobs, pool), strict=True):
         loaded += part.loaded
         failed += part.failed
         if part.pdf is not None:
@@ -341,15 +301,14 @@ def _load_chunk(job: tuple[Sequence[Path], bool]) -> tuple[list[Loaded], list[Fa
 
 
 def _load_in_chunks(
-    pool: _Workers, paths: Sequence[Path], keep_going: bool, progress: Progress | None
+    pool: Workers, paths: Sequence[Path], keep_going: bool, progress: Progress | None
 ) -> tuple[list[Loaded], list[Failed]]:
     """``load_results`` spread over the workers, with its results and first error in file order."""
     chunks = _chunks(paths, pool.size)
-    futures = [pool.submit(_load_chunk, (chunk, keep_going)) for chunk in chunks]
+    jobs = [(chunk, keep_going) for chunk in chunks]
     loaded: list[Loaded] = []
     failed: list[Failed] = []
-    for chunk, future in zip(chunks, futures, strict=True):
-        good, bad = future.result()
+    for chunk, (good, bad) in zip(chunks, ordered_map(_load_chunk, jobs, pool), strict=True):
         loaded += good
         failed += bad
         if progress is not None:
@@ -360,16 +319,7 @@ def _load_in_chunks(
 def _fill_one(job: tuple[SeriesResult, Paper, str | None, str]) -> bytes:
     result, paper, title, fmt = job
     check_printable(result, "series")  # registers any fallback font in this worker too
-    return _in_format(fill_pdf([result], paper, title), fmt)
-
-
-def _in_format(pdf: bytes, fmt: str) -> bytes:
-    """The PDF itself, or for ``png`` a preview image of its first page."""
-    if fmt == "png":
-        from sheetgen.preview import pdf_to_png
-
-        return pdf_to_png(pdf)
-    return pdf
+    return in_format(fill_pdf([result], paper, title), fmt)
 
 
 def split_documents(
@@ -378,7 +328,7 @@ def split_documents(
     title: str | None = None,
     fmt: str = "pdf",
     progress: Progress | None = None,
-    pool: _Workers | None = None,
+    pool: Workers | None = None,
 ) -> Iterator[bytes]:
     """One document per series, in order, each made only shortly before it is asked for.
 
@@ -387,27 +337,13 @@ def split_documents(
     """
     jobs = ((item.result, paper, title, fmt) for item in loaded)
     try:
-        if pool is None:
-            for job in jobs:
-                yield _fill_one(job)
-                if progress is not None:
-                    progress(1)
-            return
-        ahead: deque[Future[bytes]] = deque()
-        window = 4 * pool.size
-        for job in jobs:
-            ahead.append(pool.submit(_fill_one, job))
-            if len(ahead) >= window:
-                yield ahead.popleft().result()
-                if progress is not None:
-                    progress(1)
-        while ahead:
-            yield ahead.popleft().result()
+        for document in ordered_map(_fill_one, jobs, pool):
+            yield document
             if progress is not None:
                 progress(1)
     finally:
         if pool is not None:
-            pool.shutdown(cancel_futures=True)
+            pool.close()
 
 
 def split_targets(loaded: Sequence[Loaded], folder: Path, suffix: str) -> list[Path]:
@@ -453,7 +389,7 @@ def fill_documents(
     the reading, checking and painting.
     """
     cores = workers or usable_cores()
-    pool = _Workers(cores) if cores > 1 and len(paths) >= PARALLEL_FROM else None
+    pool = Workers(cores) if cores > 1 and len(paths) >= PARALLEL_FROM else None
     batch = _Batch(paper, title, fmt, keep_going, progress, pool)
     try:
         if split is not None:
@@ -461,7 +397,7 @@ def fill_documents(
         return _one_document(paths, output, batch)
     except BaseException:
         if pool is not None:
-            pool.shutdown(cancel_futures=True)
+            pool.close()
         raise
 
 
@@ -474,7 +410,7 @@ class _Batch:
     fmt: str
     keep_going: bool
     progress: Progress | None
-    pool: _Workers | None
+    pool: Workers | None
 
 
 def _one_document(
@@ -487,7 +423,7 @@ def _one_document(
                 batch.pool, paths, paper, title, batch.keep_going, progress
             )
         finally:
-            batch.pool.shutdown(cancel_futures=True)
+            batch.pool.close()
     else:
         loaded, failed = load_results(paths, keep_going=batch.keep_going, progress=progress)
         sources = [item.path for item in loaded]
@@ -496,7 +432,7 @@ def _one_document(
     if pdf is None:
         return [], failed
     refuse_own_input([output], sources)
-    return [(output, _in_format(pdf, batch.fmt))], failed
+    return [(output, in_format(pdf, batch.fmt))], failed
 
 
 def _split_batch(

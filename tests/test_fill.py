@@ -11,6 +11,7 @@ import pikepdf
 import pytest
 
 from sheetgen import fill
+from sheetgen.batching import Workers
 from sheetgen.export_md import markdown_export
 from sheetgen.fill import fill_pdf, filled_pages, load_results
 from sheetgen.paper import paper
@@ -203,7 +204,7 @@ def test_split_in_parallel_matches_serial(
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     loaded, _ = load_results(sorted(series_dir.glob("*.json")))
     serial = list(fill.split_documents(loaded, paper("letter")))
-    parallel = fill.split_documents(loaded, paper("letter"), pool=fill._Workers(2))
+    parallel = fill.split_documents(loaded, paper("letter"), pool=Workers(2))
     assert list(parallel) == serial
 
 
