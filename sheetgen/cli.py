@@ -102,6 +102,15 @@ def new(
     click.echo(f"Started {file}; add games with: sheetgen record {file} --winner NAME ...")
 
 
+def _stdin_is_terminal() -> bool:
+    import sys
+
+    return sys.stdin.isatty()
+
+
+yes_option = click.option("-y", "--yes", is_flag=True, help="Do not ask; go ahead.")
+
+
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--winner", required=True, help="The player (or team) who went out.")
@@ -112,25 +121,88 @@ def new(
     type=LeftCount(),
     help="Cards left in a stock pile, once per other player: --left Bob=7.",
 )
-def record(file: Path, winner: str, left: tuple[tuple[str, int], ...]) -> None:
+@click.option(
+    "--replace",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Put this game in place of game N instead of adding it.",
+)
+@yes_option
+def record(
+    file: Path,
+    winner: str,
+    left: tuple[tuple[str, int], ...],
+    replace: int | None,
+    yes: bool,
+) -> None:
     """Add a finished game to a series file and show the standings.
 
     The game is checked against the whole series first; the file is changed
-    only by a locked, atomic write that keeps your comments and layout.
+    only by a locked, atomic write that keeps your comments and layout. A game
+    that repeats the one before exactly is recorded with a warning (and, on a
+    terminal, only after you say yes).
 
     \b
     Example:
         sheetgen record friday.yaml --winner Ann --left Bob=7 --left Cy=12 --left Di=3
+        sheetgen record friday.yaml --replace 2 --winner Bob --left Ann=4
     """
     from sheetgen.export import standings_text
     from sheetgen.scoring import Game
-    from sheetgen.seriesfile import record_game
+    from sheetgen.seriesfile import load_series, record_game, repeats_last_game, replace_game
 
     counts = dict(left)
     if len(counts) != len(left):
         raise click.BadParameter("a player is named twice", param_hint="--left")
-    result = record_game(file, Game(winner, counts))
-    click.echo(f"Game {len(result.games)}: {winner} scores {result.games[-1].points}.")
+    game = Game(winner, counts)
+    if replace is not None:
+        result = replace_game(file, replace, game)
+        number = replace
+        click.echo(f"Game {number} replaced: {winner} scores {result.games[number - 1].points}.")
+    else:
+        series = load_series(file)
+        if repeats_last_game(series, game):
+            played = len(series.games)
+            click.echo(
+                f"Warning: this game repeats game {played} exactly; "
+                f"if it was entered twice, leave it out or run: sheetgen undo {file}",
+                err=True,
+            )
+            if not yes and _stdin_is_terminal():
+                click.confirm(f"Record it as game {played + 1}?", abort=True, err=True)
+        result = record_game(file, game)
+        click.echo(f"Game {len(result.games)}: {winner} scores {result.games[-1].points}.")
+    click.echo(standings_text(result), nl=False)
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@yes_option
+def undo(file: Path, yes: bool) -> None:
+    """Remove the last game of a series file, after showing it.
+
+    Asks first unless --yes; without a terminal to ask on, --yes is needed.
+    The file is changed by the same locked, atomic write as record.
+
+    \b
+    Example:
+        sheetgen undo friday.yaml
+    """
+    from sheetgen.export import game_text, standings_text
+    from sheetgen.seriesfile import last_game, load_series, undo_game
+
+    series = load_series(file)
+    last = last_game(series, file)
+    shown = game_text(len(series.games), last)
+    click.echo(f"Last {shown}", err=True)
+    if not yes:
+        if not _stdin_is_terminal():
+            raise click.ClickException(
+                f"{file}: nothing removed; there is no terminal to ask on, so give --yes"
+            )
+        click.confirm(f"Remove game {len(series.games)}?", abort=True, err=True)
+    removed, result = undo_game(file, expected=last)
+    click.echo(f"Removed {game_text(len(result.games) + 1, removed)}.")
     click.echo(standings_text(result), nl=False)
 
 
@@ -237,12 +309,31 @@ format_option = click.option(
 )
 
 
+def _stdout_is_terminal() -> bool:
+    import sys
+
+    return sys.stdout.isatty()
+
+
+def _not_to_a_terminal(ctx: click.Context, param: click.Parameter, value: Path | None) -> Any:
+    """Refuse ``-o -`` when standard output is a terminal: PDF bytes would fill the screen."""
+    if value is not None and str(value) == "-" and _stdout_is_terminal():
+        raise click.BadParameter(
+            "standard output is a terminal, and a document is not written to the screen; "
+            "pipe it (-o - | lp) or give a file name",
+            ctx,
+            param,
+        )
+    return value
+
+
 def output_option(default: str) -> Callable[[FC], FC]:
     """``-o/--output`` for a command whose document goes to ``default`` unless told."""
     return click.option(
         "-o",
         "--output",
         type=click.Path(path_type=Path, dir_okay=False),
+        callback=_not_to_a_terminal,
         help=f"Where to write (default {default}; - for standard output).",
     )
 
@@ -425,6 +516,7 @@ def rules(
     help="Write one file per series into this folder, named after its series file.",
 )
 @click.option("--keep-going", is_flag=True, help="Fill the good files even if some are bad.")
+@click.option("-v", "--verbose", is_flag=True, help="With --split, name every file written.")
 def fill(
     inputs: tuple[Path, ...],
     paper_name: str | None,
@@ -433,6 +525,7 @@ def fill(
     output: Path | None,
     split_dir: Path | None,
     keep_going: bool,
+    verbose: bool,
 ) -> None:
     """Fill in score sheets from series files, with a race chart for each series.
 
@@ -449,8 +542,10 @@ def fill(
 
     paths = series_paths(inputs)
     target = output or default_output(inputs, fmt)
+    # Off a terminal, click would still print the label once: a log wants none of it.
+    quiet = len(paths) <= 3 or not sys.stderr.isatty()
     with click.progressbar(
-        length=2 * len(paths), label="Filling sheets", file=sys.stderr, hidden=len(paths) <= 3
+        length=2 * len(paths), label="Filling sheets", file=sys.stderr, hidden=quiet
     ) as bar:
         documents, failed = fill_documents(
             paths,
@@ -466,8 +561,12 @@ def fill(
         for path, data in documents:  # with --split, each file is made as it is written
             write_bytes(path, data)
             written.append(path)
-    for path in written:
-        _said(path)
+    if split_dir is not None and not verbose:
+        files = "file" if len(written) == 1 else "files"
+        click.echo(f"Wrote {len(written)} {files} to {split_dir}", err=True)
+    else:
+        for path in written:
+            _said(path)
     if failed:
         for failure in failed:
             click.echo(failure.message, err=True)

@@ -10,7 +10,7 @@ import io
 import json
 from typing import Any
 
-from sheetgen.scoring import SeriesResult
+from sheetgen.scoring import Game, SeriesResult
 
 EXPORT_FORMATS = ("json", "csv", "md")
 
@@ -59,6 +59,12 @@ def csv_text(result: SeriesResult) -> str:
     for game in result.games:
         writer.writerow([game.number, game.winner, game.points, *(game.totals[s] for s in sides)])
     return out.getvalue()
+
+
+def game_text(number: int, game: Game) -> str:
+    """One game in a line: ``game 3: Ann went out; left Bob 7, Cy 12``."""
+    left = ", ".join(f"{name} {count}" for name, count in game.left.items())
+    return f"game {number}: {game.winner} went out; left {left or 'nothing'}"
 
 
 def standings_text(result: SeriesResult) -> str:

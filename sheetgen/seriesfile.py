@@ -13,7 +13,7 @@ import csv
 import io
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -379,9 +379,85 @@ def record_game(path: Path, game: Game) -> SeriesResult:
     The new game is checked against the whole series first; a rejected game
     leaves the file exactly as it was.
     """
+
+    def append(text: str, series: Series) -> tuple[str, Series]:
+        added = settled_game(series, game)
+        updated = Series(series.table, (*series.games, added), series.rules, series.title)
+        return _append_game(text, series_format(path), updated, added), updated
+
+    return _edit_series(path, append)[1]
+
+
+def replace_game(path: Path, number: int, game: Game) -> SeriesResult:
+    """Put ``game`` in place of game ``number`` (from 1), re-checking the whole series."""
+
+    def replace(text: str, series: Series) -> tuple[str, Series]:
+        _game_number_exists(path, series, number)
+        games = list(series.games)
+        games[number - 1] = settled_game(series, game)
+        updated = Series(series.table, tuple(games), series.rules, series.title)
+        return _rewrite_game(text, path, updated, number - 1), updated
+
+    return _edit_series(path, replace)[1]
+
+
+def undo_game(path: Path, expected: Game | None = None) -> tuple[Game, SeriesResult]:
+    """Remove the last game; with ``expected``, only if it is still that game."""
+    removed: list[Game] = []
+
+    def undo(text: str, series: Series) -> tuple[str, Series]:
+        last = last_game(series, path)
+        if expected is not None and last != expected:
+            raise SeriesFileError(
+                f"{path}: the last game changed while you were asked; nothing was removed"
+            )
+        removed.append(last)
+        updated = Series(series.table, series.games[:-1], series.rules, series.title)
+        return _rewrite_game(text, path, updated, len(updated.games)), updated
+
+    result = _edit_series(path, undo)[1]
+    return removed[0], result
+
+
+def last_game(series: Series, path: Path) -> Game:
+    """The series' last game, the one ``undo`` removes."""
+    if not series.games:
+        raise SeriesFileError(f"{path}: there is no game to undo; the series has no games")
+    return series.games[-1]
+
+
+def settled_game(series: Series, game: Game) -> Game:
+    """``game`` as it is stored: a winner's own empty piles are not written down."""
+    winners = series.table.members(game.winner)
+    return Game(
+        game.winner, {name: n for name, n in game.left.items() if not (name in winners and n == 0)}
+    )
+
+
+def repeats_last_game(series: Series, game: Game) -> bool:
+    """Whether ``game`` is exactly the series' last game again (a likely double entry)."""
+    return bool(series.games) and series.games[-1] == settled_game(series, game)
+
+
+def _game_number_exists(path: Path, series: Series, number: int) -> None:
+    played = len(series.games)
+    if not 1 <= number <= played:
+        games = "game" if played == 1 else "games"
+        raise SeriesFileError(f"{path}: there is no game {number}; the series has {played} {games}")
+
+
+def _edit_series(
+    path: Path, edit: Callable[[str, Series], tuple[str, Series]]
+) -> tuple[Series, SeriesResult]:
+    """Change a series file under its lock: read, edit, re-check everything, write atomically.
+
+    ``edit`` gets the file's text and series and gives the new text and the series it
+    must hold; the file is written only if the whole series still scores and the new
+    text reads back as exactly that series.
+    """
     from filelock import FileLock, Timeout
 
-    fmt = series_format(path)
+    series_format(path)
     # Lock the real file, so that two links to one series still wait for each other.
     real = path.resolve()
     lock = FileLock(str(real.with_name(f".{real.name}.lock")), timeout=LOCK_TIMEOUT)
@@ -389,28 +465,91 @@ def record_game(path: Path, game: Game) -> SeriesResult:
         with lock:
             text = _read(path)
             series = parse_series(text, path)
-            winners = series.table.members(game.winner)
-            game = Game(
-                game.winner,
-                {name: n for name, n in game.left.items() if not (name in winners and n == 0)},
-            )
-            updated = Series(series.table, (*series.games, game), series.rules, series.title)
+            new_text, updated = edit(text, series)
             try:
                 result = score_series(updated)
             except RuleError as exc:
                 raise SeriesFileError(f"{path}, {exc}") from None
-            new_text = _append_game(text, fmt, updated, game)
             if parse_series(new_text, path) != updated:
                 raise SeriesFileError(
-                    f"{path}: sheetgen could not add the game without changing what is "
-                    "already there; add it by hand"
+                    f"{path}: sheetgen could not change the games without changing what is "
+                    "already there; edit the file by hand"
                 )
             write_bytes(path, new_text.encode("utf-8"))
     except Timeout:
         raise SeriesFileError(
             f"{path}: another sheetgen is still writing this file; try again"
         ) from None
-    return result
+    return updated, result
+
+
+def _rewrite_game(text: str, path: Path, series: Series, index: int) -> str:
+    """The text with game ``index`` (from 0) replaced by ``series.games[index]``, or removed
+    when ``series`` ends before it; every other line is left as it was."""
+    fmt = series_format(path)
+    game = series.games[index] if index < len(series.games) else None
+    if fmt == "json":
+        data = json.loads(text)
+        games = data["games"]
+        if game is None:
+            del games[index]
+        else:
+            games[index] = {"winner": game.winner, "left": dict(game.left)}
+        return json.dumps(data, indent=_json_indent(text), ensure_ascii=False) + "\n"
+    lines = text.splitlines(keepends=True)
+    newline = "\r\n" if "\r\n" in text else "\n"
+    if fmt == "csv":
+        start, end = _csv_row_lines(lines, index)
+        if game is None:
+            return "".join(lines[:start] + lines[end:])
+        counts = [str(game.left.get(player, 0)) for player in series.table.players]
+        row = _csv_line([str(index + 1), game.winner, *counts]).replace("\n", newline)
+        return "".join([*lines[:start], row, *lines[end:]])
+    start, end, indent = _yaml_game_lines_at(text, path, index)
+    insert = [] if game is None else _lines(_yaml_game_lines(game, indent), newline)
+    if end == len(lines) and insert and not lines[-1].endswith("\n"):
+        lines[-1] += newline
+    return "".join([*lines[:start], *insert, *lines[end:]])
+
+
+def _csv_row_lines(lines: list[str], index: int) -> tuple[int, int]:
+    """The lines holding data row ``index`` (from 0) of a CSV series file."""
+    rows = [i for i, line in enumerate(lines) if line.strip().strip(",")]
+    at = rows[index + 1]  # the first non-blank row is the header
+    return at, at + 1
+
+
+def _yaml_game_lines_at(text: str, path: Path, index: int) -> tuple[int, int, str]:
+    """The lines of game ``index`` in a YAML block list: first, one past the last, indent."""
+    import yaml
+    from yaml.nodes import MappingNode, SequenceNode
+
+    root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    games = None
+    if isinstance(root, MappingNode):
+        games = next((value for key, value in root.value if key.value == "games"), None)
+    if not isinstance(games, SequenceNode) or games.flow_style:
+        raise SeriesFileError(
+            f"{path}: games: the list is written in flow style; sheetgen edits only a block list"
+        )
+    items = games.value
+    lines = text.splitlines()
+    start = items[index].start_mark.line
+    if index + 1 < len(items):
+        end = items[index + 1].start_mark.line
+    else:
+        mark = items[index].end_mark
+        end = mark.line if mark.column == 0 else mark.line + 1
+    # Comments and blank lines after a game belong to what follows it.
+    while end > start + 1 and (not lines[end - 1].strip() or lines[end - 1].lstrip()[0] == "#"):
+        end -= 1
+    line = lines[start]
+    dash = line[: len(line) - len(line.lstrip())]
+    if not line.lstrip().startswith("-") or end <= start:
+        raise SeriesFileError(
+            f"{path}, game {index + 1}: it is not on lines of its own; edit the file by hand"
+        )
+    return start, end, dash
 
 
 def _append_game(text: str, fmt: str, series: Series, game: Game) -> str:

@@ -183,7 +183,7 @@ def test_cli_folder_into_one_pdf_to_stdout_progress_on_stderr(runner, tmp_path: 
     assert result.exit_code == 0, result.stderr
     assert result.stdout_bytes.startswith(b"%PDF-")
     assert b"Filling" not in result.stdout_bytes
-    assert "Filling sheets" in result.stderr
+    assert "Filling sheets" not in result.stderr  # standard error is not a terminal here
     with pdfplumber.open(io.BytesIO(result.stdout_bytes)) as doc:
         assert len(doc.pages) == 8
 
@@ -237,7 +237,7 @@ def test_parallel_split_writes_every_file(runner, tmp_path: Path, many_dir: Path
     assert result.exit_code == 0, result.output
     names = sorted(p.name for p in (tmp_path / "each").iterdir())
     assert names == [f"{p.stem}.pdf" for p in sorted(many_dir.iterdir())]
-    assert result.stderr.count("Wrote each/") == len(names)
+    assert result.stderr == f"Wrote {len(names)} files to each\n"
     with pdfplumber.open(tmp_path / "each" / "s02.pdf") as doc:
         assert "Ann + Cy" in doc.pages[0].extract_text()
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
 import venv
@@ -30,9 +29,13 @@ def test_ci_runs_exactly_the_readme_test_command() -> None:
     assert command in [line.strip() for line in ci.splitlines()]
 
 
-def test_readme_install_command_produces_a_document() -> None:
-    command = readme_command("<!-- install-command -->")
-    assert re.fullmatch(r"python -m pip install \. && sheetgen sheet", command), command
+def test_readme_commands_make_a_virtual_environment_with_python3() -> None:
+    install = readme_command("<!-- install-command -->")
+    test = readme_command("<!-- test-command -->")
+    assert install == "python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/sheetgen sheet"
+    assert test == (
+        "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/python -m pytest"
+    )
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,96 @@
+"""The README's set-up commands, run as a newcomer would: python3, a fresh venv, a fresh copy.
+
+The checkout's tracked files are copied to a new folder (so the developer's own
+environment and build files play no part), the developer's virtual environment is
+taken off PATH, and each README command runs there word for word through ``sh``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from test_packaging import ROOT, readme_command
+
+pytestmark = pytest.mark.slow
+
+
+def _checkout_copy(destination: Path) -> Path:
+    files = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
+    ).stdout.split(b"\0")
+    for name in filter(None, files):
+        source = ROOT / os.fsdecode(name)
+        if source.is_file():
+            target = destination / os.fsdecode(name)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+    return destination
+
+
+def _newcomer_env() -> dict[str, str]:
+    """The environment of a shell where no virtual environment is active."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME")
+        and not key.startswith(("PYTEST_", "SHEETGEN_"))
+    }
+    active = os.environ.get("VIRTUAL_ENV")
+    folders = env.get("PATH", "").split(os.pathsep)
+    env["PATH"] = os.pathsep.join(
+        folder for folder in folders if not (active and folder.startswith(active))
+    )
+    return env
+
+
+def _sh(command: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["sh", "-c", command], cwd=cwd, env=env, capture_output=True, text=True, check=False
+    )
+
+
+@pytest.fixture(scope="module")
+def newcomer(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    env = _newcomer_env()
+    if shutil.which("python3", path=env["PATH"]) is None:
+        pytest.fail("no python3 on PATH outside the virtual environment")
+    return _checkout_copy(tmp_path_factory.mktemp("checkout")), env
+
+
+def test_install_command_prints_a_score_sheet(newcomer: tuple[Path, dict[str, str]]) -> None:
+    checkout, env = newcomer
+    result = _sh(readme_command("<!-- install-command -->"), checkout, env)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    sheet = checkout / "output" / "score-sheet.pdf"
+    assert sheet.read_bytes().startswith(b"%PDF")
+    assert "score-sheet.pdf" in result.stderr
+    # The installed command runs from any folder once the environment is named.
+    elsewhere = checkout.parent / "elsewhere"
+    elsewhere.mkdir()
+    version = _sh(f"{checkout}/.venv/bin/sheetgen --version", elsewhere, env)
+    assert version.returncode == 0, version.stderr
+    assert version.stdout.startswith("sheetgen, version ")
+    activated = _sh(f". {checkout}/.venv/bin/activate && sheetgen deal --players 4", elsewhere, env)
+    assert activated.returncode == 0, activated.stderr
+    assert "30" in activated.stdout
+
+
+def test_test_command_runs_the_suite(newcomer: tuple[Path, dict[str, str]]) -> None:
+    """The test command word for word, with pytest told (through PYTEST_ADDOPTS) to run
+    only the quality and packaging checks: the whole suite would run this test again.
+    Those checks prove the new .venv inside the checkout is kept out of ruff, mypy and the
+    wheel."""
+    checkout, env = newcomer
+    env = {
+        **env,
+        "PYTEST_ADDOPTS": "-q -p no:cacheprovider tests/test_quality.py tests/test_packaging.py",
+    }
+    result = _sh(readme_command("<!-- test-command -->"), checkout, env)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    assert (checkout / ".venv" / "bin" / "pytest").is_file()
+    assert " passed" in result.stdout
+    assert " failed" not in result.stdout

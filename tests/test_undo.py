@@ -1,0 +1,236 @@
+"""Mistakes that can be undone: `undo`, `record --replace` and the repeated-game warning."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sheetgen.seriesfile import load_series
+
+YAML = """\
+# Friday nights at the club
+players: [Ann, Bob, Cy]
+games:
+  # the first night
+  - winner: Ann
+    left: {Bob: 7, Cy: 3}   # a close one
+  - winner: Bob
+    left: {Ann: 2, Cy: 3}
+# keep this line
+"""
+STANDINGS_AFTER_ONE = """\
+Series: 1 game played, first to 500
+Side  Total  Won  Needed
+----  -----  ---  ------
+Ann      75    1     425
+Bob       0    0     500
+Cy        0    0     500
+Ann leads and needs 425 more points.
+"""
+
+
+@pytest.fixture
+def terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sheetgen.cli._stdin_is_terminal", lambda: True)
+
+
+def _files(folder: Path, snapshot) -> dict[str, bytes]:
+    """Every file but the lock file, which a write leaves beside the series by design."""
+    return {name: data for name, data in snapshot(folder).items() if not name.endswith(".lock")}
+
+
+def _games(path: Path) -> list[tuple[str, dict[str, int]]]:
+    return [(game.winner, dict(game.left)) for game in load_series(path).games]
+
+
+@pytest.mark.parametrize("suffix", [".yaml", ".json", ".csv"])
+def test_record_then_undo_gives_back_the_same_bytes(runner, tmp_path: Path, suffix: str) -> None:
+    name = f"s{suffix}"
+    assert runner("new", name, "--players", "Ann,Bob,Cy").exit_code == 0
+    assert (
+        runner("record", name, "--winner", "Ann", "--left", "Bob=7", "--left", "Cy=3").exit_code
+        == 0
+    )
+    before = (tmp_path / name).read_bytes()
+    assert (
+        runner("record", name, "--winner", "Cy", "--left", "Ann=1", "--left", "Bob=4").exit_code
+        == 0
+    )
+    result = runner("undo", name, "--yes")
+    assert result.exit_code == 0, result.output
+    assert result.stderr == "Last game 2: Cy went out; left Ann 1, Bob 4\n"
+    assert (
+        result.stdout == "Removed game 2: Cy went out; left Ann 1, Bob 4.\n" + STANDINGS_AFTER_ONE
+    )
+    assert (tmp_path / name).read_bytes() == before
+
+
+def test_undo_keeps_comments_and_layout(runner, tmp_path: Path) -> None:
+    (tmp_path / "f.yaml").write_text(YAML, encoding="utf-8")
+    result = runner("undo", "f.yaml", "-y")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "f.yaml").read_text(encoding="utf-8") == YAML.replace(
+        "  - winner: Bob\n    left: {Ann: 2, Cy: 3}\n", ""
+    )
+
+
+def test_undo_without_a_terminal_needs_yes(runner, tmp_path: Path, snapshot) -> None:
+    (tmp_path / "f.yaml").write_text(YAML, encoding="utf-8")
+    before = _files(tmp_path, snapshot)
+    result = runner("undo", "f.yaml")
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "Last game 2: Bob went out; left Ann 2, Cy 3\n"
+        "Error: f.yaml: nothing removed; there is no terminal to ask on, so give --yes\n"
+    )
+    assert _files(tmp_path, snapshot) == before
+
+
+@pytest.mark.parametrize(("answer", "removed"), [("y\n", True), ("n\n", False), ("\n", False)])
+def test_undo_asks_on_a_terminal(
+    runner, tmp_path: Path, terminal, answer: str, removed: bool
+) -> None:
+    (tmp_path / "f.yaml").write_text(YAML, encoding="utf-8")
+    result = runner("undo", "f.yaml", input=answer)
+    assert "Remove game 2? [y/N]: " in result.stderr
+    assert result.exit_code == (0 if removed else 1)
+    assert len(_games(tmp_path / "f.yaml")) == (1 if removed else 2)
+    if not removed:
+        assert result.stderr.endswith("Aborted!\n")
+
+
+def test_undo_with_no_games(runner, tmp_path: Path, snapshot) -> None:
+    assert runner("new", "e.yaml", "--players", "Ann,Bob").exit_code == 0
+    before = _files(tmp_path, snapshot)
+    result = runner("undo", "e.yaml", "--yes")
+    assert result.exit_code == 1
+    assert result.stderr == "Error: e.yaml: there is no game to undo; the series has no games\n"
+    assert _files(tmp_path, snapshot) == before
+
+
+def test_undo_refuses_a_flow_style_list(runner, tmp_path: Path, snapshot) -> None:
+    (tmp_path / "f.yaml").write_text(
+        "players: [Ann, Bob]\ngames: [{winner: Ann, left: {Bob: 3}}]\n", encoding="utf-8"
+    )
+    before = _files(tmp_path, snapshot)
+    result = runner("undo", "f.yaml", "--yes")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[-1] == (
+        "Error: f.yaml: games: the list is written in flow style; sheetgen edits only a block list"
+    )
+    assert _files(tmp_path, snapshot) == before
+
+
+@pytest.mark.parametrize("suffix", [".yaml", ".json", ".csv"])
+def test_replace_a_game(runner, tmp_path: Path, suffix: str) -> None:
+    name = f"s{suffix}"
+    runner("new", name, "--players", "Ann,Bob,Cy")
+    runner("record", name, "--winner", "Ann", "--left", "Bob=7", "--left", "Cy=3")
+    runner("record", name, "--winner", "Bob", "--left", "Ann=2", "--left", "Cy=3")
+    result = runner(
+        "record", name, "--replace", "1", "--winner", "Cy", "--left", "Ann=1", "--left", "Bob=1"
+    )
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == "Game 1 replaced: Cy scores 35."
+    assert _games(tmp_path / name) == [("Cy", {"Ann": 1, "Bob": 1}), ("Bob", {"Ann": 2, "Cy": 3})]
+
+
+def test_replace_keeps_comments(runner, tmp_path: Path) -> None:
+    (tmp_path / "f.yaml").write_text(YAML, encoding="utf-8")
+    result = runner(
+        "record", "f.yaml", "--replace", "2", "--winner", "Cy", "--left", "Ann=4", "--left", "Bob=5"
+    )
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "f.yaml").read_text(encoding="utf-8") == YAML.replace(
+        "  - winner: Bob\n    left: {Ann: 2, Cy: 3}\n",
+        "  - winner: Cy\n    left: {Ann: 4, Bob: 5}\n",
+    )
+
+
+@pytest.mark.parametrize(
+    ("number", "left", "message"),
+    [
+        ("3", ["Bob=1", "Cy=1"], "Error: f.yaml: there is no game 3; the series has 2 games"),
+        (
+            "1",
+            ["Bob=31", "Cy=1"],
+            "Error: f.yaml, game 1: Bob has 31 cards left, but stock piles hold 30",
+        ),
+    ],
+)
+def test_replace_is_checked_and_changes_nothing_when_wrong(
+    runner, tmp_path: Path, snapshot, number: str, left: list[str], message: str
+) -> None:
+    (tmp_path / "f.yaml").write_text(YAML, encoding="utf-8")
+    before = _files(tmp_path, snapshot)
+    args = [arg for value in left for arg in ("--left", value)]
+    result = runner("record", "f.yaml", "--replace", number, "--winner", "Ann", *args)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[-1] == message
+    assert _files(tmp_path, snapshot) == before
+
+
+def test_replace_rechecks_the_games_after_it(runner, tmp_path: Path, snapshot) -> None:
+    (tmp_path / "f.json").write_text(
+        json.dumps(
+            {
+                "players": ["Ann", "Bob"],
+                "target": 100,
+                "games": [
+                    {"winner": "Ann", "left": {"Bob": 1}},
+                    {"winner": "Ann", "left": {"Bob": 20}},
+                ],
+            }
+        ),
+        encoding="utf-8",
+    )
+    before = _files(tmp_path, snapshot)
+    result = runner("record", "f.json", "--replace", "1", "--winner", "Ann", "--left", "Bob=20")
+    assert result.exit_code == 1
+    assert "game 2" in result.stderr.splitlines()[-1]
+    assert _files(tmp_path, snapshot) == before
+
+
+REPEAT = (
+    "Warning: this game repeats game 2 exactly; if it was entered twice, leave it out or "
+    "run: sheetgen undo f.yaml\n"
+)
+
+
+def test_a_repeated_game_is_recorded_with_a_warning(runner, tmp_path: Path) -> None:
+    (tmp_path / "f.yaml").write_text(YAML, encoding="utf-8")
+    result = runner("record", "f.yaml", "--winner", "Bob", "--left", "Cy=3", "--left", "Ann=2")
+    assert result.exit_code == 0, result.output
+    assert result.stderr == REPEAT
+    assert len(_games(tmp_path / "f.yaml")) == 3
+
+
+@pytest.mark.parametrize(("answer", "games"), [("y\n", 3), ("n\n", 2)])
+def test_a_repeated_game_asks_on_a_terminal(
+    runner, tmp_path: Path, terminal, answer: str, games: int
+) -> None:
+    (tmp_path / "f.yaml").write_text(YAML, encoding="utf-8")
+    result = runner(
+        "record", "f.yaml", "--winner", "Bob", "--left", "Ann=2", "--left", "Cy=3", input=answer
+    )
+    assert result.stderr.startswith(REPEAT + "Record it as game 3? [y/N]: ")
+    assert result.exit_code == (0 if games == 3 else 1)
+    assert len(_games(tmp_path / "f.yaml")) == games
+
+
+def test_yes_records_a_repeated_game_without_asking(runner, tmp_path: Path, terminal) -> None:
+    (tmp_path / "f.yaml").write_text(YAML, encoding="utf-8")
+    result = runner(
+        "record", "f.yaml", "--yes", "--winner", "Bob", "--left", "Ann=2", "--left", "Cy=3"
+    )
+    assert result.exit_code == 0
+    assert result.stderr == REPEAT
+
+
+def test_a_different_game_gets_no_warning(runner, tmp_path: Path, terminal) -> None:
+    (tmp_path / "f.yaml").write_text(YAML, encoding="utf-8")
+    result = runner("record", "f.yaml", "--winner", "Bob", "--left", "Ann=2", "--left", "Cy=4")
+    assert result.exit_code == 0
+    assert result.stderr == ""
