@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ from sheetgen.errors import ChoiceError, HouseRulesError
 from sheetgen.games import GameDef, Section
 from sheetgen.houserules import HouseRules, differences, official_of
 from sheetgen.imposition import half_paper, impose_saddle_stitch
-from sheetgen.markdown import Heading, render_markdown
+from sheetgen.markdown import Heading, first_heading, render_markdown
 from sheetgen.paper import Paper
 from sheetgen.preview import in_format
 from sheetgen.resources import fonts_dir, templates_dir
@@ -111,13 +112,30 @@ def _seats(table: Table) -> list[dict[str, Any]]:
     return seats
 
 
-def build_context(rules: HouseRules) -> dict[str, Any]:
+def _others_piles(rules: HouseRules, teams: int) -> str:
+    """Whose piles the winner counts: "the other team's stock piles", "the other player's ..."."""
+    words = rules.definition.words
+    stock, stocks = words.get("stock", "stock pile"), words.get("stocks", "stock piles")
+    if teams:
+        return f"the other team's {stocks}" if teams == 2 else f"the other teams' {stocks}"
+    return f"the other player's {stock}" if rules.players == 2 else f"the other players' {stocks}"
+
+
+def extra_title(markdown: str | None) -> str:
+    """The title of the table's own rules: their first heading, else "Our own rules"."""
+    first = first_heading(markdown) if markdown is not None else None
+    return first.title if first is not None else EXTRA_TITLE
+
+
+def build_context(rules: HouseRules, extra_markdown: str | None = None) -> dict[str, Any]:
     """Every value the templates may use, derived from the validated house rules.
 
-    Plain data only: the house-rules sentences are rendered with the rest of
-    the booklet, from the toggles listed under ``changed``.
+    ``extra_markdown`` is the table's own rules (read from ``rules.extra`` when not
+    given); only their title is used here, so the house-rules box can point to it.
     """
     game = rules.definition
+    if extra_markdown is None:
+        extra_markdown = _read_extra(rules)
     deck = game.deck(rules.deck)
     dealt = deal(rules.players, rules.stock, deck.cards - game.laid_out - game.draw_left)
     draw_pile = dealt.draw_pile + game.draw_left
@@ -138,6 +156,9 @@ def build_context(rules: HouseRules) -> dict[str, Any]:
             "laid_out": game.laid_out,
         },
         "teams": len(table.teams),
+        "side": "team" if table.teams else "player",
+        "others_piles": _others_piles(rules, len(table.teams)),
+        "extra_title": extra_title(extra_markdown),
         "scoring": {
             "bonus": scoring.bonus,
             "per_card": scoring.per_card,
@@ -148,6 +169,10 @@ def build_context(rules: HouseRules) -> dict[str, Any]:
         "seats": _seats(table),
         "changed": differences(rules),
     }
+    changed = context["changed"]
+    # Own rules handed in directly (not through the house rules) are still the table's own.
+    if extra_markdown is not None and "extra" in game.house_rules and "extra" not in changed:
+        changed.append("extra")
     return context
 
 
@@ -189,9 +214,18 @@ def _chapters(
 
 
 def _extra_chapter(extra: str, source: str) -> Chapter:
-    rendered = render_markdown(extra, id_prefix="extra", shift=1, source=source)
-    heading = Heading(1, "extra", EXTRA_TITLE)
-    return Chapter(rendered.html, (heading, *rendered.headings))
+    """The table's own rules as one chapter, titled by their first heading or "Our own rules".
+
+    A heading that opens the text becomes the chapter's title; every other heading
+    nests below it, whatever level the table gave it.
+    """
+    first = first_heading(extra)
+    title = first.title if first is not None else EXTRA_TITLE
+    body = first.rest if first is not None else extra
+    rendered = render_markdown(body, id_prefix="extra", source=source, below=1)
+    heading = Heading(1, "extra", title)
+    opening = f'<h1 id="extra">{escape(title)}</h1>\n'
+    return Chapter(opening + rendered.html, (heading, *rendered.headings))
 
 
 def _read_extra(rules: HouseRules) -> str | None:
@@ -212,9 +246,9 @@ def render_html(
 ) -> str:
     """The booklet as one HTML document (fonts and styles from the package only)."""
     game = rules.definition
-    context = build_context(rules)
     if extra_markdown is None:
         extra_markdown = _read_extra(rules)
+    context = build_context(rules, extra_markdown)
     env = booklet_environment(game)
     # The house-rules sentences first: the sections quote them too.
     context["differences"] = [

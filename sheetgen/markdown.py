@@ -3,7 +3,7 @@
 CommonMark plus tables, with raw HTML, images and links switched off: raw
 HTML shows as text, and nothing in the Markdown can make the renderer fetch a
 file or a URL. Headings get ids (for the table of contents) and can be moved
-down a level, so a table's own "# Heading" nests under its section.
+down, so a table's own headings nest under the title of their chapter.
 """
 
 from __future__ import annotations
@@ -63,12 +63,35 @@ def _depth(tokens: list[Token], base: int = 0) -> int:
     return deepest
 
 
-def render_markdown(
-    text: str, *, id_prefix: str, shift: int = 0, source: str = "Markdown"
-) -> RenderedMarkdown:
-    """Render Markdown safely; headings get ids ``<id_prefix>-<slug>`` and move down ``shift``.
+@dataclass(frozen=True)
+class Opening:
+    """A heading that opens a Markdown text, and the text after it."""
 
-    ``source`` names the text in the message when it nests too deeply to set.
+    title: str
+    rest: str
+
+
+def _title(inline: Token) -> str:
+    return "".join(child.content for child in inline.children or [] if child.type != "softbreak")
+
+
+def first_heading(text: str) -> Opening | None:
+    """The heading the text opens with (any level), or None when it opens with anything else."""
+    tokens = _parser().parse(text)
+    if not tokens or tokens[0].type != "heading_open" or tokens[0].map is None:
+        return None
+    rest = "".join(text.splitlines(keepends=True)[tokens[0].map[1] :])
+    return Opening(_title(tokens[1]), rest)
+
+
+def render_markdown(
+    text: str, *, id_prefix: str, below: int = 0, source: str = "Markdown"
+) -> RenderedMarkdown:
+    """Render Markdown safely; headings get ids ``<id_prefix>-<slug>``.
+
+    With ``below`` set, the headings move so the shallowest sits at level
+    ``below + 1`` and the text nests under a heading of that level. ``source``
+    names the text in the message when it nests too deeply to set.
     """
     md = _parser()
     tokens = md.parse(text)
@@ -78,6 +101,8 @@ def render_markdown(
             f"{source}: lists, quotes or emphasis are nested {depth} levels deep; "
             f"a booklet sets at most {MAX_DEPTH}"
         )
+    levels = [int(token.tag[1:]) for token in tokens if token.type == "heading_open"]
+    shift = below + 1 - min(levels) if below and levels else 0
     headings: list[Heading] = []
     seen: set[str] = set()
     for index, token in enumerate(tokens):
@@ -86,8 +111,7 @@ def render_markdown(
         level = min(MAX_HEADING, int(token.tag[1:]) + shift)
         token.tag = f"h{level}"
         if token.type == "heading_open":
-            inline = tokens[index + 1].children or []
-            title = "".join(child.content for child in inline if child.type != "softbreak")
+            title = _title(tokens[index + 1])
             anchor = f"{id_prefix}-{slug(title)}"
             while anchor in seen:
                 anchor += "-x"

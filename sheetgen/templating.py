@@ -37,14 +37,25 @@ def spell(number: int) -> str:
     return str(number)
 
 
+# The booklet's one number style: counts of things in words up to twelve, figures
+# above; points are always figures, as on a score sheet.
+_ALWAYS_FIGURES = frozenset({"point"})
+
+
 def plural(word: str, count: int) -> str:
     """``word`` with an "s" unless there is exactly one."""
     return word if count == 1 else f"{word}s"
 
 
-def cards(count: int) -> str:
-    """``1 card``, ``30 cards``."""
-    return f"{count} {plural('card', count)}"
+def count(number: int, noun: str) -> str:
+    """A grammatical count in the booklet's style: ``one card``, ``30 cards``, ``1 point``."""
+    shown = str(number) if noun in _ALWAYS_FIGURES else spell(number)
+    return f"{shown} {plural(noun, number)}"
+
+
+def cards(number: int) -> str:
+    """``count(number, "card")``, the count the rules text needs most."""
+    return count(number, "card")
 
 
 def make_environment(search_path: Sequence[Path]) -> Environment:
@@ -60,6 +71,7 @@ def make_environment(search_path: Sequence[Path]) -> Environment:
         keep_trailing_newline=True,
     )
     env.filters["spell"] = spell
+    env.filters["count"] = count
     env.filters["cards"] = cards
     env.globals["plural"] = plural
     return env

@@ -72,17 +72,17 @@ def test_spite_and_malice_carries_its_own_facts(official: Any) -> None:
         "Two ordinary packs of 52 cards",
         "one deck of 104 cards",
         "Kings are wild",
-        "Suits never matter",
+        "suits never matter",
         "a pay-off pile of 20 cards",
         "Deal 20 cards face down to each player",
-        "Deal five more cards to each player as a hand",
+        "Deal each player a hand of five cards",
         "it starts with 54 cards",
         "At most three centre stacks",
-        "begun with an ace",
+        "starts with an ace",
         "reaches the queen",
         "up to four side stacks",
         "in any order",
-        "The player showing the higher one takes the first turn",
+        "The player showing the higher card takes the first turn",
         "each player shuffles their own pay-off pile",
         "first player whose pay-off pile is empty",
     ):
@@ -104,8 +104,8 @@ def test_the_board_game_carries_its_own_facts(official: Any) -> None:
         "eight sets of the numbers 1 to 12",
         "twelve wild Skip-Bo cards",
         "Eight counters in four colours",
-        "a played deck of 10 cards",
-        "Deal 10 cards face down to every player",
+        "a played deck of ten cards",
+        "Deal ten cards face down to every player",
         "Turn only its top card face up",
         "each of the six discard pile",
         "Put the remaining 82 cards face down",
@@ -127,6 +127,10 @@ def test_the_board_game_carries_its_own_facts(official: Any) -> None:
 
 def test_the_board_game_carries_none_of_skip_bos_facts(official: Any) -> None:
     _, _, text = official["skip-bo-board"]
+    # The one sentence that says why the shared piles are not called building piles
+    # is the only place the card game's word may appear.
+    why = text.rindex('Why "discard piles"?')
+    text = text[:why] + text[text.index("Setting up", why) :]
     for foreign in ("162", "500", "stock pile", "building pile", "30 cards", "points"):
         assert foreign not in text, foreign
 
@@ -138,7 +142,7 @@ def test_four_centre_stacks_change_every_sentence_about_them() -> None:
     text = html_text("spite-and-malice", **{"building-piles": 4})
     assert "At most four centre stacks may be in play" in text
     assert "at most four at once" in text
-    assert "Up to four centre stacks may be in play at once, not three." in text
+    assert "Up to four centre stacks may be in play at once instead of three." in text
     assert "At most three centre stacks" not in text
     three = picture("spite-and-malice")
     four = picture("spite-and-malice", **{"building-piles": 4})
@@ -152,14 +156,15 @@ def test_a_15_card_pay_off_pile_changes_the_deal() -> None:
     assert "Deal 15 cards face down to each player" in text
     assert "a pay-off pile of 15 cards" in text
     assert "it starts with 64 cards" in text
-    assert "Each pay-off pile holds 15 cards, not 20." in text
+    assert "Each pay-off pile holds 15 cards instead of 20." in text
     assert "20 cards" not in text
 
 
 def test_the_points_series_is_scored_the_skip_bo_way() -> None:
     text = html_text("spite-and-malice", series=True)
-    assert "this table's own choice, borrowed from Skip-Bo" in text
-    assert "give no official scores" in text
+    assert "pagat.com notes that the game scores a series in much the same way as Skip-Bo" in text
+    assert "keeps the Skip-Bo method and its figures" in text
+    assert "give no official scores" not in text
     assert "25 points for going out" in text
     assert "5 points for every card" in text
     assert "reach 500 points wins the series" in text
@@ -171,17 +176,19 @@ def test_a_series_on_the_tables_own_figures() -> None:
     text = html_text("spite-and-malice", series=True, target=300, bonus=10, **{"per-card": 2})
     assert "10 points for going out" in text
     assert "reach 300 points wins the series" in text
-    assert "borrowed from Skip-Bo" not in text
-    assert "The series ends at 300 points rather than at Skip-Bo's 500." in text
+    assert "keeps the Skip-Bo method with this table's own figures" in text
+    assert "The series is played to 300 points; Skip-Bo's series goes to 500." in text
+    assert "Going out earns 10 points; Skip-Bo gives 25." in text
+    assert "scored the Skip-Bo way" not in text
 
 
 def test_an_8_card_played_deck_changes_the_deal() -> None:
     text = html_text("skip-bo-board", players=4, stock=8)
-    assert "Deal 8 cards face down to every player" in text
-    assert "a played deck of 8 cards" in text
+    assert "Deal eight cards face down to every player" in text
+    assert "a played deck of eight cards" in text
     assert "Put the remaining 70 cards face down" in text
-    assert "Each played deck holds 8 cards, not 10." in text
-    assert "10 cards" not in text
+    assert "Each played deck holds eight cards instead of ten." in text
+    assert "ten cards" not in text
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -211,8 +218,9 @@ def test_the_tables_own_rules_join_either_game(game: str, tmp_path: Path) -> Non
     extra = tmp_path / "ours.md"
     extra.write_text("# Table talk\n\nWe play <b>fast</b>.\n", encoding="utf-8")
     html = render_html(resolve(game=game, options={"extra": extra}), paper=A4)
-    assert "Our own rules" in html
-    assert "This table has rules of its own" in html
+    assert '<h1 id="extra">Table talk</h1>' in html
+    assert "Our own rules" not in html
+    assert "This table has rules of its own: see &#34;Table talk&#34;." in html
     assert "&lt;b&gt;fast&lt;/b&gt;" in html
     assert "<b>fast</b>" not in html
 
@@ -231,7 +239,7 @@ def test_the_cli_renders_spite_and_malice_from_a_house_rules_file(
     _, size, text = pdf_text((tmp_path / "output" / "rules-spite-and-malice.pdf").read_bytes())
     assert tuple(round(side) for side in size) == A4_POINTS
     assert "At most four centre stacks" in text
-    assert "Each pay-off pile holds 15 cards, not 20." in text
+    assert "Each pay-off pile holds 15 cards instead of 20." in text
 
 
 REFUSALS = [

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from jinja2 import UndefinedError
 
-from sheetgen.templating import cards, evaluate, make_environment, render_template, spell
+from sheetgen.templating import cards, count, evaluate, make_environment, render_template, spell
 
 
 @pytest.fixture
@@ -39,9 +39,26 @@ def test_when_expressions(env) -> None:  # type: ignore[no-untyped-def]
     assert not evaluate(env, "players > 3", {"players": 2})
 
 
-@pytest.mark.parametrize(("count", "text"), [(1, "1 card"), (0, "0 cards"), (30, "30 cards")])
-def test_cards(count: int, text: str) -> None:
-    assert cards(count) == text
+@pytest.mark.parametrize(
+    ("number", "noun", "text"),
+    [
+        (1, "card", "one card"),
+        (0, "card", "zero cards"),
+        (12, "card", "twelve cards"),
+        (30, "card", "30 cards"),
+        (1, "game", "one game"),
+        (1, "point", "1 point"),
+        (5, "point", "5 points"),
+        (500, "point", "500 points"),
+    ],
+)
+def test_count_is_grammatical_in_one_number_style(number: int, noun: str, text: str) -> None:
+    assert count(number, noun) == text
+
+
+def test_cards_is_the_count_of_cards() -> None:
+    assert cards(1) == "one card"
+    assert cards(30) == "30 cards"
 
 
 @pytest.mark.parametrize(("number", "text"), [(0, "zero"), (4, "four"), (12, "twelve"), (13, "13")])
