@@ -90,25 +90,35 @@ def _example(table: Table, scoring: ScoringRules) -> dict[str, Any]:
     }
 
 
+# The table picture: seats along the near and far edges, each seat SEAT_WIDTH wide.
+SEAT_WIDTH = 262
+SEAT_GAP = 24
+PICTURE_WIDTH = 880
+
+
 def _seats(table: Table) -> list[dict[str, Any]]:
-    """Where each player sits in the picture (640 x 520 viewBox), clockwise from the bottom."""
-    seats = []
+    """Where each player sits in the table picture, clockwise from the near edge.
+
+    Half the players (rounded up) sit along the near edge, the rest along the far
+    edge; seen from above, clockwise runs right to left along the near edge and
+    left to right along the far one. ``x`` is the left end of the seat's row of piles.
+    """
     count = len(table.players)
-    for index, player in enumerate(table.players):
-        angle = 90 + 360 * index / count
-        rad = math.radians(angle)
-        side = table.side_of(player)
-        seats.append(
-            {
-                "name": player,
-                "team": side if table.partnership else "",
-                "x": round(320 + 215 * math.cos(rad), 1),
-                "y": round(255 + 165 * math.sin(rad), 1),
-                "rotate": round(angle - 90, 1),
-                "label_x": round(320 + 290 * math.cos(rad), 1),
-                "label_y": round(255 + 232 * math.sin(rad) + 4, 1),
-            }
-        )
+    near = (count + 1) // 2
+    rows = (("near", table.players[:near][::-1]), ("far", table.players[near:]))
+    seats = []
+    for row, players in rows:
+        span = len(players) * SEAT_WIDTH + (len(players) - 1) * SEAT_GAP
+        start = (PICTURE_WIDTH - span) / 2
+        for index, player in enumerate(players):
+            seats.append(
+                {
+                    "name": player,
+                    "team": table.side_of(player) if table.partnership else "",
+                    "row": row,
+                    "x": start + index * (SEAT_WIDTH + SEAT_GAP),
+                }
+            )
     return seats
 
 

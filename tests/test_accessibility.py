@@ -47,7 +47,8 @@ def test_headings_are_real_headings(structure: PdfStructure) -> None:
 
 def test_the_table_picture_has_a_text_alternative(structure: PdfStructure) -> None:
     (figure,) = structure.figures()
-    assert figure.alt == "The table, seen from above"
+    assert figure.alt.startswith("The table seen from above: four players sit round it.")
+    assert "four discard piles and then the stock pile, on the player's right" in figure.alt
 
 
 def test_every_font_is_embedded_dejavu(structure: PdfStructure) -> None:
