@@ -22,7 +22,7 @@ from jinja2 import Environment
 
 from sheetgen import __version__
 from sheetgen.errors import ChoiceError, HouseRulesError
-from sheetgen.games import GameDef, Section
+from sheetgen.games import TEAM_SIZE, GameDef, Section
 from sheetgen.houserules import HouseRules, differences, official_of
 from sheetgen.imposition import half_paper, impose_saddle_stitch
 from sheetgen.markdown import Heading, first_heading, render_markdown
@@ -30,13 +30,13 @@ from sheetgen.paper import Paper
 from sheetgen.preview import in_format
 from sheetgen.resources import fonts_dir, templates_dir
 from sheetgen.scoring import Game, ScoringRules, game_points, max_points
-from sheetgen.table import TEAM_SIZE, Table, deal, make_table
+from sheetgen.table import Table, deal, make_table
 from sheetgen.templating import evaluate, make_environment, render_string, render_template
 
 CREATOR = f"sheetgen {__version__}"
 LAYOUTS = ("pages", "booklet")
 FORMATS = ("pdf", "png")
-EXAMPLE_NAMES = ("Ann", "Bob", "Cy", "Di", "Eve", "Fay")
+EXAMPLE_NAMES = ("Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kim", "Lou")
 # Share of a full stock pile each loser still holds in the worked example.
 EXAMPLE_SHARES = (0.25, 0.4, 0.1, 0.5, 0.3)
 EXTRA_TITLE = "Our own rules"
@@ -54,12 +54,15 @@ class Chapter:
 
 
 def _example_table(rules: HouseRules) -> Table:
-    names = EXAMPLE_NAMES[: rules.players]
+    names = [
+        EXAMPLE_NAMES[n] if n < len(EXAMPLE_NAMES) else f"Player {n + 1}"
+        for n in range(rules.players)
+    ]
     teams = None
     if rules.partnerships:
         count = rules.players // TEAM_SIZE
         teams = {f"Team {chr(65 + k)}": [names[k], names[k + count]] for k in range(count)}
-    return make_table(names, stock=rules.stock, teams=teams)
+    return make_table(names, stock=rules.stock, teams=teams, game=rules.definition, deck=rules.deck)
 
 
 def _example(table: Table, scoring: ScoringRules) -> dict[str, Any]:
@@ -147,10 +150,9 @@ def build_context(rules: HouseRules, extra_markdown: str | None = None) -> dict[
     if extra_markdown is None:
         extra_markdown = _read_extra(rules)
     deck = game.deck(rules.deck)
-    dealt = deal(rules.players, rules.stock, deck.cards - game.laid_out - game.draw_left)
-    draw_pile = dealt.draw_pile + game.draw_left
+    dealt = deal(rules.players, rules.stock, game=game, deck=deck.id)
     table = _example_table(rules)
-    scoring = ScoringRules(bonus=rules.bonus, per_card=rules.per_card, target=rules.target)
+    scoring = rules.scoring
     context: dict[str, Any] = {
         "game": game,
         "words": game.words,
@@ -160,10 +162,10 @@ def build_context(rules: HouseRules, extra_markdown: str | None = None) -> dict[
         "deal": {
             "players": rules.players,
             "stock": dealt.stock,
-            "dealt": rules.players * dealt.stock,
-            "draw_pile": draw_pile,
-            "after_hands": draw_pile - rules.players * game.hand,
-            "laid_out": game.laid_out,
+            "dealt": dealt.dealt,
+            "draw_pile": dealt.draw_pile,
+            "after_hands": dealt.after_hands,
+            "laid_out": dealt.laid_out,
         },
         "teams": len(table.teams),
         "side": "team" if table.teams else "player",
@@ -378,13 +380,10 @@ def _sheet_pdf(rules: HouseRules, paper: Paper) -> bytes:
 
     return blank_sheet_pdf(
         paper=paper,
+        game=rules.definition,
+        scoring=rules.scoring,
         players=rules.players,
         teams=rules.players // TEAM_SIZE if rules.partnerships else None,
-        target=rules.target,
-        bonus=rules.bonus,
-        per_card=rules.per_card,
-        piles=rules.definition.words.get("stocks", "stock piles"),
-        title=f"{rules.definition.name} score sheet",
     )
 
 

@@ -8,7 +8,8 @@ turned into one clean message in one place: ``SheetgenGroup.invoke``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -47,6 +48,17 @@ def main() -> None:
     cli(prog_name="sheetgen")
 
 
+@contextmanager
+def _options_named() -> Iterator[None]:
+    """Place the core's errors at the options they came from: ``stock`` becomes ``--stock``."""
+    try:
+        yield
+    except SheetgenError as exc:
+        if exc.field is None or exc.file is not None:
+            raise
+        raise exc.at(field=f"--{exc.field}") from None
+
+
 def _said(path: Path) -> None:
     """Tell the user where a document went (unless it went to standard output)."""
     if str(path) != "-":
@@ -67,19 +79,51 @@ class LeftCount(click.ParamType[tuple[str, int]]):
         return (name.strip(), int(count))
 
 
+class GameChoice(click.Choice[str]):
+    """The games under rules/, read only when ``--game`` is used or its help is shown."""
+
+    def __init__(self) -> None:
+        super().__init__(())
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        from sheetgen.games import game_ids
+
+        return tuple(game_ids())
+
+    @choices.setter
+    def choices(self, value: object) -> None:
+        """click sets the choices when it builds the type; the folders decide them instead."""
+
+
+scoring_option = click.option(
+    "--scoring",
+    type=click.Choice(["winner", "cards-left"]),
+    help="winner: the winner scores bonus + points per card left in the others' piles, first "
+    "to the target wins; cards-left: everyone counts the cards left in their own pile, lowest "
+    "total after the agreed games wins (default: the game's way).",
+)
+
+
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--game", type=GameChoice(), help="Which game the series is of (default skip-bo).")
 @click.option("--players", required=True, help='The players in seating order: "Ann,Bob,Cy,Di".')
 @click.option("--teams", help='Partnership play, teams of two: "Red=Ann+Cy,Blue=Bob+Di".')
 @click.option("--stock", type=click.IntRange(min=1), help="Cards in each stock pile.")
-@click.option("--target", type=int, help="Points that win the series (default 500).")
+@scoring_option
+@click.option("--target", type=int, help="Points that win the series (default: the game's, 500).")
+@click.option("--games-to-play", type=int, help="With cards-left scoring: games in the series.")
 @click.option("--title", help="A name for the series, printed on its sheets.")
 def new(
     file: Path,
+    game: str | None,
     players: str,
     teams: str | None,
     stock: int | None,
+    scoring: str | None,
     target: int | None,
+    games_to_play: int | None,
     title: str | None,
 ) -> None:
     """Start a series file (.yaml, .json or .csv) for a table; never overwrites one.
@@ -87,16 +131,22 @@ def new(
     \b
     Example:
         sheetgen new friday.yaml --players "Ann,Bob,Cy,Di" --title "Friday nights"
+        sheetgen new duel.yaml --game spite-and-malice --players "Ann,Bob"
+        sheetgen new casual.yaml --players "Ann,Bob,Cy" --scoring cards-left --games-to-play 8
     """
+    from sheetgen.games import DEFAULT_GAME
     from sheetgen.seriesfile import create_series
     from sheetgen.table import parse_names, parse_teams
 
     create_series(
         file,
         parse_names(players),
+        game=game or DEFAULT_GAME,
         teams=parse_teams(teams) if teams else None,
         stock=stock,
         target=target,
+        scoring=scoring,
+        games_to_play=games_to_play,
         title=title,
     )
     click.echo(f"Started {file}; add games with: sheetgen record {file} --winner NAME ...")
@@ -258,18 +308,26 @@ def export(file: Path, fmt: str, output: Path) -> None:
 
 
 @cli.command()
-@click.option("--players", required=True, type=click.IntRange(2, 6), help="2 to 6 players.")
-@click.option("--stock", type=int, help="Cards in each stock pile (default: 30, or 20 for 5-6).")
-def deal(players: int, stock: int | None) -> None:
+@click.option("--game", type=GameChoice(), help="Which game (default skip-bo).")
+@click.option("--players", required=True, type=int, help="Players at the table (Skip-Bo: 2 to 6).")
+@click.option(
+    "--stock", type=int, help="Cards in each stock pile (default: the game's official size)."
+)
+@click.option("--deck", help="Which of the game's decks (default: its official one).")
+def deal(game: str | None, players: int, stock: int | None, deck: str | None) -> None:
     """Show the deal in numbers: stock piles and what is left to draw.
 
     \b
     Example:
         sheetgen deal --players 4
+        sheetgen deal --game spite-and-malice --players 2 --stock 25
     """
+    from sheetgen.games import DEFAULT_GAME, load_game
     from sheetgen.table import deal_text
 
-    click.echo(deal_text(players, stock))
+    definition = load_game(game or DEFAULT_GAME)
+    with _options_named():
+        click.echo(deal_text(players, stock, game=definition, deck=deck))
 
 
 class TeamsParam(click.ParamType[int | dict[str, list[str]]]):
@@ -343,15 +401,13 @@ def _sheet_output(output: Path | None, fmt: str, stem: str) -> Path:
 
 
 @cli.command()
-@click.option("--players", type=click.IntRange(2, 6), help="2 to 6 players (default 6).")
+@click.option("--players", type=int, help="Players at the table (Skip-Bo: 2 to 6; default 6).")
 @click.option("--names", help='Player names for the header, e.g. "Ann,Bob,Cy" (sets the count).')
 @click.option("--teams", type=TeamsParam(), help='"Red=Ann+Cy,Blue=Bob+Di", or 2 or 3 teams.')
 @click.option(
     "--games", type=click.IntRange(1, 200), default=10, show_default=True, help="Game rows."
 )
-@click.option(
-    "--target", type=click.IntRange(1), default=500, show_default=True, help="Points to win."
-)
+@click.option("--target", type=click.IntRange(1), help="Points to win (default: the game's, 500).")
 @click.option("--title", help='Heading of the sheet (default "Skip-Bo score sheet").')
 @click.option("--copies", type=click.IntRange(1, 100), default=1, show_default=True, help="Pages.")
 @paper_option
@@ -362,7 +418,7 @@ def sheet(
     names: str | None,
     teams: Any,
     games: int,
-    target: int,
+    target: int | None,
     title: str | None,
     copies: int,
     paper_name: str | None,
@@ -376,17 +432,22 @@ def sheet(
         sheetgen sheet --names "Ann,Bob,Cy,Di" --paper a4
         sheetgen sheet --teams "Red=Ann+Cy,Blue=Bob+Di" --copies 3 -o - | lp
     """
+    from dataclasses import replace
+
+    from sheetgen.games import load_game
     from sheetgen.paper import paper
     from sheetgen.sheet import blank_sheet_pdf
     from sheetgen.table import parse_names
 
+    game = load_game()
     pdf = blank_sheet_pdf(
         paper=paper(paper_name) if paper_name else None,
+        game=game,
+        scoring=game.scoring if target is None else replace(game.scoring, target=target),
         players=players,
         names=parse_names(names) if names is not None else None,
         teams=teams,
         games=games,
-        target=target,
         title=title,
         copies=copies,
     )
@@ -400,23 +461,6 @@ def _write_document(pdf: bytes, fmt: str, output: Path) -> None:
 
     write_bytes(output, in_format(pdf, fmt))
     _said(output)
-
-
-class GameChoice(click.Choice[str]):
-    """The games under rules/, read only when ``--game`` is used or its help is shown."""
-
-    def __init__(self) -> None:
-        super().__init__(())
-
-    @property
-    def choices(self) -> tuple[str, ...]:
-        from sheetgen.games import game_ids
-
-        return tuple(game_ids())
-
-    @choices.setter
-    def choices(self, value: object) -> None:
-        """click sets the choices when it builds the type; the folders decide them instead."""
 
 
 @cli.command()

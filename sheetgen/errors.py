@@ -1,15 +1,72 @@
 """The one family of exceptions sheetgen raises for bad input.
 
 The command line turns any of these into a single clean line and a non-zero
-exit. Messages never start with "Error:" (click adds that) and name the file,
-the game and the field wherever those are known.
+exit. Messages never start with "Error:" (click adds that). An error carries
+its place as data: the file, the recorded game's number and the field, so a
+caller that knows more (which file, which option) fills them in with
+:meth:`SheetgenError.at` instead of cutting and re-gluing the message.
 """
 
 from __future__ import annotations
 
+import copy
+from pathlib import Path
+from typing import Self
+
 
 class SheetgenError(Exception):
-    """Base of every error sheetgen reports to a user instead of a traceback."""
+    """Base of every error sheetgen reports to a user instead of a traceback.
+
+    ``problem`` says what is wrong and what would be right; ``file`` (a path, or
+    the name of a command-line option's source), ``game`` (the number of a
+    recorded game) and ``field`` (a key or an option) say where. ``str()`` joins
+    them: ``series.yaml, game 3, left Cy: 31 cards left, but stock piles hold 30``.
+    """
+
+    def __init__(
+        self,
+        problem: str,
+        *,
+        file: Path | str | None = None,
+        game: int | None = None,
+        field: str | None = None,
+    ) -> None:
+        super().__init__(problem)
+        self.problem = problem
+        self.file = None if file is None else str(file)
+        self.game = game
+        self.field = field
+
+    @property
+    def where(self) -> str:
+        """The place, as the message opens with it ("" when nothing is known)."""
+        parts = [self.file, None if self.game is None else f"game {self.game}", self.field]
+        return ", ".join(part for part in parts if part)
+
+    def __str__(self) -> str:
+        where = self.where
+        return f"{where}: {self.problem}" if where else self.problem
+
+    def at(
+        self,
+        *,
+        file: Path | str | None = None,
+        game: int | None = None,
+        field: str | None = None,
+    ) -> Self:
+        """A copy of this error placed more exactly: each given part replaces the old one."""
+        placed = copy.copy(self)
+        if file is not None:
+            placed.file = str(file)
+        if game is not None:
+            placed.game = game
+        if field is not None:
+            placed.field = field
+        return placed
+
+    def within(self, file: Path | str | None) -> Self:
+        """A copy that names ``file`` unless it names a file already."""
+        return self if self.file is not None or file is None else self.at(file=file)
 
 
 class RuleError(SheetgenError):
@@ -22,6 +79,10 @@ class SeriesFileError(SheetgenError):
 
 class HouseRulesError(SheetgenError):
     """A house-rules file or option asks for something the game cannot do."""
+
+
+class GameDefinitionError(HouseRulesError):
+    """A game folder (rules/<game>/game.toml and its presets) is incomplete or malformed."""
 
 
 class FontCoverageError(SheetgenError):

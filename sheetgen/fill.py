@@ -18,12 +18,13 @@ from sheetgen.atomic import refuse_own_input
 from sheetgen.batching import Workers, ordered_map, usable_cores
 from sheetgen.chart import race_chart
 from sheetgen.errors import SeriesFileError, SheetgenError
+from sheetgen.games import load_game
 from sheetgen.layout import Layout
 from sheetgen.painter import Meta, PageValues, Painter
 from sheetgen.paper import Paper
 from sheetgen.preview import in_format
 from sheetgen.scoring import SeriesResult, score_series
-from sheetgen.sheet import DEFAULT_GAMES, DEFAULT_TITLE, page_layouts, spec_for
+from sheetgen.sheet import DEFAULT_GAMES, outcome_phrase, page_layouts, spec_for, title_for
 
 SERIES_SUFFIXES = (".yaml", ".yml", ".json", ".csv")
 PARALLEL_FROM = 16  # below this many series, starting worker processes costs more than it saves
@@ -97,7 +98,10 @@ def load_results(
 
 def status_line(result: SeriesResult) -> str:
     """What the sheet says beside "Series winner:": the winner, or the leader and what is needed."""
-    target = result.series.rules.target
+    rules = result.series.rules
+    target = rules.target
+    if rules.cards_left:
+        return _cards_left_status(result)
     if result.winner is not None:
         total = result.totals[result.winner]
         return f"{result.winner}, reaching {target} in game {result.won_in_game} ({total} points)"
@@ -108,12 +112,27 @@ def status_line(result: SeriesResult) -> str:
     return f"none yet; {lead}. Still needed to reach {target}: {needed}"
 
 
+def _cards_left_status(result: SeriesResult) -> str:
+    if result.winner is not None:
+        total = result.totals[result.winner]
+        return f"{result.winner}, lowest after {result.won_in_game} games ({total} cards)"
+    if result.finished:
+        return "shared: the lowest total is tied after the last game"
+    if not result.games:
+        agreed = result.series.rules.games_to_play
+        return f"none yet; no games recorded, lowest total after {agreed} games"
+    lead = f"{result.leader} leads" if result.leader else "the lead is shared"
+    games = "game" if result.games_left == 1 else "games"
+    return f"none yet; {lead} with {result.games_left} {games} to play; lowest total wins"
+
+
 def filled_pages(
     result: SeriesResult, paper: Paper, title: str | None = None
 ) -> list[tuple[Layout, PageValues]]:
     """The layouts of a series' sheet and the values that go into each page."""
     series = result.series
-    heading = title or series.title or DEFAULT_TITLE
+    heading = heading_of(result, title)
+    definition = load_game(series.game)
     partnership = series.table.partnership
     spec = spec_for(
         series.table,
@@ -121,6 +140,8 @@ def filled_pages(
         heading,
         count=len(series.table.sides),
         teams=partnership,
+        piles=definition.stocks_word,
+        game=definition,
     )
     column = {side: index for index, side in enumerate(series.table.sides)}
     # Whole pages of rows, so the table can go on writing games by hand after the last one.
@@ -140,7 +161,11 @@ def filled_pages(
                 break
             game = result.games[number - 1]
             winner = column[game.winner]
-            points[(row, winner)] = str(game.points)
+            if series.rules.cards_left:
+                for side, cards in game.scores.items():
+                    points[(row, column[side])] = str(cards)
+            else:
+                points[(row, winner)] = str(game.points)
             won.add((row, winner))
             for side, total in game.totals.items():
                 totals[(row, column[side])] = str(total)
@@ -170,19 +195,24 @@ def filled_pages(
 def _paint_series(painter: Painter, result: SeriesResult, paper: Paper, title: str | None) -> None:
     for layout, values in filled_pages(result, paper, title):
         painter.sheet(layout, values)
-    heading = title or result.series.title or DEFAULT_TITLE
+    heading = heading_of(result, title)
     painter.chart(race_chart(result, paper.landscape, heading, fonts.string_width))
 
 
 def document_meta(first: SeriesResult, count: int, title: str | None = None) -> Meta:
     """The title and subject of a PDF holding ``count`` series, the first of them ``first``."""
-    heading = title or first.series.title or DEFAULT_TITLE
+    name = load_game(first.series.game).name
     subject = (
-        f"Skip-Bo series, first to {first.series.rules.target}"
+        f"{name} series, {outcome_phrase(first.series.rules)}"
         if count == 1
-        else f"{count} Skip-Bo series"
+        else f"{count} {name} series"
     )
-    return Meta(title=heading, subject=subject)
+    return Meta(title=heading_of(first, title), subject=subject)
+
+
+def heading_of(result: SeriesResult, title: str | None = None) -> str:
+    """A filled sheet's heading: the one asked for, the series' title, or the game's sheet."""
+    return title or result.series.title or title_for(load_game(result.series.game))
 
 
 def fill_pdf(

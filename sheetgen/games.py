@@ -1,25 +1,31 @@
-"""Load the game definitions under rules/: one folder and one game.toml per game.
+"""Load the game definitions: one folder and one game.toml per game.
 
-A game is data (see rules/README.md): its name, deck, stock sizes, the
-house-rules toggles it accepts, its presets and its sections. Nothing here
-knows any game by name; every folder with a game.toml is offered.
+A game is data (see rules/README.md): its name, player range, hand, decks,
+stock sizes, scoring, the house-rules toggles it accepts, its presets and its
+sections. Nothing here knows any game by name; every folder with a game.toml
+is offered, from the package's own rules/ and from the folders a table adds
+with ``--rules-dir`` or ``SHEETGEN_RULES_PATH``.
 """
 
 from __future__ import annotations
 
+import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sheetgen.errors import ChoiceError, HouseRulesError
+from sheetgen.errors import ChoiceError, GameDefinitionError, RuleError, SheetgenError
+from sheetgen.numbers import whole_number
 from sheetgen.resources import rules_dir
-from sheetgen.table import max_stock
+from sheetgen.scoring import SCORING_KEYS, ScoringRules
 
 DEFINITION = "game.toml"
 DEFAULT_GAME = "skip-bo"
+RULES_PATH_ENV = "SHEETGEN_RULES_PATH"
+TEAM_SIZE = 2
 
 # Every toggle the pipeline understands; a game.toml lists which of them it accepts.
 KNOWN_TOGGLES = (
@@ -41,6 +47,7 @@ _TOP_KEYS = {
     "name",
     "players",
     "hand",
+    "partnerships",
     "toggles",
     "picture",
     "picture_alt",
@@ -54,6 +61,8 @@ _TOP_KEYS = {
     "deal",
 }
 _SECTION_KEYS = {"file", "when", "picture", "own_page", "slot"}
+# Folders added by --rules-dir for this run (the command line sets them, once per command).
+_added_dirs: tuple[Path, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -78,7 +87,7 @@ class Section:
 
 @dataclass(frozen=True)
 class GameDef:
-    """A game as rules/<id>/game.toml defines it."""
+    """A game as <folder>/game.toml defines it: every fact of the game lives here."""
 
     id: str
     folder: Path
@@ -92,19 +101,83 @@ class GameDef:
     short_stock: int | None
     decks: tuple[Deck, ...]
     choices: Mapping[str, tuple[Any, ...]]
-    bonus: int
-    per_card: int
-    target: int
+    scoring: ScoringRules
     house_rules: Mapping[str, str]
     sections: tuple[Section, ...]
+    partnership_players: tuple[int, ...] = ()
     picture: str | None = None
     picture_alt: str = ""
     laid_out: int = 0
     draw_left: int = 0
 
+    @property
+    def bonus(self) -> int:
+        return self.scoring.bonus
+
+    @property
+    def per_card(self) -> int:
+        return self.scoring.per_card
+
+    @property
+    def target(self) -> int:
+        return self.scoring.target
+
+    @property
+    def stock_word(self) -> str:
+        """The game's word for a player's own pile (stock pile, pay-off pile, played deck)."""
+        return self.words.get("stock", "stock pile")
+
+    @property
+    def stocks_word(self) -> str:
+        return self.words.get("stocks", f"{self.stock_word}s")
+
+    @property
+    def player_span(self) -> str:
+        """ "2 to 6" or, when both ends agree, "2"."""
+        if self.min_players == self.max_players:
+            return str(self.min_players)
+        return f"{self.min_players} to {self.max_players}"
+
+    def check_players(self, players: int) -> None:
+        """Refuse a table size the game is not played by."""
+        if not self.min_players <= players <= self.max_players:
+            raise RuleError(
+                f"{self.name} is played by {self.player_span} players, not {players}",
+                field="players",
+            )
+
+    def check_partnerships(self, players: int) -> None:
+        """Refuse teams of two at a table of ``players`` the game does not pair up."""
+        if players not in self.partnership_players:
+            counts = " or ".join(str(count) for count in self.partnership_players) or "no number"
+            raise RuleError(
+                f"teams of two need {counts} players, not {players}", field="partnerships"
+            )
+
     def largest_stock(self, players: int, cards: int) -> int:
-        """The biggest stock every player can be dealt, leaving the table its deal."""
-        return max_stock(players, cards, self.hand, reserved=self.laid_out + self.draw_left)
+        """The biggest stock every player can be dealt, leaving the table its deal.
+
+        Cards laid out on the table and those that must stay to draw are kept
+        out of the deal; every player must still draw a first hand.
+        """
+        return (cards - self.laid_out - self.draw_left) // players - self.hand
+
+    def check_stock(self, players: int, size: int, deck: Deck) -> None:
+        """Refuse a stock size the deck cannot deal to this many players."""
+        largest = self.largest_stock(players, deck.cards)
+        if 1 <= size <= largest:
+            return
+        laid = f" with {self.laid_out} cards laid out" if self.laid_out else ""
+        left = ""
+        if self.draw_left:
+            cards = "card" if self.draw_left == 1 else "cards"
+            left = f" and leave {self.draw_left} {cards} to draw"
+        raise RuleError(
+            f"{players} players cannot each be dealt a {size}-card {self.stock_word} from a "
+            f"{deck.cards}-card deck{laid}: every player must still draw a first hand "
+            f"of {self.hand}{left}; choose 1 to {largest}",
+            field="stock",
+        )
 
     @property
     def presets_dir(self) -> Path:
@@ -118,76 +191,193 @@ class GameDef:
         path = self.presets_dir / f"{name}.toml"
         if not name or "/" in name or not path.is_file():
             raise ChoiceError(
-                f"preset: {self.id} has no preset {name!r}; choose {', '.join(self.preset_names())}"
+                f"{self.id} has no preset {name!r}; choose {', '.join(self.preset_names())}",
+                field="preset",
             )
         return path
 
     def default_stock(self, players: int) -> int:
         """The official size of each player's stock for this many players."""
+        self.check_players(players)
         return self.official_stock[players]
+
+    @property
+    def official_deck(self) -> Deck:
+        return self.decks[0]
 
     def deck(self, deck_id: str) -> Deck:
         for deck in self.decks:
             if deck.id == deck_id:
                 return deck
         raise ChoiceError(
-            f"deck: {self.id} is not played with {deck_id!r}; "
-            f"choose {', '.join(deck.id for deck in self.decks)}"
+            f"{self.id} is not played with {deck_id!r}; "
+            f"choose {', '.join(deck.id for deck in self.decks)}",
+            field="deck",
         )
 
 
+def use_rules_dirs(folders: Iterable[Path]) -> None:
+    """Offer the games in ``folders`` too (before the package's own), for this run."""
+    global _added_dirs
+    _added_dirs = tuple(folders)
+    for folder in _added_dirs:
+        if not folder.is_dir():
+            raise ChoiceError(f"{folder} is not a folder of games", field="--rules-dir")
+
+
+def search_path() -> tuple[Path, ...]:
+    """Where games are looked for, first match wins: --rules-dir, SHEETGEN_RULES_PATH, rules/."""
+    from_env = []
+    for entry in os.environ.get(RULES_PATH_ENV, "").split(os.pathsep):
+        if not entry:
+            continue
+        folder = Path(entry)
+        if not folder.is_dir():
+            raise ChoiceError(f"{entry} is not a folder of games", field=RULES_PATH_ENV)
+        from_env.append(folder)
+    return (*_added_dirs, *from_env, rules_dir())
+
+
+def game_folders() -> dict[str, Path]:
+    """Every game on the search path by id: folders holding a game.toml, or being one."""
+    found: dict[str, Path] = {}
+    for place in search_path():
+        candidates = [place] if (place / DEFINITION).is_file() else sorted(place.iterdir())
+        for folder in candidates:
+            if (folder / DEFINITION).is_file():
+                found.setdefault(folder.name, folder)
+    return found
+
+
 def game_ids() -> list[str]:
-    """Every game under rules/: the folders that hold a game.toml."""
-    return sorted(path.parent.name for path in rules_dir().glob(f"*/{DEFINITION}"))
+    """Every game that can be asked for, sorted."""
+    return sorted(game_folders())
+
+
+def load_game(game_id: str = DEFAULT_GAME) -> GameDef:
+    """Read and check <folder>/game.toml for ``game_id``."""
+    folders = game_folders()
+    if game_id not in folders:
+        raise ChoiceError(
+            f"no rules for {game_id!r}; choose {', '.join(sorted(folders))}", field="game"
+        )
+    folder = folders[game_id]
+    return _load(game_id, folder.resolve(), (folder / DEFINITION).stat().st_mtime_ns)
 
 
 @cache
-def load_game(game_id: str = DEFAULT_GAME) -> GameDef:
-    """Read and check rules/<game_id>/game.toml."""
-    if game_id not in game_ids():
-        raise ChoiceError(f"game: no rules for {game_id!r}; choose {', '.join(game_ids())}")
-    folder = rules_dir() / game_id
+def _load(game_id: str, folder: Path, _mtime: int) -> GameDef:
     path = folder / DEFINITION
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise HouseRulesError(f"{path}: cannot read the game definition ({exc})") from exc
-    return _parse(game_id, folder, path, data)
+        raise GameDefinitionError(f"cannot read the game definition ({exc})", file=path) from exc
+    try:
+        return _parse(game_id, folder, data)
+    except SheetgenError as exc:
+        raise exc.at(file=path) from None
 
 
-def _parse(game_id: str, folder: Path, path: Path, data: dict[str, Any]) -> GameDef:
-    def fail(key: str, problem: str) -> HouseRulesError:
-        return HouseRulesError(f"{path}, {key}: {problem}")
+def _fail(key: str, problem: str) -> GameDefinitionError:
+    return GameDefinitionError(problem, field=key)
 
+
+def _whole(value: Any, key: str, low: int = 0) -> int:
+    number = whole_number(value, key)
+    if number < low:
+        raise _fail(key, f"{number} is below {low}")
+    return number
+
+
+def _parse(game_id: str, folder: Path, data: dict[str, Any]) -> GameDef:
     for key in data:
         if key not in _TOP_KEYS:
-            raise fail(key, f"unknown key; a game definition has {', '.join(sorted(_TOP_KEYS))}")
+            raise _fail(key, f"unknown key; a game definition has {', '.join(sorted(_TOP_KEYS))}")
     for key in ("name", "players", "hand", "toggles", "decks", "stock", "sections"):
         if key not in data:
-            raise fail(key, "missing; see rules/README.md")
-    low, high = data["players"]
+            raise _fail(key, "missing; see rules/README.md")
+    span = data["players"]
+    if not isinstance(span, list) or len(span) != 2:
+        raise _fail("players", "give the fewest and the most players, for example [2, 6]")
+    low, high = _whole(span[0], "players", 1), _whole(span[1], "players", 1)
+    if low > high:
+        raise _fail("players", f"the fewest, {low}, is more than the most, {high}")
     toggles = frozenset(data["toggles"])
     for toggle in toggles:
         if toggle not in KNOWN_TOGGLES:
-            raise fail("toggles", f"{toggle!r} is not a toggle; choose from {KNOWN_TOGGLES}")
-    official = {int(players): int(cards) for players, cards in data["stock"]["official"].items()}
+            raise _fail("toggles", f"{toggle!r} is not a toggle; choose from {KNOWN_TOGGLES}")
+    official = {
+        _whole(players, "stock.official", 1): _whole(cards, "stock.official", 1)
+        for players, cards in data["stock"].get("official", {}).items()
+    }
     for players in range(low, high + 1):
         if players not in official:
-            raise fail("stock.official", f"no stock size for {players} players")
+            raise _fail("stock.official", f"no stock size for {players} players")
+    short = data["stock"].get("short")
     decks = tuple(
-        Deck(deck_id, int(deck["cards"]), str(deck["label"]))
+        Deck(deck_id, _whole(deck.get("cards"), f"decks.{deck_id}.cards", 1), str(deck["label"]))
         for deck_id, deck in data["decks"].items()
     )
     if not decks:
-        raise fail("decks", "a game needs at least one deck")
+        raise _fail("decks", "a game needs at least one deck")
+    pairs = data.get(
+        "partnerships", [n for n in range(low, high + 1) if n % TEAM_SIZE == 0 and n > TEAM_SIZE]
+    )
+    sections = _sections(folder, data["sections"])
+    scoring_data = data.get("scoring", {})
+    for key in scoring_data:
+        if key not in SCORING_KEYS:
+            raise _fail(f"scoring.{key}", f"unknown key; [scoring] takes {', '.join(SCORING_KEYS)}")
+    try:
+        scoring = ScoringRules.from_mapping(scoring_data)
+    except SheetgenError as exc:
+        raise exc.at(field=f"scoring.{exc.field}") from None
+    dealing = data.get("deal", {})
+    for key in dealing:
+        if key not in ("laid_out", "draw_left"):
+            raise _fail(f"deal.{key}", "unknown key; [deal] takes laid_out and draw_left")
+    game = GameDef(
+        id=game_id,
+        folder=folder,
+        name=str(data["name"]),
+        min_players=low,
+        max_players=high,
+        hand=_whole(data["hand"], "hand"),
+        toggles=toggles,
+        words=dict(data.get("words", {})),
+        official_stock=official,
+        short_stock=None if short is None else _whole(short, "stock.short", 1),
+        decks=decks,
+        choices={key: tuple(values) for key, values in data.get("choices", {}).items()},
+        scoring=scoring,
+        house_rules=dict(data.get("house_rules", {})),
+        sections=sections,
+        partnership_players=tuple(_whole(n, "partnerships", 2) for n in pairs),
+        picture=data.get("picture"),
+        picture_alt=str(data.get("picture_alt", "")),
+        laid_out=_whole(dealing.get("laid_out", 0), "deal.laid_out"),
+        draw_left=_whole(dealing.get("draw_left", 0), "deal.draw_left"),
+    )
+    if "official" not in game.preset_names():
+        raise _fail("presets", f"{game.presets_dir}/official.toml is missing")
+    for players, size in official.items():
+        if low <= players <= high:
+            try:
+                game.check_stock(players, size, game.official_deck)
+            except RuleError as exc:
+                raise GameDefinitionError(exc.problem, field="stock.official") from None
+    return game
+
+
+def _sections(folder: Path, raw_sections: Any) -> tuple[Section, ...]:
     sections: list[Section] = []
-    for index, raw in enumerate(data["sections"], start=1):
+    for index, raw in enumerate(raw_sections, start=1):
         for key in raw:
             if key not in _SECTION_KEYS:
-                raise fail(f"sections {index}", f"unknown key {key!r}")
+                raise _fail(f"sections {index}", f"unknown key {key!r}")
         file = raw.get("file")
         if file is not None and not (folder / "sections" / file).is_file():
-            raise fail(f"sections {index}", f"sections/{file} does not exist")
+            raise _fail(f"sections {index}", f"sections/{file} does not exist")
         sections.append(
             Section(
                 file=file,
@@ -197,34 +387,4 @@ def _parse(game_id: str, folder: Path, path: Path, data: dict[str, Any]) -> Game
                 slot=raw.get("slot"),
             )
         )
-    scoring = data.get("scoring", {})
-    dealing = data.get("deal", {})
-    for key in dealing:
-        if key not in ("laid_out", "draw_left"):
-            raise fail(f"deal.{key}", "unknown key; [deal] takes laid_out and draw_left")
-    game = GameDef(
-        id=game_id,
-        folder=folder,
-        name=str(data["name"]),
-        min_players=int(low),
-        max_players=int(high),
-        hand=int(data["hand"]),
-        toggles=toggles,
-        words=dict(data.get("words", {})),
-        official_stock=official,
-        short_stock=data["stock"].get("short"),
-        decks=decks,
-        choices={key: tuple(values) for key, values in data.get("choices", {}).items()},
-        bonus=int(scoring.get("bonus", 25)),
-        per_card=int(scoring.get("per_card", 5)),
-        target=int(scoring.get("target", 500)),
-        house_rules=dict(data.get("house_rules", {})),
-        sections=tuple(sections),
-        picture=data.get("picture"),
-        picture_alt=str(data.get("picture_alt", "")),
-        laid_out=int(dealing.get("laid_out", 0)),
-        draw_left=int(dealing.get("draw_left", 0)),
-    )
-    if "official" not in game.preset_names():
-        raise fail("presets", f"{game.presets_dir}/official.toml is missing")
-    return game
+    return tuple(sections)

@@ -12,16 +12,18 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from sheetgen.errors import ChoiceError, HouseRulesError
-from sheetgen.games import DEFAULT_GAME, KNOWN_TOGGLES, GameDef, game_ids, load_game
-from sheetgen.table import PARTNERSHIP_PLAYERS
+from sheetgen.errors import ChoiceError, HouseRulesError, RuleError, SheetgenError
+from sheetgen.games import DEFAULT_GAME, KNOWN_TOGGLES, Deck, GameDef, load_game
+from sheetgen.numbers import whole_number
+from sheetgen.scoring import ScoringRules
 
 FILE_ONLY_KEYS = ("game", "preset")
 _BOOL_KEYS = ("partnerships", "series", "must-play-stock", "no-wild-start")
 _COUNT_KEYS = ("target", "bonus", "per-card")
 
+E = TypeVar("E", bound=SheetgenError)
 # Where a value came from: a file (preset or house rules) or, as None, the command line.
 Origin = Path | None
 
@@ -51,17 +53,27 @@ class HouseRules:
     def definition(self) -> GameDef:
         return load_game(self.game)
 
+    @property
+    def scoring(self) -> ScoringRules:
+        """How this table scores its series: the game's way with the table's figures."""
+        return replace(
+            self.definition.scoring, bonus=self.bonus, per_card=self.per_card, target=self.target
+        )
+
     def value(self, toggle: str) -> Any:
         """The value of a toggle by its house-rules key (``first-player``)."""
         return getattr(self, toggle.replace("-", "_"))
 
 
-def _where(origin: Origin, key: str) -> str:
-    return f"{origin}, {key}" if origin is not None else f"--{key}"
-
-
 def _fail(origin: Origin, key: str, problem: str) -> HouseRulesError:
-    return HouseRulesError(f"{_where(origin, key)}: {problem}")
+    return _placed(HouseRulesError(problem), origin, key)
+
+
+def _placed(error: E, origin: Origin, key: str) -> E:
+    """``error`` placed at a key of a file, or at the option ``--key`` of the command line."""
+    if origin is None:
+        return error.at(field=f"--{key}")
+    return error.at(file=origin, field=key)
 
 
 def read_toml(path: Path) -> dict[str, Any]:
@@ -69,13 +81,13 @@ def read_toml(path: Path) -> dict[str, Any]:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise HouseRulesError(f"{path}: no such house-rules file") from None
+        raise HouseRulesError("no such house-rules file", file=path) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise HouseRulesError(f"{path}: cannot read this house-rules file ({exc})") from exc
+        raise HouseRulesError(f"cannot read this house-rules file ({exc})", file=path) from exc
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise HouseRulesError(f"{path}: not valid TOML ({exc})") from exc
+        raise HouseRulesError(f"not valid TOML ({exc})", file=path) from exc
 
 
 def _check_keys(data: Mapping[str, Any], origin: Path, allow_file_keys: bool) -> None:
@@ -107,10 +119,11 @@ def resolve(
             file_data["extra"] = house_rules.parent / file_data["extra"]
     game_id = game or file_data.pop("game", None) or DEFAULT_GAME
     file_data.pop("game", None)
-    if game_id not in game_ids():
-        where = "--game" if game or house_rules is None else f"{house_rules}, game"
-        raise ChoiceError(f"{where}: no rules for {game_id!r}; choose {', '.join(game_ids())}")
-    definition = load_game(game_id)
+    game_origin = None if game or house_rules is None else house_rules
+    try:
+        definition = load_game(str(game_id))
+    except ChoiceError as exc:
+        raise _placed(exc, game_origin, "game") from None
 
     official_path = definition.preset_path("official")
     layers.append((official_path, _preset(official_path)))
@@ -120,8 +133,8 @@ def resolve(
         try:
             path = definition.preset_path(str(preset_name))
         except ChoiceError as exc:
-            where = "--preset" if preset or house_rules is None else f"{house_rules}, preset"
-            raise ChoiceError(f"{where}: {exc}".replace("preset: ", "", 1)) from None
+            preset_origin = None if preset or house_rules is None else house_rules
+            raise _placed(exc, preset_origin, "preset") from None
         layers.append((path, _preset(path)))
     if house_rules is not None:
         layers.append((house_rules, file_data))
@@ -170,13 +183,17 @@ def _build(game: GameDef, merged: Mapping[str, tuple[Any, Origin]]) -> HouseRule
     def get(key: str, default: Any) -> tuple[Any, Origin]:
         return merged.get(key, (default, None))
 
-    players, origin = get("players", game.min_players)
-    players = _whole(players, origin, "players")
-    if not game.min_players <= players <= game.max_players:
-        span = f"{game.min_players} to {game.max_players}"
-        if game.min_players == game.max_players:
-            span = str(game.min_players)
-        raise _fail(origin, "players", f"{game.name} is played by {span} players, not {players}")
+    def checked(key: str, check: Any, *args: Any) -> Any:
+        """``check(*args)``, its error placed where the key's value came from."""
+        try:
+            return check(*args)
+        except RuleError as exc:
+            raise _placed(HouseRulesError(exc.problem), get(key, None)[1], key) from None
+        except SheetgenError as exc:
+            raise _placed(exc, get(key, None)[1], key) from None
+
+    players = checked("players", whole_number, get("players", game.min_players)[0])
+    checked("players", game.check_players, players)
 
     flags: dict[str, bool] = {}
     for key in _BOOL_KEYS:
@@ -184,35 +201,18 @@ def _build(game: GameDef, merged: Mapping[str, tuple[Any, Origin]]) -> HouseRule
         if not isinstance(value, bool):
             raise _fail(origin, key, f"{value!r} is not true or false")
         flags[key] = value
-    if flags["partnerships"] and players not in PARTNERSHIP_PLAYERS:
-        _, origin = merged["partnerships"]
-        raise _fail(
-            origin,
-            "partnerships",
-            f"teams of two need 4 or 6 players, not {players}",
-        )
+    if flags["partnerships"]:
+        checked("partnerships", game.check_partnerships, players)
 
-    counts: dict[str, int] = {}
-    defaults = {"target": game.target, "bonus": game.bonus, "per-card": game.per_card}
-    for key in _COUNT_KEYS:
-        value, origin = get(key, defaults[key])
-        counts[key] = _whole(value, origin, key)
-    value, origin = get("target", game.target)
-    if counts["target"] <= 0:
-        raise _fail(
-            origin, "target", f"{counts['target']} points cannot win a series; give 1 or more"
-        )
-    for key in ("bonus", "per-card"):
-        if counts[key] < 0:
-            raise _fail(get(key, 0)[1], key, f"{counts[key]} is below 0; give 0 or more points")
-
-    deck_id, origin = get("deck", game.decks[0].id)
+    figures = {key.replace("-", "_"): get(key, None)[0] for key in _COUNT_KEYS}
     try:
-        deck = game.deck(str(deck_id))
-    except ChoiceError as exc:
-        raise _fail(origin, "deck", str(exc).split(": ", 1)[1]) from None
+        scoring = ScoringRules.from_mapping(figures, game.scoring)
+    except SheetgenError as exc:
+        key = (exc.field or "").replace("_", "-")
+        raise _placed(HouseRulesError(exc.problem), get(key, None)[1], key) from None
 
-    stock = _stock(game, players, deck.cards, *get("stock", "official"))
+    deck = checked("deck", game.deck, str(get("deck", game.official_deck.id)[0]))
+    stock = checked("stock", _stock, game, players, deck, get("stock", "official")[0])
     choices = {
         key: _choice(game, key, *get(key, None)) for key in ("first-player", "building-piles")
     }
@@ -230,9 +230,9 @@ def _build(game: GameDef, merged: Mapping[str, tuple[Any, Origin]]) -> HouseRule
         first_player=str(choices["first-player"] or ""),
         partnerships=flags["partnerships"],
         series=flags["series"],
-        target=counts["target"],
-        bonus=counts["bonus"],
-        per_card=counts["per-card"],
+        target=scoring.target,
+        bonus=scoring.bonus,
+        per_card=scoring.per_card,
         deck=deck.id,
         building_piles=int(choices["building-piles"] or 0),
         must_play_stock=flags["must-play-stock"],
@@ -241,39 +241,20 @@ def _build(game: GameDef, merged: Mapping[str, tuple[Any, Origin]]) -> HouseRule
     )
 
 
-def _whole(value: Any, origin: Origin, key: str) -> int:
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _fail(origin, key, f"{value!r} is not a whole number")
-    return value
-
-
-def _stock(game: GameDef, players: int, deck_cards: int, value: Any, origin: Origin) -> int:
-    word = game.words.get("stock", "stock pile")
+def _stock(game: GameDef, players: int, deck: Deck, value: Any) -> int:
     if value == "official":
         size = game.default_stock(players)
     elif value == "short" and game.short_stock is not None:
         size = game.short_stock
     else:
         named = "official, short or" if game.short_stock is not None else "official or"
-        if isinstance(value, str) and not value.strip().isdigit():
-            raise _fail(origin, "stock", f"{value!r} is not a {word} size; give {named} a number")
-        size = _whole(value, origin, "stock")
-    largest = game.largest_stock(players, deck_cards)
-    if not 1 <= size <= largest:
-        laid = f" with {game.laid_out} cards laid out" if game.laid_out else ""
-        left = ""
-        if game.draw_left:
-            cards = "card" if game.draw_left == 1 else "cards"
-            left = f" and leave {game.draw_left} {cards} to draw"
-        raise _fail(
-            origin,
-            "stock",
-            f"{players} players cannot each be dealt a {size}-card {word} from a "
-            f"{deck_cards}-card deck{laid}: every player must still draw a first hand "
-            f"of {game.hand}{left}; choose 1 to {largest}",
-        )
+        try:
+            size = whole_number(value)
+        except SheetgenError:
+            raise HouseRulesError(
+                f"{value!r} is not a {game.stock_word} size; give {named} a number"
+            ) from None
+    game.check_stock(players, size, deck)
     return size
 
 

@@ -1,41 +1,106 @@
-"""Score Skip-Bo games and series: the one place points are computed.
+"""Score games and series: the one place points are computed.
 
-Only the winner of a game scores: a bonus (25) plus a value (5) for every
-card left in every other side's stock piles. The first side to reach the
-target (500) wins the series. Pure functions over plain data; every sheet,
-export and booklet example asks this module.
+Two ways of scoring, chosen by the game's [scoring] table, a series file's
+``scoring:`` or ``--scoring``:
+
+- ``winner`` (Skip-Bo's): only the winner of a game scores, a bonus plus a
+  value for every card left in every other side's stock piles; the first side
+  to reach the target wins the series.
+- ``cards-left``: every side is charged the cards left in its own stock
+  piles; after the agreed number of games the lowest total wins.
+
+Pure functions over plain data; every sheet, export and booklet example asks
+this module.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from sheetgen.errors import RuleError
-from sheetgen.table import Table
+from sheetgen.numbers import whole_number
 
+if TYPE_CHECKING:
+    from sheetgen.table import Table
+
+WINNER = "winner"
+CARDS_LEFT = "cards-left"
+WAYS = (WINNER, CARDS_LEFT)
 BONUS = 25
 PER_CARD = 5
 TARGET = 500
+GAMES_TO_PLAY = 10
+# The keys of a [scoring] table and of a series file's scoring figures.
+SCORING_KEYS = ("way", "bonus", "per_card", "target", "games_to_play")
 
 
 @dataclass(frozen=True)
 class ScoringRules:
-    """How a series is scored; related games reuse the module with their own figures."""
+    """How a series is scored: the way, and its figures. Checked here and nowhere else."""
 
     bonus: int = BONUS
     per_card: int = PER_CARD
     target: int = TARGET
+    way: str = WINNER
+    games_to_play: int = GAMES_TO_PLAY
 
     def __post_init__(self) -> None:
-        for name in ("bonus", "per_card", "target"):
+        for name in ("bonus", "per_card", "target", "games_to_play"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int):
-                raise RuleError(f"{name}: {value!r} is not a whole number")
+                raise RuleError(f"{value!r} is not a whole number", field=name)
+        if self.way not in WAYS:
+            raise RuleError(
+                f"{self.way!r} is not a way of scoring; choose {' or '.join(WAYS)}", field="way"
+            )
         if self.target <= 0:
-            raise RuleError(f"target: {self.target} must be more than 0 points")
-        if self.bonus < 0 or self.per_card < 0:
-            raise RuleError("bonus and per_card cannot be negative")
+            raise RuleError(
+                f"{self.target} points cannot win a series; give 1 or more", field="target"
+            )
+        if self.games_to_play <= 0:
+            raise RuleError(
+                f"a series of {self.games_to_play} games cannot be played; give 1 or more",
+                field="games_to_play",
+            )
+        for name in ("bonus", "per_card"):
+            if getattr(self, name) < 0:
+                raise RuleError(
+                    f"{getattr(self, name)} is below 0; give 0 or more points", field=name
+                )
+
+    @classmethod
+    def from_mapping(
+        cls, values: Mapping[str, object], base: ScoringRules | None = None
+    ) -> ScoringRules:
+        """``base`` (or the defaults) with the figures in ``values`` (keys of SCORING_KEYS)."""
+        start = base or cls()
+        figures: dict[str, object] = {name: getattr(start, name) for name in SCORING_KEYS}
+        for name, value in values.items():
+            if value is None:
+                continue
+            figures[name] = str(value) if name == "way" else whole_number(value, name)
+        return cls(**figures)  # type: ignore[arg-type]
+
+    @property
+    def cards_left(self) -> bool:
+        """Whether each side is charged its own cards left (lowest total wins)."""
+        return self.way == CARDS_LEFT
+
+    def describe(self, stocks: str = "stock piles", partnership: bool = False) -> str:
+        """How this table scores, in one sentence for sheets and booklets."""
+        if self.cards_left:
+            return (
+                f"Scoring: after each game every {'team' if partnership else 'player'} writes "
+                f"down the cards still in their own {stocks}; after {self.games_to_play} games the "
+                "lowest total wins."
+            )
+        others = "the other teams'" if partnership else "the other players'"
+        return (
+            f"Scoring: a game's winner gets {self.bonus}, and {self.per_card} more per card "
+            f"still in {others} {stocks}; the rest get 0. Add it to the running total."
+        )
 
 
 @dataclass(frozen=True)
@@ -48,28 +113,36 @@ class Game:
 
 @dataclass(frozen=True)
 class Series:
-    """A table's run of games toward the target."""
+    """A table's run of games: which game it is, who plays, how it scores."""
 
     table: Table
     games: tuple[Game, ...] = ()
     rules: ScoringRules = field(default_factory=ScoringRules)
     title: str | None = None
+    game: str = "skip-bo"
 
 
 @dataclass(frozen=True)
 class GameResult:
-    """A game as the sheet shows it: its points and every side's running total."""
+    """A game as the sheet shows it: what each side scored and every side's running total.
+
+    ``scores`` holds every side: the winner's points and 0 for the rest, or with
+    ``cards-left`` scoring the cards each side is charged. ``points`` is the
+    winner's points (0 with ``cards-left``).
+    """
 
     number: int
     winner: str
     left: Mapping[str, int]
     points: int
     totals: Mapping[str, int]
+    scores: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class Standing:
-    """One side's place in the series."""
+    """One side's place in the series; ``needed`` is the points still needed to win
+    (with ``cards-left`` scoring: the games still to play)."""
 
     side: str
     total: int
@@ -88,23 +161,45 @@ class SeriesResult:
     won_in_game: int | None
 
     @property
+    def finished(self) -> bool:
+        """Whether the series is over: won, or (cards left) all its games played."""
+        rules = self.series.rules
+        if rules.cards_left:
+            return len(self.games) >= rules.games_to_play
+        return self.winner is not None
+
+    @property
+    def games_left(self) -> int:
+        """Games still to play in a ``cards-left`` series (0 for the winner's way)."""
+        rules = self.series.rules
+        return max(0, rules.games_to_play - len(self.games)) if rules.cards_left else 0
+
+    @property
     def standings(self) -> tuple[Standing, ...]:
-        """Sides from the highest total down (ties keep seating order)."""
-        target = self.series.rules.target
+        """Sides from the best total down (lowest first with cards left; ties keep seating)."""
+        rules = self.series.rules
         wins = {side: 0 for side in self.totals}
         for game in self.games:
             wins[game.winner] += 1
+        if rules.cards_left:
+            rows = [
+                Standing(side, total, wins[side], self.games_left)
+                for side, total in self.totals.items()
+            ]
+            return tuple(sorted(rows, key=lambda row: row.total))
         rows = [
-            Standing(side, total, wins[side], max(0, target - total))
+            Standing(side, total, wins[side], max(0, rules.target - total))
             for side, total in self.totals.items()
         ]
         return tuple(sorted(rows, key=lambda row: -row.total))
 
     @property
     def leader(self) -> str | None:
-        """The side ahead, or None before any points or when the top is shared."""
+        """The side ahead, or None before any game or when the best total is shared."""
         rows = self.standings
-        if not rows or rows[0].total == 0:
+        if not rows or not self.games:
+            return None
+        if not self.series.rules.cards_left and rows[0].total == 0:
             return None
         if len(rows) > 1 and rows[1].total == rows[0].total:
             return None
@@ -112,52 +207,58 @@ class SeriesResult:
 
 
 def max_points(table: Table, rules: ScoringRules | None = None) -> int:
-    """The most one game can pay: the bonus plus every other side's untouched stock."""
+    """The most one game can put on one side's line.
+
+    The winner's way: the bonus plus every other side's untouched stock; cards
+    left: a side's own untouched stock piles.
+    """
     rules = rules or ScoringRules()
-    winners = max(len(table.members(side)) for side in table.sides)
-    return rules.bonus + rules.per_card * table.stock * (len(table.players) - winners)
+    most = max(len(table.members(side)) for side in table.sides)
+    if rules.cards_left:
+        return table.stock * most
+    return rules.bonus + rules.per_card * table.stock * (len(table.players) - most)
 
 
 def check_game(table: Table, game: Game, number: int) -> None:
     """Refuse a game the rules of the table cannot produce."""
-    where = f"game {number}"
+
+    def fail(problem: str, field: str | None = None) -> RuleError:
+        return RuleError(problem, game=number, field=field)
+
     if game.winner not in table.sides:
         kind = "team" if table.partnership else "player"
-        raise RuleError(
-            f"{where}: winner {game.winner!r} is not a {kind} of this series "
-            f"(choose from {', '.join(table.sides)})"
+        raise fail(
+            f"{game.winner!r} is not a {kind} of this series "
+            f"(choose from {', '.join(table.sides)})",
+            "winner",
         )
     for name in game.left:
         if name not in table.players:
-            raise RuleError(f"{where}: left names {name!r}, who is not a player of this series")
+            raise fail(f"{name!r} is not a player of this series", "left")
     winners = table.members(game.winner)
     for player in table.players:
         count = game.left.get(player)
         if count is None:
             if player in winners:
                 continue
-            raise RuleError(f"{where}: left has no count for {player}")
+            raise fail(f"no count for {player}", "left")
         if isinstance(count, bool) or not isinstance(count, int):
-            raise RuleError(f"{where}: {player} has {count!r} cards left; give a whole number")
+            raise fail(f"{count!r} is not a whole number", f"left {player}")
         if count < 0 or count > table.stock:
-            raise RuleError(
-                f"{where}: {player} has {count} cards left, but stock piles hold {table.stock}"
-            )
+            raise fail(f"{player} has {count} cards left, but stock piles hold {table.stock}")
         if player in winners and count != 0:
-            raise RuleError(
-                f"{where}: {player} won but has {count} cards left; the winner's stock is empty"
-            )
+            raise fail(f"{player} won but has {count} cards left; the winner's stock is empty")
     for side in table.sides:
         if side == game.winner:
             continue
         if all(game.left.get(player) == 0 for player in table.members(side)):
             if table.partnership:
-                raise RuleError(
-                    f"{where}: both stock piles of team {side} are empty too; only one "
+                raise fail(
+                    f"both stock piles of team {side} are empty too; only one "
                     "team can go out, so one of them must hold cards"
                 )
-            raise RuleError(
-                f"{where}: {side} has 0 cards left too; the game ends when the first "
+            raise fail(
+                f"{side} has 0 cards left too; the game ends when the first "
                 "stock pile empties, so only the winner holds 0"
             )
 
@@ -166,32 +267,51 @@ def game_points(table: Table, game: Game, rules: ScoringRules | None = None) -> 
     """Points for the winner of one game (checks the game first)."""
     rules = rules or ScoringRules()
     check_game(table, game, 1)
-    return _points(table, game, rules)
+    return _scores(table, game, rules)[game.winner]
 
 
-def _points(table: Table, game: Game, rules: ScoringRules) -> int:
-    winners = table.members(game.winner)
-    cards = sum(count for player, count in game.left.items() if player not in winners)
-    return rules.bonus + rules.per_card * cards
+def _scores(table: Table, game: Game, rules: ScoringRules) -> dict[str, int]:
+    """What one game puts on each side's line."""
+    left = {
+        side: sum(game.left.get(player, 0) for player in table.members(side))
+        for side in table.sides
+    }
+    if rules.cards_left:
+        return left
+    cards = sum(count for side, count in left.items() if side != game.winner)
+    scores = dict.fromkeys(table.sides, 0)
+    scores[game.winner] = rules.bonus + rules.per_card * cards
+    return scores
 
 
 def score_series(series: Series) -> SeriesResult:
     """Check every game of a series and derive its points, totals and winner."""
     table, rules = series.table, series.rules
-    totals = {side: 0 for side in table.sides}
+    totals = dict.fromkeys(table.sides, 0)
     results: list[GameResult] = []
     winner: str | None = None
     won_in: int | None = None
     for number, game in enumerate(series.games, start=1):
-        if winner is not None:
-            raise RuleError(
-                f"game {number}: the series was already won by {winner} in game {won_in}; "
-                "start a new series file for more games"
+        if winner is not None or (rules.cards_left and number > rules.games_to_play):
+            ended = (
+                f"the series was already won by {winner} in game {won_in}"
+                if winner is not None
+                else f"the series ended after its {rules.games_to_play} games"
             )
+            raise RuleError(f"{ended}; start a new series file for more games", game=number)
         check_game(table, game, number)
-        points = _points(table, game, rules)
-        totals[game.winner] += points
-        results.append(GameResult(number, game.winner, dict(game.left), points, dict(totals)))
-        if totals[game.winner] >= rules.target:
+        scores = _scores(table, game, rules)
+        for side, score in scores.items():
+            totals[side] += score
+        points = 0 if rules.cards_left else scores[game.winner]
+        results.append(
+            GameResult(number, game.winner, dict(game.left), points, dict(totals), scores)
+        )
+        if not rules.cards_left and totals[game.winner] >= rules.target:
             winner, won_in = game.winner, number
+    if rules.cards_left and len(results) >= rules.games_to_play:
+        best = min(totals.values())
+        lowest = [side for side, total in totals.items() if total == best]
+        if len(lowest) == 1:
+            winner, won_in = lowest[0], len(results)
     return SeriesResult(series, tuple(results), dict(totals), winner, won_in)

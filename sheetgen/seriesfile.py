@@ -14,19 +14,41 @@ import io
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from sheetgen.atomic import create_bytes, write_bytes
-from sheetgen.errors import RuleError, SeriesFileError
+from sheetgen.errors import RuleError, SeriesFileError, SheetgenError
+from sheetgen.games import DEFAULT_GAME, GameDef, load_game
+from sheetgen.numbers import whole_number
 from sheetgen.scoring import Game, ScoringRules, Series, SeriesResult, score_series
-from sheetgen.table import default_stock, make_table
+from sheetgen.table import make_table
 
-SERIES_KEYS = ("title", "target", "stock", "bonus", "per_card", "players", "teams", "games")
+SERIES_KEYS = (
+    "game",
+    "title",
+    "scoring",
+    "target",
+    "games_to_play",
+    "stock",
+    "bonus",
+    "per_card",
+    "players",
+    "teams",
+    "games",
+)
+# A series file's scoring keys and the ScoringRules figures they set.
+_SCORING_FIELDS = {
+    "scoring": "way",
+    "target": "target",
+    "games_to_play": "games_to_play",
+    "bonus": "bonus",
+    "per_card": "per_card",
+}
 GAME_KEYS = ("winner", "left")
 FORMATS = {".yaml": "yaml", ".yml": "yaml", ".json": "json", ".csv": "csv"}
 LOCK_TIMEOUT = 30.0
-_WHOLE = re.compile(r"[+]?[0-9]+")
 _NULL_TAG = "tag:yaml.org,2002:null"
 FAST_PARSER_DEPTH = 200
 _YAML11_WORDS = re.compile(r"(?i)y|n|yes|no|on|off|true|false|null|~")
@@ -222,94 +244,96 @@ def _csv_data(text: str, path: Path) -> dict[str, Any]:
 
 def _series(data: Any, path: Path) -> Series:
     if not isinstance(data, dict):
-        raise SeriesFileError(f"{path}: the file must hold a mapping with players and games")
-    _no_unknown_keys(data, SERIES_KEYS, f"{path}", "a series")
+        raise SeriesFileError("the file must hold a mapping with players and games", file=path)
     try:
+        _no_unknown_keys(data, SERIES_KEYS, "a series")
+        game = _game(data.get("game"))
         players = data.get("players")
         if not isinstance(players, list):
-            raise RuleError("players: give the list of players, for example [Ann, Bob, Cy]")
-        teams = _teams(data.get("teams"))
+            raise RuleError("give the list of players, for example [Ann, Bob, Cy]", field="players")
         table = make_table(
             players,
             stock=_optional_whole(data.get("stock"), "stock"),
-            teams=teams,
+            teams=_teams(data.get("teams")),
+            game=game,
         )
-        rules = ScoringRules(
-            **{
-                key: value
-                for key in ("bonus", "per_card", "target")
-                if (value := _optional_whole(data.get(key), key)) is not None
-            }
-        )
+        rules = _scoring(data, game)
         title = data.get("title")
         if title is not None and not isinstance(title, str):
-            raise RuleError(f"title: {title!r} is not text")
-    except RuleError as exc:
-        raise SeriesFileError(f"{path}, {exc}") from None
-    games = _games(data.get("games"), path)
-    series = Series(table=table, games=games, rules=rules, title=title or None)
-    try:
+            raise RuleError(f"{title!r} is not text", field="title")
+        games = _games(data.get("games"))
+        series = Series(table=table, games=games, rules=rules, title=title or None, game=game.id)
         score_series(series)
-    except RuleError as exc:
-        raise SeriesFileError(f"{path}, {exc}") from None
+    except SheetgenError as exc:
+        raise SeriesFileError(exc.problem, file=path, game=exc.game, field=exc.field) from None
     return series
 
 
-def _no_unknown_keys(data: Mapping[str, Any], known: Sequence[str], where: str, what: str) -> None:
+def _game(value: Any) -> GameDef:
+    if value is None:
+        return load_game(DEFAULT_GAME)
+    if not isinstance(value, str):
+        raise RuleError(f"{value!r} is not the name of a game", field="game")
+    return load_game(value)
+
+
+def _scoring(data: Mapping[str, Any], game: GameDef) -> ScoringRules:
+    """The game's scoring with the figures the file sets, checked by the scoring module."""
+    figures = {figure: data.get(key) for key, figure in _SCORING_FIELDS.items()}
+    try:
+        return ScoringRules.from_mapping(figures, game.scoring)
+    except RuleError as exc:
+        key = next((k for k, figure in _SCORING_FIELDS.items() if figure == exc.field), None)
+        raise exc.at(field=key) from None
+
+
+def _no_unknown_keys(data: Mapping[str, Any], known: Sequence[str], what: str) -> None:
     for key in data:
         if key not in known:
-            raise SeriesFileError(
-                f"{where}: unknown key {key!r}; {what} has the keys {', '.join(known)}"
-            )
+            raise RuleError(f"unknown key {key!r}; {what} has the keys {', '.join(known)}")
 
 
 def _teams(value: Any) -> dict[str, list[Any]] | None:
     if value is None:
         return None
     if not isinstance(value, dict) or not all(isinstance(m, list) for m in value.values()):
-        raise RuleError("teams: give each team's two partners, for example Red: [Ann, Cy]")
+        raise RuleError("give each team's two partners, for example Red: [Ann, Cy]", field="teams")
     return value
 
 
-def _whole(value: Any, field: str) -> int:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    if isinstance(value, str) and _WHOLE.fullmatch(value.strip()):
-        try:
-            return int(value)
-        except ValueError:  # thousands of digits
-            digits = len(value.strip())
-            raise RuleError(f"{field}: a number of {digits} digits is far too large") from None
-    raise RuleError(f"{field}: {value!r} is not a whole number")
-
-
 def _optional_whole(value: Any, field: str) -> int | None:
-    return None if value is None else _whole(value, field)
+    return None if value is None else whole_number(value, field)
 
 
-def _games(value: Any, path: Path) -> tuple[Game, ...]:
+def _games(value: Any) -> tuple[Game, ...]:
     if value is None or value == "":
         return ()
     if not isinstance(value, list):
-        raise SeriesFileError(f"{path}, games: give a list of games, each with winner and left")
+        raise RuleError("give a list of games, each with winner and left", field="games")
     games = []
     for number, item in enumerate(value, start=1):
-        where = f"{path}, game {number}"
         if not isinstance(item, dict):
-            raise SeriesFileError(f"{where}: a game has the keys winner and left")
-        _no_unknown_keys(item, GAME_KEYS, where, "a game")
+            raise RuleError("a game has the keys winner and left", game=number)
+        try:
+            _no_unknown_keys(item, GAME_KEYS, "a game")
+        except RuleError as exc:
+            raise exc.at(game=number) from None
         winner = item.get("winner")
         if not isinstance(winner, str) or not winner:
-            raise SeriesFileError(f"{where}, winner: name the player or team who went out")
+            raise RuleError("name the player or team who went out", game=number, field="winner")
         left = item.get("left") or {}
         if not isinstance(left, dict):
-            raise SeriesFileError(
-                f"{where}, left: give the cards left per player, for example {{Bob: 7, Cy: 12}}"
+            raise RuleError(
+                "give the cards left per player, for example {Bob: 7, Cy: 12}",
+                game=number,
+                field="left",
             )
         try:
-            counts = {str(name): _whole(count, f"left {name}") for name, count in left.items()}
+            counts = {
+                str(name): whole_number(count, f"left {name}") for name, count in left.items()
+            }
         except RuleError as exc:
-            raise SeriesFileError(f"{where}, {exc}") from None
+            raise exc.at(game=number) from None
         games.append(Game(winner=winner, left=counts))
     return tuple(games)
 
@@ -317,28 +341,41 @@ def _games(value: Any, path: Path) -> tuple[Game, ...]:
 # Writing -----------------------------------------------------------------
 
 
+def _head(series: Series) -> dict[str, Any]:
+    """What a new file says before its players: the game, title and how it scores."""
+    rules = series.rules
+    head: dict[str, Any] = {}
+    if series.game != DEFAULT_GAME:
+        head["game"] = series.game
+    if series.title:
+        head["title"] = series.title
+    if rules.cards_left:
+        head.update({"scoring": rules.way, "games_to_play": rules.games_to_play})
+    else:
+        head["target"] = rules.target
+    head["stock"] = series.table.stock
+    return head
+
+
 def new_series_text(fmt: str, series: Series) -> str:
     """The text of a new series file holding ``series`` (no games yet)."""
-    table, rules = series.table, series.rules
+    table = series.table
     if fmt == "csv":
         return _csv_line(["game", "winner", *table.players])
+    head = _head(series)
     if fmt == "json":
-        data: dict[str, Any] = {}
-        if series.title:
-            data["title"] = series.title
-        data.update({"target": rules.target, "stock": table.stock, "players": list(table.players)})
+        data: dict[str, Any] = {**head, "players": list(table.players)}
         if table.teams:
             data["teams"] = {team.name: list(team.members) for team in table.teams}
         data["games"] = []
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    lines = ["# A Skip-Bo series kept by sheetgen. Add games with: sheetgen record FILE"]
-    if series.title:
-        lines.append(f"title: {yaml_scalar(series.title)}")
+    name = load_game(series.game).name
+    lines = [f"# A {name} series kept by sheetgen. Add games with: sheetgen record FILE"]
     lines += [
-        f"target: {rules.target}",
-        f"stock: {table.stock}",
-        f"players: [{', '.join(yaml_scalar(name) for name in table.players)}]",
+        f"{key}: {yaml_scalar(value) if isinstance(value, str) else value}"
+        for key, value in head.items()
     ]
+    lines.append(f"players: [{', '.join(yaml_scalar(name) for name in table.players)}]")
     if table.teams:
         lines.append("teams:")
         lines += [
@@ -353,21 +390,37 @@ def create_series(
     path: Path,
     players: Sequence[str],
     *,
+    game: str = DEFAULT_GAME,
     teams: Mapping[str, Sequence[str]] | None = None,
     stock: int | None = None,
     target: int | None = None,
+    scoring: str | None = None,
+    games_to_play: int | None = None,
     title: str | None = None,
 ) -> Series:
-    """Check a new table and write its series file; refuse to replace one that exists."""
+    """Check a new table and write its series file; refuse to replace one that exists.
+
+    Unset figures are the game's own: its official stock and its way of scoring.
+    """
     fmt = series_format(path)
-    rules = ScoringRules() if target is None else ScoringRules(target=target)
-    series = Series(make_table(players, stock=stock, teams=teams), (), rules, title or None)
-    table = series.table
-    plain = not table.teams and not series.title and rules == ScoringRules()
-    if fmt == "csv" and not (plain and table.stock == default_stock(len(table.players))):
+    definition = load_game(game)
+    rules = ScoringRules.from_mapping(
+        {"way": scoring, "target": target, "games_to_play": games_to_play}, definition.scoring
+    )
+    table = make_table(players, stock=stock, teams=teams, game=definition)
+    series = Series(table, (), rules, title or None, game=definition.id)
+    plain = (
+        definition.id == DEFAULT_GAME
+        and not table.teams
+        and not series.title
+        and rules == definition.scoring
+        and table.stock == definition.default_stock(len(table.players))
+    )
+    if fmt == "csv" and not plain:
         raise SeriesFileError(
-            f"{path}: a CSV series file holds only players and games; use .yaml or .json "
-            "for a title, teams, another stock size or another target"
+            "a CSV series file holds only Skip-Bo players and games; use .yaml or .json "
+            "for another game, a title, teams, another stock size or another way of scoring",
+            file=path,
         )
     create_bytes(path, new_series_text(fmt, series).encode("utf-8"))
     return series
@@ -382,7 +435,7 @@ def record_game(path: Path, game: Game) -> SeriesResult:
 
     def append(text: str, series: Series) -> tuple[str, Series]:
         added = settled_game(series, game)
-        updated = Series(series.table, (*series.games, added), series.rules, series.title)
+        updated = replace(series, games=(*series.games, added))
         return _append_game(text, series_format(path), updated, added), updated
 
     return _edit_series(path, append)[1]
@@ -391,14 +444,14 @@ def record_game(path: Path, game: Game) -> SeriesResult:
 def replace_game(path: Path, number: int, game: Game) -> SeriesResult:
     """Put ``game`` in place of game ``number`` (from 1), re-checking the whole series."""
 
-    def replace(text: str, series: Series) -> tuple[str, Series]:
+    def swap(text: str, series: Series) -> tuple[str, Series]:
         _game_number_exists(path, series, number)
         games = list(series.games)
         games[number - 1] = settled_game(series, game)
-        updated = Series(series.table, tuple(games), series.rules, series.title)
+        updated = replace(series, games=tuple(games))
         return _rewrite_game(text, path, updated, number - 1), updated
 
-    return _edit_series(path, replace)[1]
+    return _edit_series(path, swap)[1]
 
 
 def undo_game(path: Path, expected: Game | None = None) -> tuple[Game, SeriesResult]:
@@ -412,7 +465,7 @@ def undo_game(path: Path, expected: Game | None = None) -> tuple[Game, SeriesRes
                 f"{path}: the last game changed while you were asked; nothing was removed"
             )
         removed.append(last)
-        updated = Series(series.table, series.games[:-1], series.rules, series.title)
+        updated = replace(series, games=series.games[:-1])
         return _rewrite_game(text, path, updated, len(updated.games)), updated
 
     result = _edit_series(path, undo)[1]
@@ -469,7 +522,9 @@ def _edit_series(
             try:
                 result = score_series(updated)
             except RuleError as exc:
-                raise SeriesFileError(f"{path}, {exc}") from None
+                raise SeriesFileError(
+                    exc.problem, file=path, game=exc.game, field=exc.field
+                ) from None
             if parse_series(new_text, path) != updated:
                 raise SeriesFileError(
                     f"{path}: sheetgen could not change the games without changing what is "

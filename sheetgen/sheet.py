@@ -12,35 +12,28 @@ from collections.abc import Mapping, Sequence
 
 from sheetgen import fonts
 from sheetgen.errors import RuleError
+from sheetgen.games import TEAM_SIZE, GameDef, load_game
 from sheetgen.layout import Heading, Layout, SheetSpec, layout_page, row_capacity
 from sheetgen.paper import Paper, default_paper
 from sheetgen.scoring import ScoringRules
-from sheetgen.table import (
-    MAX_PLAYERS,
-    PARTNERSHIP_PLAYERS,
-    TEAM_SIZE,
-    Table,
-    check_player_count,
-    make_table,
-)
+from sheetgen.table import Table, make_table
 
 DEFAULT_GAMES = 10
 MAX_GAMES = 200
 MAX_COPIES = 100
-DEFAULT_TITLE = "Skip-Bo score sheet"
-MAX_TEAMS = MAX_PLAYERS // TEAM_SIZE
 STOCK_PILES = "stock piles"
 
 Teams = Mapping[str, Sequence[str]] | int
 
 
 def reminder(rules: ScoringRules, partnership: bool, piles: str = STOCK_PILES) -> str:
-    """The one-line reminder of how the winner of a game scores (``piles``: the game's word)."""
-    others = "the other teams'" if partnership else "the other players'"
-    return (
-        f"Scoring: a game's winner gets {rules.bonus}, and {rules.per_card} more per card "
-        f"still in {others} {piles}; the rest get 0. Add it to the running total."
-    )
+    """The one-line reminder of how this table scores (``piles``: the game's word)."""
+    return rules.describe(piles, partnership)
+
+
+def title_for(game: GameDef) -> str:
+    """The default heading of a game's sheet."""
+    return f"{game.name} score sheet"
 
 
 def spec_for(
@@ -51,6 +44,7 @@ def spec_for(
     count: int,
     teams: bool,
     piles: str = STOCK_PILES,
+    game: GameDef | None = None,
 ) -> SheetSpec:
     """What a sheet's header says: named sides from ``table``, or numbered blanks to write on."""
     if table is not None:
@@ -65,12 +59,17 @@ def spec_for(
         headings = tuple(Heading(caption=f"Player {n}") for n in range(1, count + 1))
     return SheetSpec(
         headings=headings,
-        columns=MAX_TEAMS if teams else MAX_PLAYERS,
+        columns=_columns(game or load_game(), teams),
         target=rules.target,
         title=title,
         reminder=reminder(rules, teams, piles),
         partnership=teams,
     )
+
+
+def _columns(game: GameDef, teams: bool) -> int:
+    """Columns for the most sides the game seats."""
+    return game.max_players // TEAM_SIZE if teams else game.max_players
 
 
 def page_layouts(paper: Paper, spec: SheetSpec, games: int, per_page: int) -> list[Layout]:
@@ -95,21 +94,33 @@ def _check_count(name: str, value: int, low: int, high: int) -> None:
 
 
 def sheet_table(
-    players: int | None, names: Sequence[str] | None, teams: Teams | None
+    players: int | None,
+    names: Sequence[str] | None,
+    teams: Teams | None,
+    game: GameDef | None = None,
 ) -> tuple[Table | None, int, bool]:
     """Check who sits at the table; the table if names are known, the side count, and team play."""
+    game = game or load_game()
     if isinstance(teams, int) and not isinstance(teams, bool):
-        partnership_sizes = [size // TEAM_SIZE for size in PARTNERSHIP_PLAYERS]
-        if teams not in partnership_sizes:
-            raise RuleError(f"teams: {teams} teams cannot sit at one table; choose 2 or 3")
+        team_counts = [size // TEAM_SIZE for size in game.partnership_players]
+        if teams not in team_counts:
+            choose = " or ".join(str(count) for count in team_counts) or "none"
+            raise RuleError(
+                f"{teams} teams cannot sit at one {game.name} table; choose {choose}",
+                field="teams",
+            )
         seated = teams * TEAM_SIZE
         if players is not None and players != seated:
+            try:
+                game.check_partnerships(players)
+            except RuleError as exc:
+                raise exc.at(field="teams") from None
             raise RuleError(
-                f"teams: partnership play needs 4 or 6 players in teams of two, not {players}"
+                f"{teams} teams of two are {seated} players, not {players}", field="teams"
             )
         if names is not None:
             raise RuleError(
-                "teams: name the partners with --teams RED=ANN+CY,... instead of --names"
+                "name the partners with --teams RED=ANN+CY,... instead of --names", field="teams"
             )
         return None, teams, True
     if isinstance(teams, Mapping):
@@ -117,46 +128,47 @@ def sheet_table(
         seated_names = list(names) if names is not None else members
         if players is not None and players != len(seated_names):
             raise RuleError(
-                f"teams: partnership play needs 4 or 6 players in teams of two, not {players}"
+                f"the teams seat {len(seated_names)} players, but --players asks for {players}",
+                field="teams",
             )
-        table = make_table(seated_names, teams=teams)
+        table = make_table(seated_names, teams=teams, game=game)
         return table, len(table.sides), True
     if names is not None:
         if players is not None and players != len(names):
             raise RuleError(f"names: {len(names)} names given, but --players asks for {players}")
-        table = make_table(names)
+        table = make_table(names, game=game)
         return table, len(table.players), False
-    count = MAX_PLAYERS if players is None else players
-    check_player_count(count)
+    count = game.max_players if players is None else players
+    game.check_players(count)
     return None, count, False
 
 
 def blank_sheet_pdf(
     *,
     paper: Paper | None = None,
+    game: GameDef | None = None,
+    scoring: ScoringRules | None = None,
     players: int | None = None,
     names: Sequence[str] | None = None,
     teams: Teams | None = None,
     games: int = DEFAULT_GAMES,
-    target: int = ScoringRules().target,
-    bonus: int = ScoringRules().bonus,
-    per_card: int = ScoringRules().per_card,
-    piles: str = STOCK_PILES,
     title: str | None = None,
     copies: int = 1,
 ) -> bytes:
     """A PDF of blank score sheets, ``copies`` times over, checked before anything is drawn.
 
-    ``bonus``, ``per_card`` and ``piles`` (the game's word for the piles a
-    winner empties) word the scoring reminder for related games.
+    ``game`` (Skip-Bo unless told) decides who may sit at the table and the
+    words of the scoring reminder; ``scoring`` (the game's own unless told)
+    how the table scores.
     """
     from sheetgen.painter import Meta, Painter
 
-    table, count, partnership = sheet_table(players, names, teams)
-    rules = ScoringRules(bonus=bonus, per_card=per_card, target=target)
+    game = game or load_game()
+    rules = scoring or game.scoring
+    table, count, partnership = sheet_table(players, names, teams, game)
     _check_count("games", games, 1, MAX_GAMES)
     _check_count("copies", copies, 1, MAX_COPIES)
-    heading = DEFAULT_TITLE if title is None else title
+    heading = title_for(game) if title is None else title
     if not heading.strip():
         raise RuleError("title: the title cannot be blank; leave --title out for the default")
     fonts.check_printable([heading], "title")
@@ -164,13 +176,22 @@ def blank_sheet_pdf(
         fonts.check_printable(table.players, "names")
         fonts.check_printable(table.sides, "teams")
     sheet_paper = paper or default_paper()
-    spec = spec_for(table, rules, heading, count=count, teams=partnership, piles=piles)
+    spec = spec_for(
+        table, rules, heading, count=count, teams=partnership, piles=game.stocks_word, game=game
+    )
     layouts = page_layouts(sheet_paper, spec, games, games)
     painter = Painter(
         sheet_paper.landscape,
-        Meta(title=heading, subject=f"Blank Skip-Bo score sheet, first to {rules.target}"),
+        Meta(title=heading, subject=f"Blank {game.name} score sheet, {outcome_phrase(rules)}"),
     )
     for _ in range(copies):
         for layout in layouts:
             painter.sheet(layout)
     return painter.finish()
+
+
+def outcome_phrase(rules: ScoringRules) -> str:
+    """How the series is won, in a few words: "first to 500" or "lowest after 10 games"."""
+    if rules.cards_left:
+        return f"lowest after {rules.games_to_play} games"
+    return f"first to {rules.target}"

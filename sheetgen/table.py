@@ -10,16 +10,13 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from sheetgen.errors import RuleError
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 6
-HAND_SIZE = 5
-SKIP_BO_DECK = 162
-SHORT_STOCK = 10
-TEAM_SIZE = 2
-PARTNERSHIP_PLAYERS = (4, 6)
+if TYPE_CHECKING:
+    from sheetgen.games import GameDef
+
 # Embeddings, overrides and isolates reorder the text around them (marks like U+200F do not).
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
@@ -65,82 +62,100 @@ class Table:
                 return team.members
         return (side,)
 
+    def side_label(self, side: str) -> str:
+        """A side as standings and exports name it: ``Red (Ann + Cy)``, or the player."""
+        if not self.partnership:
+            return side
+        return f"{side} ({' + '.join(self.members(side))})"
+
 
 @dataclass(frozen=True)
 class Deal:
-    """The deal in numbers."""
+    """The deal in numbers: what the stock piles take and what is left on the table."""
 
     players: int
     stock: int
     deck: int
-    draw_pile: int
+    laid_out: int
+    hand: int
+
+    @property
+    def dealt(self) -> int:
+        """Cards in all the stock piles together."""
+        return self.players * self.stock
+
+    @property
+    def draw_pile(self) -> int:
+        """Cards left to draw after the stock piles and the laid-out cards, before hands."""
+        return self.deck - self.dealt - self.laid_out
+
+    @property
+    def after_hands(self) -> int:
+        """Cards left to draw once every player holds a first hand."""
+        return self.draw_pile - self.players * self.hand
 
 
-def default_stock(players: int) -> int:
-    """The official stock pile: 30 cards for 2 to 4 players, 20 for 5 or 6."""
-    return 30 if players <= 4 else 20
+def _game(game: GameDef | None) -> GameDef:
+    from sheetgen.games import load_game
+
+    return game if game is not None else load_game()
 
 
-def max_stock(
-    players: int, deck: int = SKIP_BO_DECK, hand: int = HAND_SIZE, reserved: int = 0
-) -> int:
-    """The largest stock pile the deck can deal and still fill every first hand.
-
-    ``reserved`` cards stay out of the deal: laid out on a board, or kept to draw.
-    """
-    return (deck - reserved) // players - hand
+def check_player_count(players: int, game: GameDef | None = None) -> None:
+    """Refuse a table size the game (Skip-Bo unless told) is not played by."""
+    _game(game).check_players(players)
 
 
-def check_player_count(players: int) -> None:
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise RuleError(
-            f"players: {players} is not a table size; Skip-Bo is played by "
-            f"{MIN_PLAYERS} to {MAX_PLAYERS} players"
-        )
+def deal(
+    players: int,
+    stock: int | None = None,
+    *,
+    game: GameDef | None = None,
+    deck: str | None = None,
+) -> Deal:
+    """How the game's deck divides between the stock piles and what is left to draw."""
+    game = _game(game)
+    game.check_players(players)
+    chosen = game.official_deck if deck is None else game.deck(deck)
+    size = game.default_stock(players) if stock is None else stock
+    game.check_stock(players, size, chosen)
+    return Deal(players, size, chosen.cards, game.laid_out, game.hand)
 
 
-def check_stock(players: int, stock: int, deck: int = SKIP_BO_DECK) -> None:
-    """Refuse a stock size the deck cannot deal to this many players."""
-    largest = max_stock(players, deck)
-    if stock < 1 or stock > largest:
-        raise RuleError(
-            f"stock: {players} players cannot each be dealt a {stock}-card stock pile from a "
-            f"{deck}-card deck: every player must still draw a first hand of {HAND_SIZE}; "
-            f"choose 1 to {largest}"
-        )
-
-
-def deal(players: int, stock: int | None = None, deck: int = SKIP_BO_DECK) -> Deal:
-    """How the deck divides between the stock piles and the draw pile."""
-    check_player_count(players)
-    size = default_stock(players) if stock is None else stock
-    check_stock(players, size, deck)
-    return Deal(players=players, stock=size, deck=deck, draw_pile=deck - players * size)
-
-
-def deal_text(players: int, stock: int | None = None, deck: int = SKIP_BO_DECK) -> str:
+def deal_text(
+    players: int,
+    stock: int | None = None,
+    *,
+    game: GameDef | None = None,
+    deck: str | None = None,
+) -> str:
     """The deal in words and numbers, for the ``deal`` command."""
-    numbers = deal(players, stock, deck)
+    game = _game(game)
+    numbers = deal(players, stock, game=game, deck=deck)
+    laid = f" and {numbers.laid_out} laid out" if numbers.laid_out else ""
+    chosen = game.official_deck if deck is None else game.deck(deck)
     return (
-        f"{players} players, {numbers.stock} cards in each stock pile: "
-        f"{players * numbers.stock} dealt from the {deck}-card deck, "
-        f"{numbers.draw_pile} left in the draw pile.\n"
-        f"The largest stock pile for {players} players is {max_stock(players, deck)} cards.\n"
+        f"{players} players, {numbers.stock} cards in each {game.stock_word}: "
+        f"{numbers.dealt} dealt{laid} from the {numbers.deck}-card deck, "
+        f"{numbers.draw_pile} left in the {game.words.get('draw', 'draw pile')}.\n"
+        f"The largest {game.stock_word} for {players} players is "
+        f"{game.largest_stock(players, chosen.cards)} cards.\n"
     )
 
 
 def check_name(name: object, field: str) -> str:
     if not isinstance(name, str):
-        raise RuleError(f"{field}: a name must be text, not {name!r}")
+        raise RuleError(f"a name must be text, not {name!r}", field=field)
     if not name.strip():
-        raise RuleError(f"{field}: a name cannot be blank")
+        raise RuleError("a name cannot be blank", field=field)
     if name != name.strip():
-        raise RuleError(f"{field}: {name!r} starts or ends with spaces")
+        raise RuleError(f"{name!r} starts or ends with spaces", field=field)
     control = next((char for char in name if _is_control(char)), None)
     if control is not None:
         raise RuleError(
-            f"{field}: {name!r} holds the control character U+{ord(control):04X}; "
-            "a name is one line of printable text"
+            f"{name!r} holds the control character U+{ord(control):04X}; "
+            "a name is one line of printable text",
+            field=field,
         )
     return name
 
@@ -155,55 +170,67 @@ def make_table(
     *,
     stock: int | None = None,
     teams: Mapping[str, Iterable[str]] | None = None,
+    game: GameDef | None = None,
+    deck: str | None = None,
 ) -> Table:
-    """Check a table's players, partnerships and stock, and build it."""
+    """Check a table's players, partnerships and stock against the game, and build it."""
+    game = _game(game)
     names = tuple(players)
-    check_player_count(len(names))
+    game.check_players(len(names))
     seen: set[str] = set()
     for index, name in enumerate(names, start=1):
         check_name(name, f"players, player {index}")
         if name in seen:
-            raise RuleError(f"players: {name} is listed twice; every name must be unique")
+            raise RuleError(f"{name} is listed twice; every name must be unique", field="players")
         seen.add(name)
     built_teams: tuple[Team, ...] = ()
     if teams:
-        built_teams = _make_teams(names, teams)
-    size = default_stock(len(names)) if stock is None else stock
+        built_teams = _make_teams(names, teams, game)
+    size = game.default_stock(len(names)) if stock is None else stock
     if isinstance(size, bool) or not isinstance(size, int):
-        raise RuleError(f"stock: {size!r} is not a whole number of cards")
-    check_stock(len(names), size)
+        raise RuleError(f"{size!r} is not a whole number of cards", field="stock")
+    game.check_stock(len(names), size, game.official_deck if deck is None else game.deck(deck))
     return Table(players=names, stock=size, teams=built_teams)
 
 
-def _make_teams(names: tuple[str, ...], teams: Mapping[str, Iterable[str]]) -> tuple[Team, ...]:
-    if len(names) not in PARTNERSHIP_PLAYERS:
-        raise RuleError(
-            f"teams: partnership play needs 4 or 6 players in teams of two, not {len(names)}"
-        )
+def _make_teams(
+    names: tuple[str, ...], teams: Mapping[str, Iterable[str]], game: GameDef
+) -> tuple[Team, ...]:
+    from sheetgen.games import TEAM_SIZE
+
+    try:
+        game.check_partnerships(len(names))
+    except RuleError as exc:
+        raise exc.at(field="teams") from None
     built: list[Team] = []
     placed: dict[str, str] = {}
     for team_name, members in teams.items():
         check_name(team_name, "teams")
         if team_name in names:
-            raise RuleError(f"teams: team {team_name} has the same name as a player")
+            raise RuleError(f"team {team_name} has the same name as a player", field="teams")
         team_members = tuple(members)
         if len(team_members) != TEAM_SIZE:
             raise RuleError(
-                f"teams: team {team_name} has {len(team_members)} players; "
-                f"a team is {TEAM_SIZE} partners"
+                f"team {team_name} has {len(team_members)} players; a team is {TEAM_SIZE} partners",
+                field="teams",
             )
         for member in team_members:
             if member not in names:
-                raise RuleError(f"teams: {member} in team {team_name} is not one of the players")
+                raise RuleError(
+                    f"{member} in team {team_name} is not one of the players", field="teams"
+                )
             if member in placed:
                 raise RuleError(
-                    f"teams: {member} is in both team {placed[member]} and team {team_name}"
+                    f"{member} is in both team {placed[member]} and team {team_name}",
+                    field="teams",
                 )
             placed[member] = team_name
         built.append(Team(team_name, team_members))
     missing = [name for name in names if name not in placed]
     if missing:
-        raise RuleError(f"teams: {', '.join(missing)} is on no team; every player needs one")
+        raise RuleError(
+            f"{', '.join(missing)} is on no team; every player needs one", field="teams"
+        )
     return tuple(built)
 
 
@@ -220,10 +247,11 @@ def parse_teams(text: str) -> dict[str, list[str]]:
         name = name.strip()
         if not sep or not name or not members.strip():
             raise RuleError(
-                f"teams: {chunk.strip()!r} is not a team; write NAME=PLAYER+PLAYER, "
-                "for example Red=Ann+Cy"
+                f"{chunk.strip()!r} is not a team; write NAME=PLAYER+PLAYER, "
+                "for example Red=Ann+Cy",
+                field="teams",
             )
         if name in teams:
-            raise RuleError(f"teams: team {name} is listed twice")
+            raise RuleError(f"team {name} is listed twice", field="teams")
         teams[name] = [member.strip() for member in members.split("+")]
     return teams

@@ -254,7 +254,7 @@ def test_bad_file_among_many_stops_before_anything_is_written(
     result = runner("fill", ".", *split)
     assert result.exit_code == 1
     assert result.stderr.strip().splitlines()[-1] == (
-        "Error: s03.json, players: 1 is not a table size; Skip-Bo is played by 2 to 6 players"
+        "Error: s03.json, players: Skip-Bo is played by 2 to 6 players, not 1"
     )
     assert snapshot(tmp_path) == before
 
@@ -273,7 +273,7 @@ def test_bad_file_stops_the_run_and_nothing_is_written(runner, tmp_path: Path, s
     result = runner("fill", "a.json", "b.json")
     assert result.exit_code == 1
     assert result.stderr.strip().splitlines()[-1] == (
-        "Error: b.json, players: 1 is not a table size; Skip-Bo is played by 2 to 6 players"
+        "Error: b.json, players: Skip-Bo is played by 2 to 6 players, not 1"
     )
     assert snapshot(tmp_path) == before
 
@@ -285,7 +285,7 @@ def test_keep_going_writes_good_lists_bad_and_fails(runner, tmp_path: Path) -> N
     assert result.exit_code == 1
     assert [p.name for p in (tmp_path / "out").iterdir()] == ["a.pdf"]
     lines = result.stderr.strip().splitlines()
-    assert "b.json, players: 1 is not a table size; Skip-Bo is played by 2 to 6 players" in lines
+    assert "b.json, players: Skip-Bo is played by 2 to 6 players, not 1" in lines
     assert lines[-1] == "Error: 1 of 2 series files were not filled"
 
 

@@ -9,8 +9,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sheetgen.errors import ChoiceError, HouseRulesError, SheetgenError
+from sheetgen.games import load_game
 from sheetgen.houserules import differences, resolve
-from sheetgen.table import max_stock
+
+SKIP_BO = load_game("skip-bo")
+
+
+def max_stock(players: int) -> int:
+    return SKIP_BO.largest_stock(players, SKIP_BO.official_deck.cards)
 
 
 def write(tmp_path: Path, text: str, name: str = "house.toml") -> Path:

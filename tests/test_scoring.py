@@ -7,8 +7,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sheetgen.errors import RuleError
+from sheetgen.games import load_game
 from sheetgen.scoring import Game, ScoringRules, Series, game_points, max_points, score_series
-from sheetgen.table import deal, default_stock, make_table, max_stock
+from sheetgen.table import deal, make_table
+
+SKIP_BO = load_game("skip-bo")
+default_stock = SKIP_BO.default_stock
+
+
+def max_stock(players: int) -> int:
+    return SKIP_BO.largest_stock(players, SKIP_BO.official_deck.cards)
+
 
 FOUR = make_table(["Ann", "Bob", "Cy", "Di"])
 PAIRS = make_table(["Ann", "Bob", "Cy", "Di"], teams={"Red": ["Ann", "Cy"], "Blue": ["Bob", "Di"]})
@@ -72,16 +81,19 @@ def test_rules_are_parameters() -> None:
 @pytest.mark.parametrize(
     ("game", "message"),
     [
-        (Game("Zed", {"Bob": 1, "Cy": 1, "Di": 1}), "game 1: winner 'Zed' is not a player"),
+        (Game("Zed", {"Bob": 1, "Cy": 1, "Di": 1}), "game 1, winner: 'Zed' is not a player"),
         (
             Game("Ann", {"Bob": 31, "Cy": 1, "Di": 1}),
             "Bob has 31 cards left, but stock piles hold 30",
         ),
         (Game("Ann", {"Bob": -1, "Cy": 1, "Di": 1}), "Bob has -1 cards left"),
-        (Game("Ann", {"Bob": 1, "Cy": 1}), "game 1: left has no count for Di"),
+        (Game("Ann", {"Bob": 1, "Cy": 1}), "game 1, left: no count for Di"),
         (Game("Ann", {"Ann": 2, "Bob": 1, "Cy": 1, "Di": 1}), "Ann won but has 2 cards left"),
         (Game("Ann", {"Bob": 0, "Cy": 1, "Di": 1}), "Bob has 0 cards left too"),
-        (Game("Ann", {"Bob": 1, "Cy": 1, "Di": 1, "Ed": 1}), "left names 'Ed'"),
+        (
+            Game("Ann", {"Bob": 1, "Cy": 1, "Di": 1, "Ed": 1}),
+            "game 1, left: 'Ed' is not a player of this series",
+        ),
     ],
 )
 def test_impossible_games_are_refused(game: Game, message: str) -> None:
@@ -98,15 +110,19 @@ def test_team_loser_may_hold_one_empty_pile_but_not_two() -> None:
 @pytest.mark.parametrize(
     ("players", "teams", "message"),
     [
-        (["Ann"], None, "players: 1 is not a table size"),
-        (["A", "B", "C", "D", "E", "F", "G"], None, "players: 7 is not a table size"),
+        (["Ann"], None, "^players: Skip-Bo is played by 2 to 6 players, not 1$"),
+        (
+            ["A", "B", "C", "D", "E", "F", "G"],
+            None,
+            "^players: Skip-Bo is played by 2 to 6 players, not 7$",
+        ),
         (["Ann", "Ann"], None, "players: Ann is listed twice"),
         (["Ann", " "], None, "a name cannot be blank"),
-        (["A", "B", "C"], {"X": ["A", "B"]}, "partnership play needs 4 or 6 players"),
+        (["A", "B", "C"], {"X": ["A", "B"]}, "^teams: teams of two need 4 or 6 players, not 3$"),
         (
             ["A", "B", "C", "D", "E"],
             {"X": ["A", "B"]},
-            "needs 4 or 6 players in teams of two, not 5",
+            "^teams: teams of two need 4 or 6 players, not 5$",
         ),
         (["A", "B", "C", "D"], {"X": ["A", "B", "C"], "Y": ["D"]}, "team X has 3 players"),
         (

@@ -103,8 +103,16 @@ BAD_FILES = [
         "players: [Ann, Bob]\ntarget: lots\n",
         "s.yaml, target: 'lots' is not a whole number",
     ),
-    ("s.yaml", "players: [Ann, Bob]\ntarget: -5\n", "s.yaml, target: '-5' is not a whole number"),
-    ("s.yaml", "players: [Ann, Bob]\ntarget: 0\n", "s.yaml, target: 0 must be more than 0 points"),
+    (
+        "s.yaml",
+        "players: [Ann, Bob]\ntarget: -5\n",
+        "s.yaml, target: -5 points cannot win a series; give 1 or more",
+    ),
+    (
+        "s.yaml",
+        "players: [Ann, Bob]\ntarget: 0\n",
+        "s.yaml, target: 0 points cannot win a series; give 1 or more",
+    ),
     (
         "s.yaml",
         "players: [Ann, Bob]\nstock: 77\n",
@@ -191,10 +199,13 @@ def test_new_writes_a_file_that_loads_and_refuses_to_overwrite(runner, tmp_path:
         (["--players", "Ann,Bob,Ann"], "players: Ann is listed twice"),
         (
             ["--players", "Ann,Bob,Cy", "--teams", "R=Ann+Bob,B=Cy"],
-            "teams: partnership play needs 4 or 6",
+            "teams: teams of two need 4 or 6 players, not 3",
         ),
         (["--players", "Ann,Bob", "--teams", "Red"], "teams: 'Red' is not a team"),
-        (["--players", "Ann,Bob", "--target", "0"], "target: 0 must be more than 0 points"),
+        (
+            ["--players", "Ann,Bob", "--target", "0"],
+            "target: 0 points cannot win a series; give 1 or more",
+        ),
     ],
 )
 def test_new_refuses_impossible_tables(
@@ -361,7 +372,7 @@ def test_deal_refuses_what_the_deck_cannot_deal(runner) -> None:
     result = runner("deal", "--players", "6", "--stock", "23")
     assert result.exit_code == 1
     assert result.output == (
-        "Error: stock: 6 players cannot each be dealt a 23-card stock pile from a 162-card deck: "
+        "Error: --stock: 6 players cannot each be dealt a 23-card stock pile from a 162-card deck: "
         "every player must still draw a first hand of 5; choose 1 to 22\n"
     )
 
@@ -408,7 +419,10 @@ def test_record_refuses_a_flow_style_games_list(runner, tmp_path: Path) -> None:
 def test_new_csv_refuses_what_csv_cannot_hold(runner, tmp_path: Path) -> None:
     result = runner("new", "f.csv", "--players", "Ann,Bob", "--title", "Friday")
     assert result.exit_code == 1
-    assert result.output.startswith("Error: f.csv: a CSV series file holds only players and games")
+    assert result.output == (
+        "Error: f.csv: a CSV series file holds only Skip-Bo players and games; use .yaml or .json "
+        "for another game, a title, teams, another stock size or another way of scoring\n"
+    )
     assert not (tmp_path / "f.csv").exists()
 
 
@@ -417,7 +431,7 @@ def test_record_rejects_unknown_winner_and_repeated_player(runner, tmp_path: Pat
     result = runner("record", "f.yaml", "--winner", "Zed", "--left", "Bob=3")
     assert result.exit_code == 1
     assert result.output == (
-        "Error: f.yaml, game 1: winner 'Zed' is not a player of this series (choose from Ann, Bob)\n"
+        "Error: f.yaml, game 1, winner: 'Zed' is not a player of this series (choose from Ann, Bob)\n"
     )
     result = runner("record", "f.yaml", "--winner", "Ann", "--left", "Bob=3", "--left", "Bob=4")
     assert result.exit_code == 2

@@ -195,7 +195,7 @@ def test_cli_png_preview(runner, tmp_path: Path) -> None:
     [
         (
             ["--names", "A,B,C,D,E,F,G"],
-            "Error: players: 7 is not a table size; Skip-Bo is played by 2 to 6 players",
+            "Error: players: Skip-Bo is played by 2 to 6 players, not 7",
         ),
         (["--names", "Ann,,Bob"], "Error: players, player 2: a name cannot be blank"),
         (
@@ -204,17 +204,17 @@ def test_cli_png_preview(runner, tmp_path: Path) -> None:
         ),
         (
             ["--teams", "Red=Ann+Cy,Blue=Bob"],
-            "Error: teams: partnership play needs 4 or 6 players in teams of two, not 3",
+            "Error: teams: teams of two need 4 or 6 players, not 3",
         ),
         (
             ["--teams", "Red=Ann+Cy,Blue=Bob+Di,Gold=Ed"],
-            "Error: teams: partnership play needs 4 or 6 players in teams of two, not 5",
+            "Error: teams: teams of two need 4 or 6 players, not 5",
         ),
         (
             ["--teams", "2", "--players", "5"],
-            "Error: teams: partnership play needs 4 or 6 players in teams of two, not 5",
+            "Error: teams: teams of two need 4 or 6 players, not 5",
         ),
-        (["--teams", "4"], "Error: teams: 4 teams cannot sit at one table; choose 2 or 3"),
+        (["--teams", "4"], "Error: teams: 4 teams cannot sit at one Skip-Bo table; choose 2 or 3"),
         (
             ["--names", "Ann,Bob", "--players", "3"],
             "Error: names: 2 names given, but --players asks for 3",
@@ -223,7 +223,7 @@ def test_cli_png_preview(runner, tmp_path: Path) -> None:
         (["--target", "-5"], "Error: Invalid value for '--target': -5 is not in the range x>=1."),
         (
             ["--players", "7"],
-            "Error: Invalid value for '--players': 7 is not in the range 2<=x<=6.",
+            "Error: players: Skip-Bo is played by 2 to 6 players, not 7",
         ),
         (
             ["--paper", "legal"],
@@ -256,8 +256,14 @@ def test_help_has_an_example(runner) -> None:
 
 
 def test_reminder_follows_the_games_own_figures_and_words() -> None:
+    from sheetgen.games import load_game
+    from sheetgen.scoring import ScoringRules
+
     pdf = blank_sheet_pdf(
-        paper=paper("letter"), players=2, bonus=10, per_card=2, piles="pay-off piles", target=100
+        paper=paper("letter"),
+        game=load_game("spite-and-malice"),
+        scoring=ScoringRules(bonus=10, per_card=2, target=100),
+        players=2,
     )
     text = " ".join(page_text(pdf).split())
     assert "winner gets 10, and 2 more per card still in the other players' pay-off piles" in text

@@ -120,10 +120,10 @@ def module_runner(tmp_path_factory: pytest.TempPathFactory) -> Runner:
 
 def blank_layouts(names: list[str]) -> list[Layout]:
     from sheetgen.scoring import ScoringRules
-    from sheetgen.sheet import DEFAULT_TITLE, page_layouts, sheet_table, spec_for
+    from sheetgen.sheet import page_layouts, sheet_table, spec_for
 
     table, count, teams = sheet_table(None, names, None)
-    spec = spec_for(table, ScoringRules(), DEFAULT_TITLE, count=count, teams=teams)
+    spec = spec_for(table, ScoringRules(), "Skip-Bo score sheet", count=count, teams=teams)
     return page_layouts(LETTER, spec, 10, 10)
 
 
