@@ -99,3 +99,7 @@ class OutputError(SheetgenError):
 
 class MissingLibraryError(SheetgenError):
     """A system library a document needs (Pango, for booklets) is not installed."""
+
+
+class PrintError(SheetgenError):
+    """A document cannot be printed: no CUPS, no such printer, or the printer refused the job."""
