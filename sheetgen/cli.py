@@ -8,15 +8,19 @@ turned into one clean message in one place: ``SheetgenGroup.invoke``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import functools
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
 from sheetgen import __version__
 from sheetgen.errors import SheetgenError
+
+if TYPE_CHECKING:
+    from sheetgen.printing import Job, Request, Sent
 
 FC = TypeVar("FC", bound=Callable[..., Any])
 
@@ -396,6 +400,65 @@ def output_option(default: str) -> Callable[[FC], FC]:
     )
 
 
+def print_options(command: FC) -> FC:
+    """``--print``, ``--printer`` and ``--manual-duplex``, handed to ``command`` as one
+    ``print_on`` value: a ``printing.Request``, or None when none of them is given."""
+
+    @functools.wraps(command)
+    def with_printing(
+        *args: Any, to_printer: bool, printer: str | None, manual_duplex: bool, **kwargs: Any
+    ) -> Any:
+        from sheetgen.printing import Request
+
+        wanted = to_printer or printer is not None or manual_duplex
+        if wanted and kwargs.get("fmt") == "png":
+            raise click.UsageError("--print sends the PDF to the printer; leave out --format png")
+        kwargs["print_on"] = Request(printer, manual_duplex) if wanted else None
+        return command(*args, **kwargs)
+
+    for option in (
+        click.option(
+            "--manual-duplex",
+            is_flag=True,
+            help="Print both sides by hand: fronts, turn the stack, backs (implies --print).",
+        ),
+        click.option("--printer", metavar="NAME", help="Print on this printer (implies --print)."),
+        click.option(
+            "--print",
+            "to_printer",
+            is_flag=True,
+            help="Print on the default printer, through CUPS; a file only with -o.",
+        ),
+    ):
+        with_printing = option(with_printing)
+    return cast(FC, with_printing)
+
+
+def _print(plan: Sequence[Job], request: Request) -> None:
+    """Send a document's print plan to the printer the user asked for."""
+    from sheetgen.printing import find_printer, send
+
+    printer = find_printer(request.printer)
+    send(
+        plan,
+        printer,
+        ask=_turn_stack,
+        report=_sent,
+        force_manual_duplex=request.manual_duplex,
+    )
+
+
+def _turn_stack(message: str) -> None:
+    click.echo(message, err=True)
+    click.prompt("[Enter]", default="", show_default=False, prompt_suffix=" ", err=True)
+
+
+def _sent(sent: Sent) -> None:
+    from sheetgen.printing import describe
+
+    click.echo(f"Printing {sent.job.title!r} ({describe(sent.job)}): {sent.request}", err=True)
+
+
 def _sheet_output(output: Path | None, fmt: str, stem: str) -> Path:
     return output if output is not None else Path("output") / f"{stem}.{fmt}"
 
@@ -409,10 +472,17 @@ def _sheet_output(output: Path | None, fmt: str, stem: str) -> Path:
 )
 @click.option("--target", type=click.IntRange(1), help="Points to win (default: the game's, 500).")
 @click.option("--title", help='Heading of the sheet (default "Skip-Bo score sheet").')
-@click.option("--copies", type=click.IntRange(1, 100), default=1, show_default=True, help="Pages.")
+@click.option(
+    "--copies",
+    type=click.IntRange(1, 100),
+    default=1,
+    show_default=True,
+    help="Copies: in the PDF, or printed ones with --print.",
+)
 @paper_option
 @format_option
 @output_option("output/score-sheet.pdf")
+@print_options
 def sheet(
     players: int | None,
     names: str | None,
@@ -424,34 +494,42 @@ def sheet(
     paper_name: str | None,
     fmt: str,
     output: Path | None,
+    print_on: Request | None,
 ) -> None:
     """Draw blank score sheets: ten games by six players, running totals, the line to 500.
 
     \b
     Example:
         sheetgen sheet --names "Ann,Bob,Cy,Di" --paper a4
-        sheetgen sheet --teams "Red=Ann+Cy,Blue=Bob+Di" --copies 3 -o - | lp
+        sheetgen sheet --teams "Red=Ann+Cy,Blue=Bob+Di" --copies 3 --print
     """
     from dataclasses import replace
 
     from sheetgen.games import load_game
     from sheetgen.paper import paper
+    from sheetgen.printing import score_sheet_plan
     from sheetgen.sheet import blank_sheet_pdf
     from sheetgen.table import parse_names
 
     game = load_game()
-    pdf = blank_sheet_pdf(
-        paper=paper(paper_name) if paper_name else None,
-        game=game,
-        scoring=game.scoring if target is None else replace(game.scoring, target=target),
-        players=players,
-        names=parse_names(names) if names is not None else None,
-        teams=teams,
-        games=games,
-        title=title,
-        copies=copies,
-    )
-    _write_document(pdf, fmt, _sheet_output(output, fmt, "score-sheet"))
+
+    def sheets(count: int) -> bytes:
+        return blank_sheet_pdf(
+            paper=paper(paper_name) if paper_name else None,
+            game=game,
+            scoring=game.scoring if target is None else replace(game.scoring, target=target),
+            players=players,
+            names=parse_names(names) if names is not None else None,
+            teams=teams,
+            games=games,
+            title=title,
+            copies=count,
+        )
+
+    if print_on is None or output is not None:
+        _write_document(sheets(copies), fmt, _sheet_output(output, fmt, "score-sheet"))
+    if print_on is not None:  # one copy in the PDF, the printer makes the others
+        _print(score_sheet_plan(sheets(1), copies), print_on)
 
 
 def _write_document(pdf: bytes, fmt: str, output: Path) -> None:
@@ -506,6 +584,7 @@ def _write_document(pdf: bytes, fmt: str, output: Path) -> None:
 )
 @format_option
 @output_option("output/rules-GAME.pdf or .png")
+@print_options
 def rules(
     game: str | None,
     house_rules: Path | None,
@@ -514,6 +593,7 @@ def rules(
     layout: str,
     fmt: str,
     output: Path | None,
+    print_on: Request | None,
     **toggles: Any,
 ) -> None:
     """Write the rules booklet for how this table plays: house rules, numbers, score sheet.
@@ -525,6 +605,7 @@ def rules(
         sheetgen rules --players 5 --stock short --no-series
         sheetgen rules --house-rules ours.toml --extra ours.md --paper a4 -o rules.pdf
         sheetgen rules --layout booklet --paper letter -o booklet.pdf
+        sheetgen rules --layout booklet --printer office
     """
     from sheetgen.atomic import write_bytes
     from sheetgen.booklet import rules_document
@@ -540,9 +621,14 @@ def rules(
     house = resolve(game=game, preset=preset, house_rules=house_rules, options=options)
     sheet = paper(paper_name) if paper_name else default_paper()
     document = rules_document(house, paper=sheet, layout=layout, fmt=fmt)
-    target = output or Path("output") / f"rules-{house.game}.{fmt}"
-    write_bytes(target, document)
-    _said(target)
+    if print_on is None or output is not None:
+        target = output or Path("output") / f"rules-{house.game}.{fmt}"
+        write_bytes(target, document)
+        _said(target)
+    if print_on is not None:
+        from sheetgen.printing import rules_plan
+
+        _print(rules_plan(document, layout), print_on)
 
 
 @cli.command()
@@ -561,6 +647,7 @@ def rules(
 )
 @click.option("--keep-going", is_flag=True, help="Fill the good files even if some are bad.")
 @click.option("-v", "--verbose", is_flag=True, help="With --split, name every file written.")
+@print_options
 def fill(
     inputs: tuple[Path, ...],
     paper_name: str | None,
@@ -570,6 +657,7 @@ def fill(
     split_dir: Path | None,
     keep_going: bool,
     verbose: bool,
+    print_on: Request | None,
 ) -> None:
     """Fill in score sheets from series files, with a race chart for each series.
 
@@ -577,6 +665,7 @@ def fill(
     Example:
         sheetgen fill friday.yaml
         sheetgen fill series/ --split output/sheets --keep-going
+        sheetgen fill friday.yaml --print
     """
     import sys
 
@@ -601,17 +690,40 @@ def fill(
             keep_going=keep_going,
             progress=bar.update,
         )
-        written = []
+        keep = print_on is None or output is not None or split_dir is not None
+        written, printed = [], []
         for path, data in documents:  # with --split, each file is made as it is written
-            write_bytes(path, data)
-            written.append(path)
+            if keep:
+                write_bytes(path, data)
+                written.append(path)
+            if print_on is not None:
+                printed.append(data)
     if split_dir is not None and not verbose:
         files = "file" if len(written) == 1 else "files"
         click.echo(f"Wrote {len(written)} {files} to {split_dir}", err=True)
     else:
         for path in written:
             _said(path)
+    if print_on is not None and printed:
+        from sheetgen.printing import score_sheet_plan
+
+        _print([job for data in printed for job in score_sheet_plan(data)], print_on)
     if failed:
         for failure in failed:
             click.echo(failure.message, err=True)
         raise click.ClickException(f"{len(failed)} of {len(paths)} series files were not filled")
+
+
+@cli.command()
+def printers() -> None:
+    """List the printers CUPS knows: paper sizes, and whether each prints both sides.
+
+    \b
+    Example:
+        sheetgen printers
+        sheetgen rules --layout booklet --printer office
+    """
+    from sheetgen.printing import printers as cups_printers
+    from sheetgen.printing import printers_text
+
+    click.echo(printers_text(cups_printers()), nl=False)

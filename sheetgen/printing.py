@@ -54,6 +54,28 @@ class Job:
 
 
 @dataclass(frozen=True)
+class Request:
+    """What the user asked for: a printer (None: the default) and whether to force manual duplex."""
+
+    printer: str | None
+    manual_duplex: bool = False
+
+
+SIDES_SAID: dict[str, str] = {
+    "one-sided": "one-sided",
+    "two-sided-long-edge": "two-sided, turning on the long edge",
+    "two-sided-short-edge": "two-sided, turning on the short edge",
+}
+
+
+def describe(job: Job) -> str:
+    """How ``job`` is printed, in words: ``2 copies, A4, landscape, one-sided, full size``."""
+    copies = "1 copy" if job.copies == 1 else f"{job.copies} copies"
+    turn = "landscape" if job.landscape else "portrait"
+    return f"{copies}, {job.media}, {turn}, {SIDES_SAID[job.sides]}, full size"
+
+
+@dataclass(frozen=True)
 class TurnStack:
     """Manual duplex: the fronts of ``sheets`` sheets are out; the stack goes back in."""
 
@@ -337,6 +359,25 @@ def _describe(name: str, default: bool, env: Mapping[str, str]) -> Printer:
     return Printer(name, default, two_sided, papers, paper)
 
 
+def printers_text(found: Sequence[Printer]) -> str:
+    """The printers as lines for a terminal: name, default, sides and paper sizes."""
+    if not found:
+        return "CUPS knows no printers yet: add one in the system's printer settings.\n"
+    width = max(len(printer.name) for printer in found)
+    lines = []
+    for printer in found:
+        papers = [
+            f"{paper} (default)" if paper == printer.default_paper else paper
+            for paper in printer.papers
+        ]
+        lines.append(
+            f"{printer.name:<{width}}  {'default' if printer.default else '':<7}  "
+            f"{'two-sided' if printer.two_sided else 'one-sided'}  "
+            f"paper: {', '.join(papers) or 'not said'}".rstrip()
+        )
+    return "\n".join(lines) + "\n"
+
+
 def printers(environ: Mapping[str, str] | None = None) -> list[Printer]:
     """Every printer CUPS knows, the default one marked."""
     env = _environment(environ)
@@ -371,10 +412,13 @@ def send(
     printer: Printer,
     *,
     ask: Callable[[str], None],
+    report: Callable[[Sent], None] | None = None,
     force_manual_duplex: bool = False,
     environ: Mapping[str, str] | None = None,
 ) -> list[Sent]:
     """Print ``plan`` on ``printer``; ``ask`` shows a manual-duplex message and waits.
+
+    ``report`` hears of each job as CUPS accepts it.
 
     Two-sided jobs go as they are to a printer that prints both sides, as
     fronts and backs otherwise (or when ``force_manual_duplex``).
@@ -394,4 +438,6 @@ def send(
         answer = result.stdout.decode("utf-8", "replace")
         request = answer.removeprefix("request id is ").split(" ", 1)[0].strip()
         sent.append(Sent(request, step))
+        if report is not None:
+            report(sent[-1])
     return sent
