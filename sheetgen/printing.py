@@ -284,7 +284,8 @@ def _run(
         raise PrintError(f"printing needs CUPS's {arguments[0]} command: {INSTALL_HINT}")
     try:
         return subprocess.run(
-            [program, *arguments[1:]],
+            list(arguments),
+            executable=program,
             input=data if data is not None else b"",
             capture_output=True,
             env=dict(env),
@@ -322,12 +323,22 @@ def _names(env: Mapping[str, str]) -> list[str]:
     return [line.strip() for line in result.stdout.decode("utf-8", "replace").splitlines() if line]
 
 
-def _default_name(env: Mapping[str, str]) -> str | None:
-    """The printer ``lp`` prints on when none is named: LPDEST, PRINTER, lpoptions, CUPS."""
+def _default_name(env: Mapping[str, str]) -> tuple[str | None, str]:
+    """The printer ``lp`` prints on when none is named, and where that choice comes from.
+
+    lp takes LPDEST, then PRINTER, then the user's lpoptions default, then
+    CUPS's; lpstat reports the choice only when it names a printer that exists.
+    """
     result = _run(["lpstat", "-d"], env)
     text = result.stdout.decode("utf-8", "replace")
     _, sep, name = text.partition("system default destination:")
-    return (name.strip() or None) if sep else None
+    if sep and name.strip():
+        return name.strip(), "the default printer"
+    for variable in ("LPDEST", "PRINTER"):
+        value = env.get(variable, "").strip()
+        if value and not (variable == "PRINTER" and value == "lp"):
+            return value, f"the default printer, from {variable}"
+    return None, ""
 
 
 def parse_lpoptions(text: str) -> tuple[tuple[str, ...], str | None, bool]:
@@ -382,7 +393,7 @@ def printers(environ: Mapping[str, str] | None = None) -> list[Printer]:
     """Every printer CUPS knows, the default one marked."""
     env = _environment(environ)
     _require_scheduler(env)
-    default = _default_name(env)
+    default, _ = _default_name(env)
     return [_describe(name, name == default, env) for name in _names(env)]
 
 
@@ -394,7 +405,7 @@ def find_printer(name: str | None, environ: Mapping[str, str] | None = None) -> 
     _require_scheduler(env)
     names = _names(env)
     there = f"CUPS has {', '.join(names)}" if names else "CUPS has no printers yet"
-    default = _default_name(env)
+    default, chosen_by = _default_name(env)
     wanted = name or default
     if wanted is None:
         raise PrintError(
@@ -402,7 +413,7 @@ def find_printer(name: str | None, environ: Mapping[str, str] | None = None) -> 
             "or choose a default with lpoptions -d NAME"
         )
     if wanted.split("/", 1)[0] not in names:
-        how = "" if name else " (the default printer)"
+        how = "" if name else f" ({chosen_by})"
         raise PrintError(f"no printer called {wanted!r}{how}: {there}")
     return _describe(wanted, wanted == default, env)
 

@@ -1,0 +1,429 @@
+"""Printing through a real CUPS scheduler: the jobs sheetgen sends, read back over IPP.
+
+Each module run starts its own ``cupsd`` (see cups_scheduler.py) on a free
+loopback port with two stopped file queues: ``duplex`` prints both sides,
+``simplex`` one. Jobs stay pending, so their attributes come back from
+Get-Jobs and their documents from the scheduler's spool.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pikepdf
+import pypdf
+import pytest
+from cups_scheduler import Scheduler, missing_programs
+
+from sheetgen import printing
+
+MISSING = missing_programs()
+needs_cups = pytest.mark.skipif(
+    bool(MISSING),
+    reason="printing tests need a real CUPS scheduler and its clients; missing: "
+    + ", ".join(MISSING)
+    + " (apt-get install cups cups-client cups-ipp-utils)",
+)
+SERIES = {
+    "title": "Friday nights",
+    "players": ["Ann", "Bob"],
+    "games": [{"winner": "Ann", "left": {"Bob": 7}}],
+}
+
+
+@pytest.fixture(scope="module")
+def cups(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Scheduler]:
+    if MISSING:
+        pytest.skip("no CUPS")
+    scheduler = Scheduler(tmp_path_factory.mktemp("cups"))
+    scheduler.start()
+    try:
+        scheduler.add_queue("duplex", two_sided=True)
+        scheduler.add_queue("simplex", two_sided=False)
+        scheduler.add_queue("closed", two_sided=True)
+        scheduler.run("cupsreject", "-r", "out of paper", "closed")
+        yield scheduler
+    finally:
+        scheduler.stop()
+
+
+@pytest.fixture
+def on_cups(cups: Scheduler, monkeypatch: pytest.MonkeyPatch) -> Scheduler:
+    """sheetgen's own CUPS clients talk to the tests' scheduler, with no default printer."""
+    for key in ("PRINTER", "LPDEST"):
+        monkeypatch.delenv(key, raising=False)
+    for key in ("CUPS_SERVER", "CUPS_SERVERROOT", "HOME"):
+        monkeypatch.setenv(key, cups.env[key])
+    monkeypatch.setenv("PATH", cups.env["PATH"])
+    return cups
+
+
+def new_jobs(cups: Scheduler, printer: str, before: int) -> list[dict]:
+    return [job for job in cups.jobs(printer) if job["job-id"] > before]
+
+
+def last_id(cups: Scheduler) -> int:
+    ids = [job["job-id"] for name in ("duplex", "simplex") for job in cups.jobs(name)]
+    return max(ids, default=0)
+
+
+def pages_text(pdf: bytes) -> list[str]:
+    return [page.extract_text() or "" for page in pypdf.PdfReader(io.BytesIO(pdf)).pages]
+
+
+def page_boxes(pdf: bytes) -> list[tuple[float, float, int]]:
+    with pikepdf.open(io.BytesIO(pdf)) as document:
+        return [
+            (
+                round(float(page.mediabox[2])),
+                round(float(page.mediabox[3])),
+                int(page.obj.get("/Rotate", 0)),
+            )
+            for page in document.pages
+        ]
+
+
+# Sending jobs: the attributes CUPS holds for each.
+
+
+@needs_cups
+@pytest.mark.parametrize(
+    ("variable", "paper", "media"), [("PRINTER", "a4", "A4"), ("LPDEST", "letter", "Letter")]
+)
+def test_sheet_print_goes_to_the_default_printer_with_every_option(
+    runner, on_cups, monkeypatch, tmp_path, variable, paper, media
+) -> None:
+    monkeypatch.setenv(variable, "simplex")
+    before = last_id(on_cups)
+    result = runner("sheet", "--print", "--paper", paper, "--copies", "3", "--title", "Café night")
+    assert result.exit_code == 0, result.output
+    [job] = new_jobs(on_cups, "simplex", before)
+    assert job["job-name"] == "Café night"
+    assert job["media"] == media
+    assert job["sides"] == "one-sided"
+    assert job["print-scaling"] == "none"
+    assert job["copies"] == 3
+    assert job["orientation-requested"] == 4  # landscape
+    assert job["multiple-document-handling"] == "separate-documents-collated-copies"
+    # The printer makes the copies: the document holds one.
+    document = on_cups.document(job["job-id"])
+    assert len(pages_text(document)) == 1
+    assert "Café night" in pages_text(document)[0]
+    assert not (tmp_path / "output").exists()  # --print without -o writes no file
+    request = f"simplex-{job['job-id']}"
+    assert (
+        f"Printing 'Café night' (3 copies, {media}, landscape, one-sided, full size): {request}"
+        in result.stderr
+    )
+
+
+@needs_cups
+def test_sheet_with_o_writes_the_file_as_asked_and_prints_copies(runner, on_cups, tmp_path) -> None:
+    before = last_id(on_cups)
+    result = runner("sheet", "--printer", "duplex", "--copies", "2", "-o", "s.pdf")
+    assert result.exit_code == 0, result.output
+    assert len(pages_text((tmp_path / "s.pdf").read_bytes())) == 2  # the file as without --print
+    [job] = new_jobs(on_cups, "duplex", before)
+    assert job["copies"] == 2
+    assert job["sides"] == "one-sided"  # even on a printer that prints both sides
+    assert len(pages_text(on_cups.document(job["job-id"]))) == 1
+
+
+@needs_cups
+def test_fill_print_one_sided_landscape_named_after_the_series(runner, on_cups, tmp_path) -> None:
+    (tmp_path / "friday.json").write_text(json.dumps(SERIES), encoding="utf-8")
+    before = last_id(on_cups)
+    result = runner("fill", "friday.json", "--printer", "duplex", "--paper", "a4")
+    assert result.exit_code == 0, result.output
+    [job] = new_jobs(on_cups, "duplex", before)
+    assert (job["job-name"], job["media"], job["sides"]) == ("Friday nights", "A4", "one-sided")
+    assert (job["print-scaling"], job["orientation-requested"], job["copies"]) == ("none", 4, 1)
+    document = on_cups.document(job["job-id"])
+    assert all(width > height for width, height, _ in page_boxes(document))
+    assert not (tmp_path / "output").exists()
+
+
+@needs_cups
+def test_rules_pages_two_sided_long_edge_and_the_score_sheet_apart(
+    runner, on_cups, tmp_path
+) -> None:
+    before = last_id(on_cups)
+    result = runner("rules", "--printer", "duplex", "--paper", "a4", "-o", "rules.pdf")
+    assert result.exit_code == 0, result.output
+    written = (tmp_path / "rules.pdf").read_bytes()
+    body, sheet = new_jobs(on_cups, "duplex", before)
+    assert (body["job-name"], body["sides"], body["media"]) == (
+        "Skip-Bo rules",
+        "two-sided-long-edge",
+        "A4",
+    )
+    assert (body["orientation-requested"], body["print-scaling"]) == (3, "none")
+    assert (sheet["job-name"], sheet["sides"], sheet["media"]) == (
+        "Skip-Bo rules - score sheet",
+        "one-sided",
+        "A4",
+    )
+    assert (sheet["orientation-requested"], sheet["print-scaling"]) == (4, "none")
+    # Together the two jobs are the file, page for page: the score sheet is its last page.
+    texts = pages_text(written)
+    assert pages_text(on_cups.document(body["job-id"])) == texts[:-1]
+    assert pages_text(on_cups.document(sheet["job-id"])) == texts[-1:]
+    assert "Wrote rules.pdf" in result.stderr
+
+
+@needs_cups
+def test_folded_booklet_gives_two_jobs_short_edge_then_one_sided(runner, on_cups, tmp_path) -> None:
+    before = last_id(on_cups)
+    result = runner(
+        "rules", "--layout", "booklet", "--paper", "letter", "--printer", "duplex", "-o", "b.pdf"
+    )
+    assert result.exit_code == 0, result.output
+    written = (tmp_path / "b.pdf").read_bytes()
+    folded, sheet = new_jobs(on_cups, "duplex", before)
+    assert (folded["sides"], folded["media"], folded["orientation-requested"]) == (
+        "two-sided-short-edge",
+        "Letter",
+        4,
+    )
+    assert (sheet["sides"], sheet["media"], sheet["orientation-requested"]) == (
+        "one-sided",
+        "Letter",
+        4,
+    )
+    assert folded["print-scaling"] == sheet["print-scaling"] == "none"
+    folded_pages = page_boxes(on_cups.document(folded["job-id"]))
+    sheet_pages = page_boxes(on_cups.document(sheet["job-id"]))
+    assert len(folded_pages) % 2 == 0  # whole sheets, front and back
+    assert len(folded_pages) + len(sheet_pages) == len(page_boxes(written))
+    assert pages_text(on_cups.document(sheet["job-id"])) == pages_text(written)[-1:]
+    assert "Series winner:" in pages_text(on_cups.document(sheet["job-id"]))[0]
+
+
+# Manual duplex on a printer that prints one side.
+
+
+@needs_cups
+def test_one_sided_printer_gets_fronts_a_prompt_then_backs(runner, on_cups, tmp_path) -> None:
+    before = last_id(on_cups)
+    result = runner("rules", "--printer", "simplex", "--paper", "a4", "-o", "r.pdf", input="\n")
+    assert result.exit_code == 0, result.output
+    texts = pages_text((tmp_path / "r.pdf").read_bytes())
+    body = texts[:-1]
+    fronts, backs, sheet = new_jobs(on_cups, "simplex", before)
+    assert [job["sides"] for job in (fronts, backs, sheet)] == ["one-sided"] * 3
+    assert fronts["job-name"] == "Skip-Bo rules (fronts)"
+    assert backs["job-name"] == "Skip-Bo rules (backs)"
+    assert pages_text(on_cups.document(fronts["job-id"])) == body[0::2]
+    back_texts = pages_text(on_cups.document(backs["job-id"]))
+    sheets = (len(body) + 1) // 2
+    assert back_texts == body[1::2] + [""] * (sheets - len(body[1::2]))  # a blank after an odd page
+    assert pages_text(on_cups.document(sheet["job-id"])) == texts[-1:]
+    prompt = (
+        f"Printing the fronts of {sheets} sheets of 'Skip-Bo rules' on simplex. When they are "
+        "all out, take the stack from the output tray, turn it over without changing the "
+        "order of the sheets and put it back in the paper tray with the same edge going in "
+        "first. Then press Enter to print the backs."
+    )
+    assert prompt in result.stderr
+
+
+@needs_cups
+def test_manual_duplex_waits_for_the_stack_before_the_backs(on_cups, tmp_path) -> None:
+    pdf = booklet_pdf()
+    plan = printing.rules_plan(pdf, "booklet")
+    printer = printing.find_printer("duplex")
+    assert printer.two_sided
+    before = last_id(on_cups)
+    seen: list[list[str]] = []
+
+    def ask(message: str) -> None:
+        seen.append([job["job-name"] for job in new_jobs(on_cups, "duplex", before)])
+
+    sent = printing.send(plan, printer, ask=ask, force_manual_duplex=True)
+    assert seen == [["Skip-Bo rules (fronts)"]]  # nothing else was sent before the turn
+    fronts, backs, sheet = new_jobs(on_cups, "duplex", before)
+    assert [job["sides"] for job in (fronts, backs, sheet)] == ["one-sided"] * 3
+    assert [item.request for item in sent] == [
+        f"duplex-{job['job-id']}" for job in (fronts, backs, sheet)
+    ]
+    folded = page_boxes(plan[0].pdf)
+    # Turning the stack over by hand turns each sheet on its long edge; a short-edge
+    # booklet's backs are therefore sent upside down.
+    assert page_boxes(on_cups.document(fronts["job-id"])) == folded[0::2]
+    assert page_boxes(on_cups.document(backs["job-id"])) == [
+        (width, height, (turn + 180) % 360) for width, height, turn in folded[1::2]
+    ]
+
+
+@needs_cups
+def test_manual_duplex_stopped_at_the_prompt_sends_no_backs(runner, on_cups) -> None:
+    before = last_id(on_cups)
+    result = runner("rules", "--manual-duplex", "--printer", "duplex", input="")
+    assert result.exit_code == 1
+    assert [job["job-name"] for job in new_jobs(on_cups, "duplex", before)] == [
+        "Skip-Bo rules (fronts)"
+    ]
+
+
+# What CUPS says about its printers.
+
+
+@needs_cups
+def test_printers_lists_papers_and_sides_as_ipp_says(runner, on_cups, monkeypatch) -> None:
+    monkeypatch.setenv("PRINTER", "duplex")
+    result = runner("printers")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [
+        "closed            two-sided  paper: Letter (default), A4",
+        "duplex   default  two-sided  paper: Letter (default), A4",
+        "simplex           one-sided  paper: Letter (default), A4",
+    ]
+    for printer in printing.printers():
+        sides = on_cups.printer_attributes(printer.name)["sides-supported"]
+        sides = [sides] if isinstance(sides, str) else sides
+        assert printer.two_sided == any(side.startswith("two-sided") for side in sides)
+
+
+# Bad cases: one line, nothing lost.
+
+
+@needs_cups
+def test_no_default_printer_names_the_ones_there_are(runner, on_cups, tmp_path) -> None:
+    result = runner("sheet", "--print", "-o", "kept.pdf")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[-1] == (
+        "Error: no default printer: name one with --printer NAME (CUPS has closed, duplex, "
+        "simplex), or choose a default with lpoptions -d NAME"
+    )
+    assert len(pages_text((tmp_path / "kept.pdf").read_bytes())) == 1  # the file is still written
+
+
+@needs_cups
+def test_no_such_printer(runner, on_cups, tmp_path) -> None:
+    result = runner("rules", "--printer", "office", "--layout", "booklet")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[-1] == (
+        "Error: no printer called 'office': CUPS has closed, duplex, simplex"
+    )
+    assert not (tmp_path / "output").exists()
+
+
+@needs_cups
+def test_default_printer_that_is_not_there(runner, on_cups, monkeypatch) -> None:
+    monkeypatch.setenv("PRINTER", "gone")
+    result = runner("sheet", "--print")
+    assert result.stderr.splitlines()[-1] == (
+        "Error: no printer called 'gone' (the default printer, from PRINTER): "
+        "CUPS has closed, duplex, simplex"
+    )
+
+
+@needs_cups
+def test_refused_job_gives_cups_own_reason_and_keeps_the_file(runner, on_cups, tmp_path) -> None:
+    result = runner("sheet", "--printer", "closed", "-o", "kept.pdf")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[-1] == (
+        "Error: closed refused 'Skip-Bo score sheet': Destination \"closed\" is not accepting jobs."
+    )
+    assert (tmp_path / "kept.pdf").read_bytes().startswith(b"%PDF")
+
+
+@needs_cups
+def test_cups_not_running(runner, on_cups, monkeypatch, tmp_path) -> None:
+    from cups_scheduler import free_port
+
+    server = f"127.0.0.1:{free_port()}"
+    monkeypatch.setenv("CUPS_SERVER", server)
+    result = runner("sheet", "--print", "-o", "k.pdf")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[-1] == (
+        f"Error: CUPS is not running at {server}: start it (sudo systemctl start cups) and print again"
+    )
+    assert (tmp_path / "k.pdf").exists()
+    printers_result = runner("printers")
+    assert printers_result.exit_code == 1
+    assert "CUPS is not running" in printers_result.stderr
+
+
+def test_no_lp_says_which_package(runner, monkeypatch, tmp_path) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    result = runner("sheet", "--print", "-o", "k.pdf")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[-1] == (
+        "Error: printing needs CUPS's lp command: install CUPS's client: "
+        "sudo apt-get install cups-client (Debian and Ubuntu)"
+    )
+    assert (tmp_path / "k.pdf").exists()
+
+
+def test_print_refuses_png(runner, tmp_path) -> None:
+    result = runner("sheet", "--print", "--format", "png")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == (
+        "Error: --print sends the PDF to the printer; leave out --format png"
+    )
+    assert not (tmp_path / "output").exists()
+
+
+@needs_cups
+def test_scheduler_stops_and_leaves_no_process(tmp_path) -> None:
+    scheduler = Scheduler(tmp_path)
+    scheduler.start()
+    assert scheduler.process is not None
+    pid = scheduler.process.pid
+    scheduler.run("lpadmin", "-p", "x", "-v", "file:///dev/null", "-P", "/dev/null", check=False)
+    scheduler.stop()
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+    config = str(tmp_path / "cupsd.conf")
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                assert config.encode() not in (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+
+
+# The plans themselves, without a scheduler.
+
+
+def booklet_pdf() -> bytes:
+    from sheetgen.booklet import rules_document
+    from sheetgen.houserules import resolve
+    from sheetgen.paper import LETTER
+
+    house = resolve(game=None, preset=None, house_rules=None, options={})
+    return rules_document(house, paper=LETTER, layout="booklet", fmt="pdf")
+
+
+def test_lp_arguments_carry_every_option() -> None:
+    from sheetgen.sheet import blank_sheet_pdf
+
+    [job] = printing.score_sheet_plan(blank_sheet_pdf(title="Tuesday"), copies=4)
+    assert printing.lp_arguments(job, "office") == [
+        "lp", "-d", "office", "-t", "Tuesday", "-n", "4",
+        "-o", f"media={job.media}", "-o", "print-scaling=none", "-o", "sides=one-sided",
+        "-o", "orientation-requested=4",
+        "-o", "multiple-document-handling=separate-documents-collated-copies",
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "PageSize/Media Size: *Letter A4 Legal\nDuplex/2-Sided Printing: *None DuplexNoTumble DuplexTumble\n",
+            (("Letter", "A4", "Legal"), "Letter", True),
+        ),
+        ("PageSize/Media Size: Letter *A4\n", (("Letter", "A4"), "A4", False)),
+        ("PageSize/Page Size: *A4\nDuplex/Duplex: *None\n", (("A4",), "A4", False)),
+        ("JCLDuplex/Two-Sided: *False True\n", ((), None, True)),
+        ("", ((), None, False)),
+    ],
+)
+def test_parse_lpoptions(text, expected) -> None:
+    assert printing.parse_lpoptions(text) == expected
