@@ -427,3 +427,22 @@ def test_lp_arguments_carry_every_option() -> None:
 )
 def test_parse_lpoptions(text, expected) -> None:
     assert printing.parse_lpoptions(text) == expected
+
+
+def test_ci_installs_cups_before_the_readme_test_command() -> None:
+    root = Path(__file__).resolve().parent.parent
+    lines = [line.strip() for line in (root / ".ci" / "run").read_text().splitlines()]
+    commands = [line for line in lines if line and not line.startswith("#")]
+    install = next(i for i, line in enumerate(commands) if "apt-get install" in line)
+    assert {"cups", "cups-client", "cups-ipp-utils", "-y", "-qq"} <= set(commands[install].split())
+    assert "export DEBIAN_FRONTEND=noninteractive" in commands[:install]
+    readme = (root / "README.md").read_text()
+    test_command = readme.split("<!-- test-command -->", 1)[1].split("```sh\n", 1)[1]
+    assert commands[-1] == test_command.splitlines()[0].strip()
+    assert install < len(commands) - 1
+
+
+def test_readme_printing_section_starts_with_print() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    section = readme.split("\n## Printing\n", 1)[1].lstrip()
+    assert section.startswith("`--print`")
