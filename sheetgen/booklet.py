@@ -228,13 +228,16 @@ def _chapters(
 def _extra_chapter(extra: str, source: str) -> Chapter:
     """The table's own rules as one chapter, titled by their first heading or "Our own rules".
 
-    A heading that opens the text becomes the chapter's title; every other heading
-    nests below it, whatever level the table gave it.
+    A heading that opens the text becomes the chapter's title, and the others keep
+    their depth below it; a heading as high as the title becomes a section of the
+    chapter. Without an opening heading, the shallowest heading becomes a section.
     """
     first = first_heading(extra)
-    title = first.title if first is not None else EXTRA_TITLE
-    body = first.rest if first is not None else extra
-    rendered = render_markdown(body, id_prefix="extra", source=source, below=1)
+    if first is None:
+        title, body, shift = EXTRA_TITLE, extra, None
+    else:
+        title, body, shift = first.title, first.rest, 1 - first.level
+    rendered = render_markdown(body, id_prefix="extra", shift=shift, floor=2, source=source)
     heading = Heading(1, "extra", title)
     opening = f'<h1 id="extra">{escape(title)}</h1>\n'
     return Chapter(opening + rendered.html, (heading, *rendered.headings))

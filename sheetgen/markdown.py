@@ -68,6 +68,7 @@ class Opening:
     """A heading that opens a Markdown text, and the text after it."""
 
     title: str
+    level: int
     rest: str
 
 
@@ -81,17 +82,23 @@ def first_heading(text: str) -> Opening | None:
     if not tokens or tokens[0].type != "heading_open" or tokens[0].map is None:
         return None
     rest = "".join(text.splitlines(keepends=True)[tokens[0].map[1] :])
-    return Opening(_title(tokens[1]), rest)
+    return Opening(_title(tokens[1]), int(tokens[0].tag[1:]), rest)
 
 
 def render_markdown(
-    text: str, *, id_prefix: str, below: int = 0, source: str = "Markdown"
+    text: str,
+    *,
+    id_prefix: str,
+    shift: int | None = 0,
+    floor: int = 1,
+    source: str = "Markdown",
 ) -> RenderedMarkdown:
     """Render Markdown safely; headings get ids ``<id_prefix>-<slug>``.
 
-    With ``below`` set, the headings move so the shallowest sits at level
-    ``below + 1`` and the text nests under a heading of that level. ``source``
-    names the text in the message when it nests too deeply to set.
+    Headings move down ``shift`` levels (None: as far as puts the shallowest at
+    ``floor``), and none rises above ``floor``, so a text can nest under a
+    heading of its caller's. ``source`` names the text in the message when it
+    nests too deeply to set.
     """
     md = _parser()
     tokens = md.parse(text)
@@ -101,14 +108,15 @@ def render_markdown(
             f"{source}: lists, quotes or emphasis are nested {depth} levels deep; "
             f"a booklet sets at most {MAX_DEPTH}"
         )
-    levels = [int(token.tag[1:]) for token in tokens if token.type == "heading_open"]
-    shift = below + 1 - min(levels) if below and levels else 0
+    if shift is None:
+        levels = [int(token.tag[1:]) for token in tokens if token.type == "heading_open"]
+        shift = floor - min(levels, default=floor)
     headings: list[Heading] = []
     seen: set[str] = set()
     for index, token in enumerate(tokens):
         if token.type not in ("heading_open", "heading_close"):
             continue
-        level = min(MAX_HEADING, int(token.tag[1:]) + shift)
+        level = max(floor, min(MAX_HEADING, int(token.tag[1:]) + shift))
         token.tag = f"h{level}"
         if token.type == "heading_open":
             title = _title(tokens[index + 1])

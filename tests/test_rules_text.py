@@ -1,0 +1,415 @@
+"""The rules text under every toggle: wrong, stale and missing sentences, counts, prose.
+
+Most cases read the booklet's HTML (the words weasyprint would set), which is
+quick; a few read real PDFs back. Each case names the game and its toggles as a
+house-rules file would.
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+import io
+import re
+from pathlib import Path
+from typing import Any
+
+import pdfplumber
+import pytest
+from pypdf import PdfReader
+
+from sheetgen.booklet import build_booklet, render_html
+from sheetgen.houserules import resolve
+from sheetgen.paper import A4
+
+# Every game with every toggle it has, one at a time, and the combinations the
+# review asked for.
+CASES: list[tuple[str, dict[str, Any]]] = [
+    ("skip-bo", {}),
+    ("skip-bo", {"players": 2}),
+    ("skip-bo", {"players": 3}),
+    ("skip-bo", {"players": 5}),
+    ("skip-bo", {"players": 6}),
+    ("skip-bo", {"stock": "short"}),
+    ("skip-bo", {"stock": 1}),
+    ("skip-bo", {"stock": 12}),
+    ("skip-bo", {"first-player": "youngest"}),
+    ("skip-bo", {"partnerships": True}),
+    ("skip-bo", {"players": 6, "partnerships": True}),
+    ("skip-bo", {"series": False}),
+    ("skip-bo", {"target": 300}),
+    ("skip-bo", {"target": 1}),
+    ("skip-bo", {"bonus": 600}),
+    ("skip-bo", {"bonus": 1, "per-card": 1}),
+    ("skip-bo", {"bonus": 0}),
+    ("skip-bo", {"per-card": 0}),
+    ("skip-bo", {"deck": "standard"}),
+    ("skip-bo", {"must-play-stock": True}),
+    ("skip-bo", {"no-wild-start": True}),
+    ("skip-bo", {"partnerships": True, "stock": "short", "deck": "standard"}),
+    ("skip-bo", {"partnerships": True, "stock": 1, "deck": "standard", "series": False}),
+    ("skip-bo", {"players": 6, "partnerships": True, "stock": 1, "bonus": 600}),
+    ("spite-and-malice", {}),
+    ("spite-and-malice", {"stock": 1}),
+    ("spite-and-malice", {"stock": 46}),
+    ("spite-and-malice", {"building-piles": 4}),
+    ("spite-and-malice", {"series": True}),
+    ("spite-and-malice", {"series": True, "stock": 1}),
+    ("spite-and-malice", {"series": True, "bonus": 600}),
+    ("spite-and-malice", {"series": True, "target": 300, "bonus": 10, "per-card": 2}),
+    ("spite-and-malice", {"series": True, "per-card": 0}),
+    ("skip-bo-board", {}),
+    ("skip-bo-board", {"players": 3}),
+    ("skip-bo-board", {"players": 4}),
+    ("skip-bo-board", {"stock": 1}),
+    ("skip-bo-board", {"stock": 45}),
+]
+
+# Sentences the review found wrong or stilted: none may come back under any toggle.
+GONE = [
+    "place it, showing",
+    "on a discard pile of yours",
+    "whichever card lies uppermost",
+    "hand card",
+    "Spotted while",
+    "Spotted only after",
+    "to pass ",
+    "just two mistakes",
+    "emptied together",
+    "scored the Skip-Bo way",
+    "rather than Skip-Bo's",
+    "give no official scores",
+    "not the player on the dealer's left",
+    "instead of the official",
+    "=  ",
+]
+
+PLURALS = r"(?:cards|games|wins|teams|players|points|stacks|piles|decks)"
+
+
+def body_text(html: str) -> str:
+    """The words of a booklet's HTML, one space between them, as a reader meets them."""
+    html = re.sub(r"<(svg|style)\b.*?</\1>", " ", html, flags=re.S)
+    html = re.sub(r"</(p|li|h\d|td|th|tr|div|figcaption)>|<br\s*/?>", " ", html)
+    words = html_lib.unescape(re.sub(r"<[^>]+>", "", html))
+    return re.sub(r"\s+", " ", words)
+
+
+def booklet_html(game: str, extra: str | None = None, **options: Any) -> str:
+    return render_html(resolve(game=game, options=options), paper=A4, extra_markdown=extra)
+
+
+def text_of(game: str, extra: str | None = None, **options: Any) -> str:
+    return body_text(booklet_html(game, extra, **options))
+
+
+def section(text: str, title: str, following: str) -> str:
+    """The words of one chapter, from its heading (not the contents entry) to the next."""
+    start = text.rindex(f" {title} ")
+    return text[start : text.index(f" {following} ", start)]
+
+
+def case_id(case: tuple[str, dict[str, Any]]) -> str:
+    game, options = case
+    return game + "".join(f" {key}={value}" for key, value in options.items())
+
+
+@pytest.fixture(scope="module", params=CASES, ids=[case_id(case) for case in CASES])
+def case_text(request: pytest.FixtureRequest) -> tuple[str, dict[str, Any], str, str]:
+    game, options = request.param
+    html = booklet_html(game, **options)
+    return game, options, html, body_text(html)
+
+
+# ---------------------------------------------------------------- every case
+
+
+def test_no_sentence_the_review_found_wrong_comes_back(case_text: Any) -> None:
+    _, _, _, text = case_text
+    for phrase in GONE:
+        assert phrase not in text, phrase
+
+
+def test_counts_are_grammatical(case_text: Any) -> None:
+    _, _, _, text = case_text
+    wrong = re.findall(rf"\b(?:1|one) {PLURALS}\b", text)
+    assert wrong == []
+
+
+def test_counts_follow_one_number_style(case_text: Any) -> None:
+    """Words up to twelve, figures above; points always in figures."""
+    _, _, html, _ = case_text
+    prose = body_text(re.sub(r"<table.*?</table>", " ", html, flags=re.S))
+    figures = re.findall(r"\b(?:[0-9]|1[0-2]) (?:cards?|games?|wins?|teams?|players?)\b", prose)
+    assert figures == []
+    spelled = re.findall(
+        r"\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten) points?\b", prose
+    )
+    assert spelled == []
+
+
+def test_no_template_text_is_left(case_text: Any) -> None:
+    _, _, _, text = case_text
+    assert "{{" not in text and "{%" not in text
+
+
+# ---------------------------------------------------------------- partnerships
+
+
+@pytest.mark.parametrize(("players", "others"), [(4, "the other team's"), (6, "the other teams'")])
+def test_partnerships_reach_every_sentence_about_piles_and_scores(
+    players: int, others: str
+) -> None:
+    text = text_of("skip-bo", players=players, partnerships=True)
+    turn = section(text, "Your turn, step by step", "An example")
+    assert "or from the top of your partner's stock pile or discard piles" in turn
+    quick = text[text.rindex(" Quick reference ") :]
+    assert "and from your partner's stock pile and discard piles" in quick
+    assert (
+        f"the winning team scores 25 points + 5 points per card left in {others} stock piles"
+        in quick
+    )
+    assert "a cheat puts two cards from the draw pile into their stock pile" in quick
+    penalties = section(text, "Penalties", "Playing in partnerships")
+    assert "a penalty for three mistakes" in penalties
+    assert "Cheating." in penalties
+    question = section(text, "How is a series scored?", "Quick reference")
+    assert (
+        f"The winning team of each game scores 25 points plus 5 points for each card left in {others} stock piles."
+        in question
+    )
+    assert "The first team to reach 500 points wins the series." in question
+    assert "The partners need not finish together" in text
+    assert "however far apart the two last cards are played" in text
+
+
+def test_without_partnerships_no_sentence_speaks_of_partners_or_teams() -> None:
+    text = text_of("skip-bo", players=4)
+    assert "partner" not in text and "team" not in text.lower()
+    assert "a penalty for two mistakes" in text
+    assert "each card left in the other players' stock piles" in text
+
+
+def test_two_players_speak_of_one_other_pile() -> None:
+    text = text_of("skip-bo", players=2)
+    assert "each card left in the other player's stock pile." in text
+
+
+# ---------------------------------------------------------------- counts
+
+
+def test_a_one_card_stock_reads_one_card() -> None:
+    text = text_of("skip-bo", stock=1)
+    assert "The dealer gives every player one card, face down" in text
+    assert "Each stock pile holds one card instead of 30, so games run shorter." in text
+    assert "One card for four players at this table." in text
+
+
+def test_one_game_that_reaches_the_target_says_so() -> None:
+    text = text_of("skip-bo", bonus=600)
+    assert "That alone reaches 500 points and wins the series." in text
+    text = text_of("spite-and-malice", series=True, bonus=600)
+    assert "That one game reaches 500 points and wins the series." in text
+
+
+def test_a_series_of_several_wins_counts_them_in_words() -> None:
+    text = text_of("spite-and-malice", series=True)
+    assert "At that pace it takes ten wins like this to reach 500 points." in text
+    assert "Ann scores 25 + 5 \u00d7 5 = 50 points." in text
+
+
+# ---------------------------------------------------------------- the standard deck
+
+
+def test_standard_cards_have_suits_that_play_no_part() -> None:
+    text = text_of("skip-bo", deck="standard")
+    assert "Standard cards have suits, but the suits play no part" in text
+    assert "no suits" not in text
+    assert 'see "Reading standard cards"' in text
+    html = booklet_html("skip-bo", deck="standard")
+    assert re.search(r"<h2[^>]*>Reading standard cards</h2>\s*<p>[^<]*</p>\s*<table>", html)
+
+
+# ---------------------------------------------------------------- who starts
+
+
+def test_the_booklet_says_the_rule_sheets_disagree_about_who_starts() -> None:
+    text = text_of("skip-bo")
+    assert "The rule sheets disagree." in text
+    assert "The older sheet lets the player on the dealer's left start" in text
+    assert "the current one lets the youngest player start" in text
+    assert "Neither is more official than the other" in text
+    assert "The player on the dealer's left takes the first turn" in text
+
+
+def test_with_the_youngest_starting_the_booklet_says_who_starts_later_games() -> None:
+    text = text_of("skip-bo", **{"first-player": "youngest"})
+    box = text[: text.index(" Contents ")]
+    assert (
+        "The youngest player starts the first game, as on the current rule sheet "
+        "(the older sheet lets the player on the dealer's left start). "
+        "Later games start on the dealer's left."
+    ) in box
+    assert "In the first game, the youngest player takes the first turn" in text
+    assert "in each later game the player on the new dealer's left starts" in text
+    assert "The youngest starts the first game; later, the player on the dealer's left." in text
+
+
+# ---------------------------------------------------------------- Spite and Malice's series
+
+
+def test_spite_and_malice_says_what_is_known_about_its_series() -> None:
+    text = text_of("spite-and-malice", series=True)
+    box = text[: text.index(" Contents ")]
+    assert "kept in the Skip-Bo manner and with Skip-Bo's figures" in box
+    assert "pagat.com notes that the game scores a series in much the same way as Skip-Bo" in text
+
+
+def test_spite_and_malice_box_does_not_contradict_itself() -> None:
+    text = text_of("spite-and-malice", series=True, bonus=10, **{"per-card": 2})
+    box = text[: text.index(" Contents ")]
+    assert "kept in the Skip-Bo manner but with figures of this table's own" in box
+    assert "Going out earns 10 points; Skip-Bo gives 25." in box
+    assert (
+        "Each card left in the loser's pay-off pile earns the winner 2 points; Skip-Bo gives 5."
+        in box
+    )
+
+
+# ---------------------------------------------------------------- the table's own rules
+
+TABLE_TALK = "# Table talk\n\nNo phones.\n\n## Snacks\n\nThe loser buys.\n\n# Music\n\nQuiet.\n"
+
+
+def headings(html: str) -> list[tuple[int, str]]:
+    return [
+        (int(level), html_lib.unescape(re.sub(r"<[^>]+>", "", title)))
+        for level, title in re.findall(r"<h(\d)[^>]*>(.*?)</h\1>", html, flags=re.S)
+    ]
+
+
+@pytest.mark.parametrize("game", ["skip-bo", "spite-and-malice", "skip-bo-board"])
+def test_the_tables_own_rules_are_a_chapter_titled_by_their_first_heading(game: str) -> None:
+    html = booklet_html(game, TABLE_TALK)
+    found = headings(html)
+    assert (1, "Table talk") in found
+    # Every other heading of the file nests under it, the second "#" too.
+    assert (2, "Snacks") in found and (2, "Music") in found
+    assert (1, "Our own rules") not in found
+    chapter = re.search(r'<section class="chapter[^"]*">\s*<h1 id="extra">Table talk</h1>', html)
+    assert chapter, "the table's own rules open a chapter of their own"
+    text = body_text(html)
+    assert 'This table has rules of its own: see "Table talk".' in text
+    contents = re.search(r'<nav class="toc">(.*?)</nav>', html, flags=re.S)
+    assert contents and 'class="toc-1"><a href="#extra">Table talk</a>' in contents.group(1)
+
+
+def test_own_rules_without_a_heading_are_titled_our_own_rules() -> None:
+    html = booklet_html("skip-bo", "We shuffle twice.\n\n### Snacks\n\nThe loser buys.\n")
+    found = headings(html)
+    assert (1, "Our own rules") in found and (2, "Snacks") in found
+    text = body_text(html)
+    assert 'This table has rules of its own: see "Our own rules".' in text
+    questions = section(text, "Common questions", "Our own rules")
+    assert "We shuffle twice" not in questions
+
+
+def test_own_rules_from_the_house_rules_point_to_their_printed_heading(tmp_path: Path) -> None:
+    extra = tmp_path / "ours.md"
+    extra.write_text("# Table talk\n\nNo phones.\n", encoding="utf-8")
+    html = render_html(resolve(options={"extra": extra}), paper=A4)
+    pointer = re.search(r"see &#34;(.+?)&#34;", html) or re.search(r'see "(.+?)"', html)
+    assert pointer is not None
+    assert (1, pointer.group(1)) in headings(html)
+
+
+# ---------------------------------------------------------------- rules the sources leave out
+
+
+def test_skip_bo_says_what_to_do_with_nothing_left_to_draw() -> None:
+    text = text_of("skip-bo", players=6)
+    rule = section(text, "Nothing left to draw", "Discard piles")
+    assert "at this table only twelve cards are left after the first hands" in rule
+    assert "it is a house decision" in rule
+    assert "lift off all its cards but the top one" in rule
+    assert 'If none is finished yet, see "Nothing left to draw".' in text
+
+
+def test_spite_and_malice_covers_an_empty_hand_finished_stacks_and_an_empty_stock() -> None:
+    text = text_of("spite-and-malice")
+    assert "Empty hand? The sources do not say what happens" in text
+    assert "draw five more and go on with the same turn" in text
+    rule = section(text, "Finished stacks and an empty stock", "Side stacks")
+    assert "house decisions" in rule
+    assert "Lift a finished centre stack off the table and put it aside face down." in rule
+    assert "When the stock runs out, shuffle the finished stacks together into a new stock." in rule
+
+
+def test_the_board_game_covers_the_draw_pile_space_an_empty_draw_pile_and_its_word() -> None:
+    text = text_of("skip-bo-board")
+    space = section(text, "The draw-pile space", "Completing a discard pile")
+    assert (
+        "Whether it still applies is a house decision; this booklet suggests it does not." in space
+    )
+    empty = section(text, "Nothing left to draw", "Winning")
+    assert "take the auxiliary pile, leave its top card where it is" in empty
+    why = section(text, 'Why "discard piles"?', "Setting up")
+    assert "do the job of the card game's building piles" in why
+
+
+# ---------------------------------------------------------------- real PDFs
+
+
+def pdf_lines(pdf: bytes) -> list[str]:
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        return [line for page in doc.pages for line in (page.extract_text() or "").splitlines()]
+
+
+def test_pdf_partnerships_short_stock_and_standard_deck(tmp_path: Path) -> None:
+    rules = resolve(options={"partnerships": True, "stock": "short", "deck": "standard"})
+    pdf = build_booklet(rules, paper=A4)
+    text = re.sub(r"\s+", " ", " ".join(pdf_lines(pdf)))
+    assert "Standard cards have suits" in text
+    assert "no suits" not in text
+    assert "a penalty for three mistakes" in text
+    assert "ten cards in each stock pile" in text
+    assert "1 cards" not in text
+    for phrase in GONE:
+        assert phrase not in text, phrase
+
+
+def test_pdf_spite_and_malice_series_sets_the_sum_with_single_spaces() -> None:
+    pdf = build_booklet(resolve(game="spite-and-malice", options={"series": True}), paper=A4)
+    lines = pdf_lines(pdf)
+    joined = " ".join(lines)
+    assert "= 50 points" in joined and "=  " not in joined
+    text = re.sub(r"\s+", " ", joined)
+    assert "pagat.com notes" in text
+
+
+def test_pdf_bookmarks_list_the_tables_own_chapter() -> None:
+    pdf = build_booklet(resolve(game="skip-bo-board"), paper=A4, extra_markdown=TABLE_TALK)
+    reader = PdfReader(io.BytesIO(pdf))
+    top = [item["/Title"] for item in reader.outline if not isinstance(item, list)]
+    assert "Table talk" in top
+    assert top[top.index("Table talk") - 1] == "Winning"
+    assert top.index("Table talk") < top.index("Quick reference")
+    assert "Music" not in top
+
+
+@pytest.mark.parametrize(
+    ("markdown", "expected"),
+    [
+        ("### Deep\n\nText.\n\n#### Deeper\n\nMore.\n", [(1, "Deep"), (2, "Deeper")]),
+        (
+            "Some words first.\n\n# Table talk\n\nNo phones.\n",
+            [(1, "Our own rules"), (2, "Table talk")],
+        ),
+        ("# **Bold** talk\n", [(1, "Bold talk")]),
+    ],
+)
+def test_the_chapter_title_is_the_opening_heading_only(
+    markdown: str, expected: list[tuple[int, str]]
+) -> None:
+    found = headings(booklet_html("skip-bo", markdown))
+    start = found.index(expected[0])
+    assert found[start : start + len(expected)] == expected
