@@ -37,6 +37,7 @@ class Loaded:
 
     path: Path
     result: SeriesResult
+    typeface: fonts.Typeface = fonts.BUNDLED
 
 
 @dataclass(frozen=True)
@@ -63,13 +64,22 @@ def series_paths(inputs: Iterable[Path]) -> list[Path]:
     return paths
 
 
-def check_printable(result: SeriesResult, where: str) -> None:
-    """Refuse a series whose names or title the typeface cannot print."""
+def check_printable(result: SeriesResult, where: str) -> fonts.Typeface:
+    """Refuse a series whose names or title no font can print; the typeface that prints them."""
     series = result.series
-    fonts.check_printable(series.table.players, f"{where}: players")
-    fonts.check_printable(series.table.sides, f"{where}: teams")
+    typeface = fonts.check_printable(series.table.players, f"{where}: players")
+    typeface |= fonts.check_printable(series.table.sides, f"{where}: teams")
     if series.title:
-        fonts.check_printable([series.title], f"{where}: title")
+        typeface |= fonts.check_printable([series.title], f"{where}: title")
+    return typeface
+
+
+def typeface_of(loaded: Iterable[Loaded]) -> fonts.Typeface:
+    """The typeface that prints every one of ``loaded``."""
+    typeface = fonts.BUNDLED
+    for item in loaded:
+        typeface |= item.typeface
+    return typeface
 
 
 def load_results(
@@ -83,14 +93,14 @@ def load_results(
     for path in paths:
         try:
             result = score_series(load_series(path))
-            check_printable(result, str(path))
+            typeface = check_printable(result, str(path))
         except SheetgenError as exc:
             if not keep_going:
                 raise
             message = str(exc)
             failed.append(Failed(path, message if str(path) in message else f"{path}: {message}"))
         else:
-            loaded.append(Loaded(path, result))
+            loaded.append(Loaded(path, result, typeface))
         if progress is not None:
             progress(1)
     return loaded, failed
@@ -127,7 +137,10 @@ def _cards_left_status(result: SeriesResult) -> str:
 
 
 def filled_pages(
-    result: SeriesResult, paper: Paper, title: str | None = None
+    result: SeriesResult,
+    paper: Paper,
+    title: str | None = None,
+    typeface: fonts.Typeface = fonts.BUNDLED,
 ) -> list[tuple[Layout, PageValues]]:
     """The layouts of a series' sheet and the values that go into each page."""
     series = result.series
@@ -146,7 +159,7 @@ def filled_pages(
     column = {side: index for index, side in enumerate(series.table.sides)}
     # Whole pages of rows, so the table can go on writing games by hand after the last one.
     rows = max(1, -(-len(result.games) // DEFAULT_GAMES)) * DEFAULT_GAMES
-    layouts = page_layouts(paper, spec, rows, DEFAULT_GAMES)
+    layouts = page_layouts(paper, spec, rows, DEFAULT_GAMES, typeface)
     status = status_line(result)
     pages: list[tuple[Layout, PageValues]] = []
     brought: dict[int, str] = {}
@@ -193,10 +206,11 @@ def filled_pages(
 
 
 def _paint_series(painter: Painter, result: SeriesResult, paper: Paper, title: str | None) -> None:
-    for layout, values in filled_pages(result, paper, title):
+    typeface = painter.typeface
+    for layout, values in filled_pages(result, paper, title, typeface):
         painter.sheet(layout, values)
     heading = heading_of(result, title)
-    painter.chart(race_chart(result, paper.landscape, heading, fonts.string_width))
+    painter.chart(race_chart(result, paper.landscape, heading, typeface.string_width))
 
 
 def document_meta(first: SeriesResult, count: int, title: str | None = None) -> Meta:
@@ -220,9 +234,11 @@ def fill_pdf(
     paper: Paper,
     title: str | None = None,
     progress: Progress | None = None,
+    typeface: fonts.Typeface = fonts.BUNDLED,
 ) -> bytes:
-    """One PDF holding the filled sheet and race chart of every series, in order."""
-    painter = Painter(paper.landscape, document_meta(results[0], len(results), title))
+    """One PDF holding the filled sheet and race chart of every series, in order, drawn
+    in ``typeface`` (the one their checks returned)."""
+    painter = Painter(paper.landscape, document_meta(results[0], len(results), title), typeface)
     for result in results:
         _paint_series(painter, result, paper, title)
         if progress is not None:
@@ -293,7 +309,7 @@ def _fill_chunk(job: tuple[Sequence[Path], Paper, str | None, bool]) -> _Chunk:
     paths, paper, title, keep_going = job
     loaded, failed = load_results(paths, keep_going=keep_going)
     results = [item.result for item in loaded]
-    pdf = fill_pdf(results, paper, title) if results else None
+    pdf = fill_pdf(results, paper, title, typeface=typeface_of(loaded)) if results else None
     return _Chunk([item.path for item in loaded], results[0] if results else None, failed, pdf)
 
 
@@ -346,10 +362,9 @@ def _load_in_chunks(
     return loaded, failed
 
 
-def _fill_one(job: tuple[SeriesResult, Paper, str | None, str]) -> bytes:
-    result, paper, title, fmt = job
-    check_printable(result, "series")  # registers any fallback font in this worker too
-    return in_format(fill_pdf([result], paper, title), fmt)
+def _fill_one(job: tuple[Loaded, Paper, str | None, str]) -> bytes:
+    item, paper, title, fmt = job
+    return in_format(fill_pdf([item.result], paper, title, typeface=item.typeface), fmt)
 
 
 def split_documents(
@@ -365,7 +380,7 @@ def split_documents(
     With a pool, a few documents are rendered ahead by the workers; never all of
     them, so a batch of any size holds only a handful of finished files at once.
     """
-    jobs = ((item.result, paper, title, fmt) for item in loaded)
+    jobs = ((item, paper, title, fmt) for item in loaded)
     try:
         for document in ordered_map(_fill_one, jobs, pool):
             yield document
@@ -458,7 +473,7 @@ def _one_document(
         loaded, failed = load_results(paths, keep_going=batch.keep_going, progress=progress)
         sources = [item.path for item in loaded]
         results = [item.result for item in loaded]
-        pdf = fill_pdf(results, paper, title, progress) if results else None
+        pdf = fill_pdf(results, paper, title, progress, typeface_of(loaded)) if results else None
     if pdf is None:
         return [], failed
     refuse_own_input([output], sources)

@@ -4,10 +4,13 @@ reportlab embeds TrueType fonts as subsets, so a PDF carries only the glyphs
 it uses. The bundled faces are registered once per process (parsing a TTF is
 the slow part); a text the bundled face cannot print is given to a system
 font that fontconfig says covers it, or refused before anything is drawn.
+:func:`check_printable` returns that choice as a :class:`Typeface`, which the
+document is then laid out and drawn with: no choice is kept behind the scenes.
 """
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 import subprocess
 import unicodedata
@@ -30,7 +33,7 @@ def font_files() -> dict[str, Path]:
     return {"regular": folder / "DejaVuSans.ttf", "bold": folder / "DejaVuSans-Bold.ttf"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, order=True)
 class SystemFont:
     """A font file fontconfig found, and the face inside it."""
 
@@ -99,66 +102,116 @@ def _system_fonts_covering(chars: Iterable[str]) -> list[SystemFont]:
     return found
 
 
-_fallbacks: dict[str, str] = {}
+# reportlab's font registry is per process: which system fonts it holds here, by file and face
+# (None: the file cannot be embedded). The choice of font for a text is not kept here.
+_loaded: dict[SystemFont, str | None] = {}
 
 
-def _register_fallback(text: str, bold: bool) -> str | None:
-    """Register a system font covering all of ``text``; its reportlab name, or None."""
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFError, TTFont
+def _load(font: SystemFont) -> str | None:
+    """Register a system font with reportlab in this process; its name, or None if unusable."""
+    if font not in _loaded:
+        from reportlab.pdfbase import pdfmetrics
+        from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
-    for candidate in _system_fonts_covering(_missing(text, BOLD if bold else REGULAR)):
-        name = f"{FALLBACK_PREFIX}{len(_fallbacks)}"
-        key = f"{candidate.path}#{candidate.index}"
-        if key in _fallbacks:
-            name = _fallbacks[key]
+        digest = hashlib.sha1(f"{font.path}#{font.index}".encode()).hexdigest()[:12]
+        name = f"{FALLBACK_PREFIX}-{digest}"
+        try:
+            face = TTFont(name, str(font.path), subfontIndex=font.index)
+        except (TTFError, OSError, ValueError):
+            # CFF-outline OpenType and damaged files cannot be embedded by reportlab.
+            _loaded[font] = None
         else:
-            try:
-                font = TTFont(name, str(candidate.path), subfontIndex=candidate.index)
-            except (TTFError, OSError, ValueError):
-                # CFF-outline OpenType and damaged files cannot be embedded by reportlab.
-                continue
-            pdfmetrics.registerFont(font)
-            _fallbacks[key] = name
-        if not _missing(text, name):
-            return name
+            pdfmetrics.registerFont(face)
+            _loaded[font] = name
+    return _loaded[font]
+
+
+def clear_caches() -> None:
+    """Forget what was learnt of the system's fonts, so the next check asks fontconfig again."""
+    _loaded.clear()
+
+
+@dataclass(frozen=True)
+class Typeface:
+    """The fonts one document prints with: the bundled faces, and a system font for each
+    text (and weight) they cannot print, as :func:`check_printable` chose it.
+
+    A document is drawn with the Typeface its checks returned; it pickles, so a worker
+    process registers the same system fonts before drawing.
+    """
+
+    chosen: tuple[tuple[str, bool, SystemFont], ...] = ()
+
+    def __or__(self, other: Typeface) -> Typeface:
+        """Both choices together."""
+        return Typeface(tuple(dict.fromkeys(self.chosen + other.chosen)))
+
+    def register(self) -> None:
+        """Register every face this typeface uses with reportlab, in this process."""
+        register()
+        for _, _, font in self.chosen:
+            _load(font)
+
+    def font_for(self, text: str, bold: bool = False) -> str:
+        """The registered font that prints ``text``: the bundled face whenever it can, else
+        the system font chosen for it (or, for a text made of checked ones, one that covers it).
+        """
+        base = BOLD if bold else REGULAR
+        if not self.chosen or not _missing(text, base):
+            return base
+        for chosen_text, chosen_bold, font in self.chosen:
+            if (chosen_text, chosen_bold) == (text, bold):
+                return _load(font) or base
+        for _, chosen_bold, font in self.chosen:
+            name = _load(font)
+            if chosen_bold == bold and name is not None and not _missing(text, name):
+                return name
+        return base
+
+    def string_width(self, text: str, size: float, bold: bool = False) -> float:
+        """The width in points of ``text`` set in the font that prints it."""
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
+        register()
+        return float(stringWidth(text, self.font_for(text, bold), size))
+
+
+BUNDLED = Typeface()
+
+
+def _covering(text: str, bold: bool) -> SystemFont | None:
+    """A system font that prints all of ``text``, registered here; None if there is none."""
+    for candidate in _system_fonts_covering(_missing(text, BOLD if bold else REGULAR)):
+        name = _load(candidate)
+        if name is not None and not _missing(text, name):
+            return candidate
     return None
 
 
-_chosen: dict[tuple[str, bool], str] = {}
-
-
-def font_for(text: str, bold: bool = False) -> str:
-    """The registered font that prints ``text``; the bundled face whenever it can.
-
-    Call :func:`check_printable` first: a text it has not accepted is drawn
-    in the bundled face, gaps and all.
-    """
-    return _chosen.get((text, bold), BOLD if bold else REGULAR)
-
-
-def check_printable(texts: Iterable[str], field: str) -> None:
+def check_printable(texts: Iterable[str], field: str) -> Typeface:
     """Refuse any text that neither the bundled typeface nor a system font can print.
 
     A text with characters the bundled face lacks is given, for both weights,
-    to a system font that covers all of it; that font is then embedded too.
+    to a system font that covers all of it; the Typeface returned says which, and
+    a document drawn with it embeds that font too.
     """
     register()
+    chosen: list[tuple[str, bool, SystemFont]] = []
     for text in texts:
         _refuse_unprintable_order(text, field)
         for bold in (False, True):
-            base = BOLD if bold else REGULAR
-            gaps = _missing(text, base)
-            if not gaps or (text, bold) in _chosen:
+            gaps = _missing(text, BOLD if bold else REGULAR)
+            if not gaps:
                 continue
-            fallback = _register_fallback(text, bold)
+            fallback = _covering(text, bold)
             if fallback is None:
                 raise FontCoverageError(
                     f"{field}: {_quote(text)} has {_describe(gaps[0])}, which the bundled "
                     "typeface cannot print and no font on this system covers; "
                     "spell it in Latin, Greek or Cyrillic letters"
                 )
-            _chosen[(text, bold)] = fallback
+            chosen.append((text, bold, fallback))
+    return Typeface(tuple(chosen))
 
 
 def _refuse_unprintable_order(text: str, field: str) -> None:
@@ -183,8 +236,5 @@ def _refuse_unprintable_order(text: str, field: str) -> None:
 
 
 def string_width(text: str, size: float, bold: bool = False) -> float:
-    """The width in points of ``text`` set in the font that prints it."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    register()
-    return float(stringWidth(text, font_for(text, bold), size))
+    """The width in points of ``text`` in the bundled face (for the sheet's own words)."""
+    return BUNDLED.string_width(text, size, bold)

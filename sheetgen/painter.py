@@ -64,8 +64,11 @@ def reproducible() -> bool:
 class Painter:
     """A PDF under construction: add pages of layouts (and drawings), then take its bytes."""
 
-    def __init__(self, page: tuple[float, float], meta: Meta) -> None:
-        fonts.register()
+    def __init__(
+        self, page: tuple[float, float], meta: Meta, typeface: fonts.Typeface = fonts.BUNDLED
+    ) -> None:
+        typeface.register()
+        self.typeface = typeface
         self._buffer = io.BytesIO()
         self.canvas = Canvas(
             self._buffer,
@@ -168,7 +171,7 @@ class Painter:
         writer = self.canvas.beginText()
         current: tuple[str, float] | None = None
         for text in texts:
-            font = fonts.font_for(text.text, text.bold)
+            font = self.typeface.font_for(text.text, text.bold)
             if current != (font, text.size):
                 writer.setFont(font, text.size)
                 current = (font, text.size)
@@ -205,7 +208,7 @@ class Painter:
         status = layout.status
         if values.status:
             size = min(STATUS_SIZE, status.height * 0.7)
-            words, size = fit(values.status, status.width, size, True, fonts.string_width)
+            words, size = fit(values.status, status.width, size, True, self.typeface.string_width)
             texts.append(Text(words, status.x, status.y + 4, size, bold=True))
         return texts
 

@@ -72,10 +72,17 @@ def _columns(game: GameDef, teams: bool) -> int:
     return game.max_players // TEAM_SIZE if teams else game.max_players
 
 
-def page_layouts(paper: Paper, spec: SheetSpec, games: int, per_page: int) -> list[Layout]:
+def page_layouts(
+    paper: Paper,
+    spec: SheetSpec,
+    games: int,
+    per_page: int,
+    typeface: fonts.Typeface = fonts.BUNDLED,
+) -> list[Layout]:
     """Lay out ``games`` rows over as many pages as they need, ``per_page`` game rows a page.
 
-    Every page after the first opens with a row for the totals brought forward.
+    Every page after the first opens with a row for the totals brought forward. Texts
+    are measured in ``typeface``, the one the pages will be drawn with.
     """
     page = paper.landscape
     per_page = max(1, min(per_page, row_capacity(page, spec)))
@@ -83,7 +90,7 @@ def page_layouts(paper: Paper, spec: SheetSpec, games: int, per_page: int) -> li
     first = 1
     while first <= max(games, 1):
         numbers = tuple(range(first, min(first + per_page, games + 1)))
-        layouts.append(layout_page(page, spec, numbers, first > 1, fonts.string_width))
+        layouts.append(layout_page(page, spec, numbers, first > 1, typeface.string_width))
         first += per_page
     return layouts
 
@@ -171,18 +178,19 @@ def blank_sheet_pdf(
     heading = title_for(game) if title is None else title
     if not heading.strip():
         raise RuleError("title: the title cannot be blank; leave --title out for the default")
-    fonts.check_printable([heading], "title")
+    typeface = fonts.check_printable([heading], "title")
     if table is not None:
-        fonts.check_printable(table.players, "names")
-        fonts.check_printable(table.sides, "teams")
+        typeface |= fonts.check_printable(table.players, "names")
+        typeface |= fonts.check_printable(table.sides, "teams")
     sheet_paper = paper or default_paper()
     spec = spec_for(
         table, rules, heading, count=count, teams=partnership, piles=game.stocks_word, game=game
     )
-    layouts = page_layouts(sheet_paper, spec, games, games)
+    layouts = page_layouts(sheet_paper, spec, games, games, typeface)
     painter = Painter(
         sheet_paper.landscape,
         Meta(title=heading, subject=f"Blank {game.name} score sheet, {outcome_phrase(rules)}"),
+        typeface,
     )
     for _ in range(copies):
         for layout in layouts:

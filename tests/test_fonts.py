@@ -1,4 +1,8 @@
-"""The bundled typeface: what it prints, what falls back to a system font, what is refused."""
+"""The bundled typeface: what it prints, what falls back to a system font, what is refused.
+
+fontconfig sees only the fonts a test offers (see conftest.py), so these tests mean the
+same on a machine with every script's fonts installed and on one with none.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from pathlib import Path
 
 import pikepdf
 import pytest
+from conftest import machine_font_covering
 
 from sheetgen import fonts
 from sheetgen.errors import FontCoverageError
@@ -15,6 +20,7 @@ from sheetgen.paper import paper
 from sheetgen.sheet import blank_sheet_pdf
 
 ARC = "\u2312"  # in DejaVu Sans Mono, not in DejaVu Sans
+CJK = "王芳"
 
 
 def font_names(pdf: bytes) -> set[str]:
@@ -46,9 +52,10 @@ def test_bundled_typeface_prints_european_scripts(
         raise AssertionError("the bundled face should be enough")
 
     monkeypatch.setattr(fonts, "_system_fonts_covering", no_system_fonts)
-    fonts.check_printable([name], "names")
-    assert fonts.font_for(name) == fonts.REGULAR
-    assert fonts.font_for(name, bold=True) == fonts.BOLD
+    typeface = fonts.check_printable([name], "names")
+    assert typeface == fonts.BUNDLED
+    assert typeface.font_for(name) == fonts.REGULAR
+    assert typeface.font_for(name, bold=True) == fonts.BOLD
 
 
 @pytest.mark.parametrize(
@@ -75,14 +82,53 @@ def test_refused_name_writes_nothing(runner, tmp_path: Path, snapshot) -> None:
     assert snapshot(tmp_path) == before
 
 
-@pytest.mark.skipif(shutil.which("fc-list") is None, reason="needs fontconfig")
-def test_system_font_covering_a_gap_is_embedded_for_that_name() -> None:
-    if not fonts._system_fonts_covering(ARC):
-        pytest.skip("no system font covers U+2312")
-    pdf = blank_sheet_pdf(paper=paper("letter"), names=["Ann", f"Bob{ARC}"])
+def test_with_no_system_font_offered_fontconfig_finds_none() -> None:
+    if shutil.which("fc-list") is None:
+        pytest.skip("needs fontconfig's fc-list")
+    assert fonts._system_fonts_covering("王") == []
+    assert fonts._system_fonts_covering("a") == []
+
+
+@pytest.mark.parametrize("name", [f"Bob{ARC}", CJK], ids=["U+2312", "CJK"])
+def test_system_font_covering_a_gap_is_embedded_for_that_name(
+    name: str, system_fonts, runner
+) -> None:  # type: ignore[no-untyped-def]
+    font = machine_font_covering(name)
+    if font is None:
+        pytest.skip(f"no TrueType font on this machine covers all of {name}")
+    system_fonts(font)
+    typeface = fonts.check_printable(["Ann", name], "names")
+    assert typeface.font_for(name).startswith(fonts.FALLBACK_PREFIX)
+    assert typeface.font_for(name, bold=True).startswith(fonts.FALLBACK_PREFIX)
+    assert typeface.font_for("Ann") == fonts.REGULAR
+    pdf = blank_sheet_pdf(paper=paper("letter"), names=["Ann", name])
     names = font_names(pdf)
     assert {"DejaVuSans", "DejaVuSans-Bold"} <= names
-    assert any(name not in {"DejaVuSans", "DejaVuSans-Bold"} for name in names)
+    assert any(found not in {"DejaVuSans", "DejaVuSans-Bold"} for found in names)
+    # The command line finds the same font, through the same configuration.
+    result = runner("sheet", "--names", f"Ann,{name}", "-o", "named.pdf")
+    assert result.exit_code == 0, result.output
+    assert font_names((runner.cwd / "named.pdf").read_bytes()) == names
+
+
+def test_a_text_made_of_checked_names_is_drawn_in_their_font(system_fonts) -> None:  # type: ignore[no-untyped-def]
+    font = machine_font_covering(CJK)
+    if font is None:
+        pytest.skip(f"no TrueType font on this machine covers {CJK}")
+    system_fonts(font)
+    typeface = fonts.check_printable(["Ann", CJK], "names")
+    chosen = typeface.font_for(CJK)
+    assert typeface.font_for(CJK[::-1]) == chosen  # a text the chosen font covers too
+    assert fonts.BUNDLED.font_for(CJK) == fonts.REGULAR  # no choice is kept behind the scenes
+
+
+def test_a_choice_made_for_one_test_is_not_kept_for_the_next(runner) -> None:  # type: ignore[no-untyped-def]
+    """The font found when a CJK font was offered above is forgotten here, where none is."""
+    with pytest.raises(FontCoverageError):
+        fonts.check_printable([CJK], "names")
+    result = runner("sheet", "--names", f"Ann,{CJK}")
+    assert result.exit_code == 1
+    assert "王 (U+738B), which the bundled typeface cannot print" in result.output
 
 
 def test_blank_sheet_uses_no_font_but_the_bundled_one() -> None:
