@@ -27,7 +27,12 @@ from sheetgen.scoring import SeriesResult, score_series
 from sheetgen.sheet import DEFAULT_GAMES, outcome_phrase, page_layouts, spec_for, title_for
 
 SERIES_SUFFIXES = (".yaml", ".yml", ".json", ".csv")
-PARALLEL_FROM = 16  # below this many series, starting worker processes costs more than it saves
+# Below this many series, starting two workers costs more than they save. Measured with one
+# process per batch size, serial against two workers (median of 5-7 alternating runs, on the
+# project's 2-core machine while other work ran): one PDF, 2 workers took 3.4x the serial time
+# at 2 files, 1.6x at 16, 1.5x at 64, 0.77-1.14x at 128, 0.94x at 256, 0.83x at 512 (0.62x at
+# 1000 in the benchmark); --split, 1.2x at 16, 0.8-1.0x at 32, 1.0-1.1x at 64, 0.6-1.3x at 128.
+PARALLEL_FROM = 128
 Progress = Callable[[int], None]
 
 

@@ -139,7 +139,7 @@ def test_kill_9_of_a_fill_batch_leaves_no_worker_running(tmp_path: Path) -> None
     source = (
         "players: [Ann, Bob, Cy]\ngames:\n" + "  - winner: Ann\n    left: {Bob: 4, Cy: 9}\n" * 30
     )
-    for index in range(PARALLEL_FROM * 4):
+    for index in range(PARALLEL_FROM):
         (tmp_path / f"s{index:03d}.yaml").write_text(source, encoding="utf-8")
     parent = subprocess.Popen(
         [sys.executable, "-m", "sheetgen", "fill", ".", "-o", "all.pdf"],

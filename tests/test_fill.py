@@ -208,17 +208,49 @@ def test_split_in_parallel_matches_serial(
     assert list(parallel) == serial
 
 
+MANY = 18
+
+
 @pytest.fixture(scope="module")
 def many_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Enough series files for a batch to go to worker processes, of every shape."""
+    """Series files of every shape, for batches that go to worker processes."""
     folder = tmp_path_factory.mktemp("many")
     shapes = [long_series(), won_series(), TEAMS]
-    for index in range(fill.PARALLEL_FROM + 2):
+    for index in range(MANY):
         write(folder, f"s{index:02d}.json", shapes[index % 3])
     return folder
 
 
-def test_one_pdf_in_parallel_has_the_serial_pages(many_dir: Path) -> None:
+@pytest.fixture
+def parallel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Batches of ``MANY`` go to the workers: what they do is under test, not when."""
+    monkeypatch.setattr(fill, "PARALLEL_FROM", MANY - 2)
+
+
+def test_the_threshold_decides_whether_workers_start(
+    many_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started: list[int] = []
+    real = fill.Workers
+
+    def counted(size: int) -> Workers:
+        started.append(size)
+        return real(size)
+
+    monkeypatch.setattr(fill, "Workers", counted)
+    paths = fill.series_paths([many_dir])
+    options = {"paper": paper("a4"), "output": Path("all.pdf"), "workers": 2}
+    monkeypatch.setattr(fill, "PARALLEL_FROM", MANY + 1)
+    fill.fill_documents(paths, **options)
+    assert started == []
+    monkeypatch.setattr(fill, "PARALLEL_FROM", MANY)
+    fill.fill_documents(paths, **options)
+    assert started == [2]
+    fill.fill_documents(paths, **{**options, "workers": 1})
+    assert started == [2]
+
+
+def test_one_pdf_in_parallel_has_the_serial_pages(many_dir: Path, parallel: None) -> None:
     paths = fill.series_paths([many_dir])
     options = {"paper": paper("a4"), "output": Path("all.pdf")}
     serial, _ = fill.fill_documents(paths, workers=1, **options)
@@ -232,7 +264,9 @@ def test_one_pdf_in_parallel_has_the_serial_pages(many_dir: Path) -> None:
         assert str(doc.docinfo.Subject) == f"{len(paths)} Skip-Bo series"
 
 
-def test_parallel_split_writes_every_file(runner, tmp_path: Path, many_dir: Path) -> None:
+def test_parallel_split_writes_every_file(
+    runner, tmp_path: Path, many_dir: Path, parallel: None
+) -> None:
     result = runner("fill", str(many_dir), "--split", "each", "--paper", "letter")
     assert result.exit_code == 0, result.output
     names = sorted(p.name for p in (tmp_path / "each").iterdir())
@@ -244,7 +278,7 @@ def test_parallel_split_writes_every_file(runner, tmp_path: Path, many_dir: Path
 
 @pytest.mark.parametrize("split", [[], ["--split", "out"]])
 def test_bad_file_among_many_stops_before_anything_is_written(
-    runner, tmp_path: Path, many_dir: Path, snapshot, split: list[str]
+    runner, tmp_path: Path, many_dir: Path, snapshot, split: list[str], parallel: None
 ) -> None:
     for path in many_dir.iterdir():
         (tmp_path / path.name).write_bytes(path.read_bytes())
