@@ -11,6 +11,9 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
+import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -36,19 +39,26 @@ SERIES = {
 
 
 @pytest.fixture(scope="module")
-def cups(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Scheduler]:
+def cups() -> Iterator[Scheduler]:
     if MISSING:
         pytest.skip("no CUPS")
-    scheduler = Scheduler(tmp_path_factory.mktemp("cups"))
-    scheduler.start()
+    # Not under pytest's own temporary folder: cupsd runs its filters as the lp user,
+    # who must be able to reach the spool and the printer's output file.
+    folder = Path(tempfile.mkdtemp(prefix="sheetgen-cups-"))
+    folder.chmod(0o755)
+    scheduler = Scheduler(folder)
     try:
+        scheduler.start()
         scheduler.add_queue("duplex", two_sided=True)
         scheduler.add_queue("simplex", two_sided=False)
         scheduler.add_queue("closed", two_sided=True)
         scheduler.run("cupsreject", "-r", "out of paper", "closed")
+        scheduler.add_queue("live", two_sided=True)
+        scheduler.run("cupsenable", "live")
         yield scheduler
     finally:
         scheduler.stop()
+        shutil.rmtree(folder)
 
 
 @pytest.fixture
@@ -67,7 +77,7 @@ def new_jobs(cups: Scheduler, printer: str, before: int) -> list[dict]:
 
 
 def last_id(cups: Scheduler) -> int:
-    ids = [job["job-id"] for name in ("duplex", "simplex") for job in cups.jobs(name)]
+    ids = [job["job-id"] for name in ("duplex", "simplex", "live") for job in cups.jobs(name)]
     return max(ids, default=0)
 
 
@@ -148,6 +158,34 @@ def test_fill_print_one_sided_landscape_named_after_the_series(runner, on_cups, 
 
 
 @needs_cups
+def test_fill_split_print_writes_each_file_and_prints_each_series(
+    runner, on_cups, tmp_path
+) -> None:
+    for name, title in (("a", "Monday"), ("b", "Tuesday")):
+        (tmp_path / f"{name}.json").write_text(json.dumps({**SERIES, "title": title}), "utf-8")
+    before = last_id(on_cups)
+    result = runner("fill", "a.json", "b.json", "--split", "sheets", "--printer", "simplex")
+    assert result.exit_code == 0, result.output
+    assert sorted(path.name for path in (tmp_path / "sheets").iterdir()) == ["a.pdf", "b.pdf"]
+    jobs = new_jobs(on_cups, "simplex", before)
+    assert [(job["job-name"], job["sides"]) for job in jobs] == [
+        ("Monday", "one-sided"),
+        ("Tuesday", "one-sided"),
+    ]
+    assert on_cups.document(jobs[0]["job-id"]) == (tmp_path / "sheets" / "a.pdf").read_bytes()
+
+
+@needs_cups
+def test_rules_without_a_score_sheet_is_one_two_sided_job(runner, on_cups) -> None:
+    before = last_id(on_cups)
+    result = runner("rules", "--no-series", "--printer", "duplex")
+    assert result.exit_code == 0, result.output
+    [job] = new_jobs(on_cups, "duplex", before)
+    assert (job["job-name"], job["sides"]) == ("Skip-Bo rules", "two-sided-long-edge")
+    assert all(width < height for width, height, _ in page_boxes(on_cups.document(job["job-id"])))
+
+
+@needs_cups
 def test_rules_pages_two_sided_long_edge_and_the_score_sheet_apart(
     runner, on_cups, tmp_path
 ) -> None:
@@ -201,6 +239,57 @@ def test_folded_booklet_gives_two_jobs_short_edge_then_one_sided(runner, on_cups
     assert len(folded_pages) + len(sheet_pages) == len(page_boxes(written))
     assert pages_text(on_cups.document(sheet["job-id"])) == pages_text(written)[-1:]
     assert "Series winner:" in pages_text(on_cups.document(sheet["job-id"]))[0]
+
+
+@needs_cups
+def test_printed_through_cups_filters_at_full_size_on_the_paper(runner, on_cups) -> None:
+    """A queue that prints: CUPS's own filters turn the job into what the printer gets."""
+    before = last_id(on_cups)
+    result = runner("sheet", "--printer", "live", "--paper", "a4", "--copies", "2")
+    assert result.exit_code == 0, result.output
+    [job] = new_jobs(on_cups, "live", before)
+    deadline = time.monotonic() + 60
+    while job["job-state"] != 9 and time.monotonic() < deadline:  # 9: completed
+        assert job["job-state"] < 7, (job["job-state-reasons"], on_cups.log())
+        time.sleep(0.2)
+        [job] = new_jobs(on_cups, "live", before)
+    assert job["job-state"] == 9, on_cups.log()
+    printed = (on_cups.folder / "out" / "live.prn").read_bytes()
+    # pdftopdf leaves the copies to the printer and says how many in the header.
+    assert b"%%PDFTOPDFNumCopies : 2" in printed[:200]
+    assert b"%%PDFTOPDFCollate : true" in printed[:200]
+    with pikepdf.open(io.BytesIO(printed)) as document:
+        assert len(document.pages) == 1
+        for page in document.pages:
+            # A4 paper, portrait as it goes through the printer, the landscape sheet
+            # turned onto it and drawn at scale 1: nothing shrunk to fit.
+            assert [round(float(v)) for v in page.mediabox] in ([0, 0, 595, 842], [0, 0, 842, 595])
+            shown = _shown(page)
+            assert shown == (595, 842)
+            [form] = page.Resources.XObject.values()
+            assert [round(float(v)) for v in form.BBox] == [0, 0, 842, 595]
+            matrix = pikepdf.Matrix(form.get("/Matrix", pikepdf.Array([1, 0, 0, 1, 0, 0])))
+            drawn = pikepdf.Matrix(*_page_matrix(page)) @ matrix
+            assert sorted(abs(round(v, 3)) for v in (drawn.a, drawn.b, drawn.c, drawn.d)) == [
+                0,
+                0,
+                1,
+                1,
+            ]
+
+
+def _shown(page: pikepdf.Page) -> tuple[int, int]:
+    width, height = round(float(page.mediabox[2])), round(float(page.mediabox[3]))
+    return (height, width) if int(page.obj.get("/Rotate", 0)) % 180 == 90 else (width, height)
+
+
+def _page_matrix(page: pikepdf.Page) -> tuple[float, ...]:
+    """The transformation the page's content stream sets before drawing its one form."""
+    matrix = pikepdf.Matrix()
+    for operands, operator in pikepdf.parse_content_stream(page):
+        if str(operator) == "cm":
+            matrix = pikepdf.Matrix(*[float(v) for v in operands]) @ matrix
+    return (matrix.a, matrix.b, matrix.c, matrix.d, matrix.e, matrix.f)
 
 
 # Manual duplex on a printer that prints one side.
@@ -280,6 +369,7 @@ def test_printers_lists_papers_and_sides_as_ipp_says(runner, on_cups, monkeypatc
     assert result.stdout.splitlines() == [
         "closed            two-sided  paper: Letter (default), A4",
         "duplex   default  two-sided  paper: Letter (default), A4",
+        "live              two-sided  paper: Letter (default), A4",
         "simplex           one-sided  paper: Letter (default), A4",
     ]
     for printer in printing.printers():
@@ -297,7 +387,7 @@ def test_no_default_printer_names_the_ones_there_are(runner, on_cups, tmp_path) 
     assert result.exit_code == 1
     assert result.stderr.splitlines()[-1] == (
         "Error: no default printer: name one with --printer NAME (CUPS has closed, duplex, "
-        "simplex), or choose a default with lpoptions -d NAME"
+        "live, simplex), or choose a default with lpoptions -d NAME"
     )
     assert len(pages_text((tmp_path / "kept.pdf").read_bytes())) == 1  # the file is still written
 
@@ -307,7 +397,7 @@ def test_no_such_printer(runner, on_cups, tmp_path) -> None:
     result = runner("rules", "--printer", "office", "--layout", "booklet")
     assert result.exit_code == 1
     assert result.stderr.splitlines()[-1] == (
-        "Error: no printer called 'office': CUPS has closed, duplex, simplex"
+        "Error: no printer called 'office': CUPS has closed, duplex, live, simplex"
     )
     assert not (tmp_path / "output").exists()
 
@@ -318,7 +408,7 @@ def test_default_printer_that_is_not_there(runner, on_cups, monkeypatch) -> None
     result = runner("sheet", "--print")
     assert result.stderr.splitlines()[-1] == (
         "Error: no printer called 'gone' (the default printer, from PRINTER): "
-        "CUPS has closed, duplex, simplex"
+        "CUPS has closed, duplex, live, simplex"
     )
 
 
