@@ -436,9 +436,12 @@ def print_options(command: FC) -> FC:
 
 def _print(plan: Sequence[Job], request: Request) -> None:
     """Send a document's print plan to the printer the user asked for."""
-    from sheetgen.printing import find_printer, send
+    from sheetgen.printing import find_printer, paper_warning, send
 
     printer = find_printer(request.printer)
+    warning = paper_warning(plan, printer)
+    if warning is not None:
+        click.echo(f"Warning: {warning}", err=True)
     send(
         plan,
         printer,

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import shutil
 import subprocess
 from collections.abc import Callable, Mapping, Sequence
@@ -38,6 +39,8 @@ SIZE_SLACK = 2.0
 DUPLEX_OPTIONS = ("Duplex", "JCLDuplex", "EFDuplex", "EFDuplexing", "KD03Duplex", "ARDuplex")
 ONE_SIDED_CHOICES = frozenset({"none", "off", "false", "simplex"})
 CUPS_TIMEOUT = 60.0
+# imposition draws the pages of a folded sheet as forms named /Page0, /Page1.
+IMPOSED_FORM = re.compile(r"/Page\d+")
 INSTALL_HINT = "install CUPS's client: sudo apt-get install cups-client (Debian and Ubuntu)"
 
 
@@ -182,7 +185,9 @@ def _is_imposed_side(page: pikepdf.Page) -> bool:
     The score sheet after the folded sheets is a page of its own, with its own fonts.
     """
     resources = page.obj.get("/Resources", pikepdf.Dictionary())
-    return set(resources.keys()) == {"/XObject"}
+    if set(resources.keys()) != {"/XObject"}:
+        return False
+    return all(IMPOSED_FORM.fullmatch(str(name)) for name in resources.XObject)
 
 
 def _trailing(pages: Sequence[pikepdf.Page], test: Callable[[pikepdf.Page], bool]) -> int:
@@ -416,6 +421,18 @@ def find_printer(name: str | None, environ: Mapping[str, str] | None = None) -> 
         how = "" if name else f" ({chosen_by})"
         raise PrintError(f"no printer called {wanted!r}{how}: {there}")
     return _describe(wanted, wanted == default, env)
+
+
+def paper_warning(plan: Sequence[Job], printer: Printer) -> str | None:
+    """A warning when ``printer`` lists its paper sizes and the plan's paper is not among them."""
+    loaded = {paper.split(".", 1)[0].lower() for paper in printer.papers}
+    wanted = sorted({job.media for job in plan if job.media.lower() not in loaded})
+    if not printer.papers or not wanted:
+        return None
+    return (
+        f"{printer.name} lists no {' or '.join(wanted)} paper (it has "
+        f"{', '.join(printer.papers)}); --paper chooses the document's paper"
+    )
 
 
 def send(

@@ -536,3 +536,24 @@ def test_readme_printing_section_starts_with_print() -> None:
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     section = readme.split("\n## Printing\n", 1)[1].lstrip()
     assert section.startswith("`--print`")
+
+
+@pytest.mark.parametrize(
+    ("papers", "warning"),
+    [
+        (("Letter", "A4"), None),
+        (("A4.Borderless", "Letter"), None),
+        ((), None),  # a printer that does not say: nothing to warn about
+        (
+            ("Letter", "Legal"),
+            "office lists no A4 paper (it has Letter, Legal); --paper chooses the document's paper",
+        ),
+    ],
+)
+def test_paper_warning(papers, warning) -> None:
+    from sheetgen.paper import A4
+    from sheetgen.sheet import blank_sheet_pdf
+
+    plan = printing.score_sheet_plan(blank_sheet_pdf(paper=A4))
+    printer = printing.Printer("office", False, True, papers, papers[0] if papers else None)
+    assert printing.paper_warning(plan, printer) == warning
