@@ -2,9 +2,11 @@
 
 Like the sheet, the chart is laid out here as plain shapes (no reportlab) and
 drawn by the painter: axes, grid and the target line form a background that
-charts of the same shape share. Every side has its own dash pattern and
-marker and is named at the end of its line and in the key, so the chart reads
-on a black-and-white printer.
+charts of the same shape share. The chart reads on a black-and-white printer:
+every side has its own dash pattern and marker (the marker stands on each game
+the side won), is named at the end of its line and in the key, and lines that
+run together are drawn a little apart, so none hides another. The zero line
+sits above the axis, and the ink is centred on the page.
 """
 
 from __future__ import annotations
@@ -12,27 +14,42 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from sheetgen.layout import MARGIN, Grid, Measure, Rule, Text, fit
+from sheetgen.fitting import Measure, fit, wrap
+from sheetgen.layout import MARGIN, MIN_TEXT, Grid, Rule, Text
 from sheetgen.scoring import SeriesResult
 
-Marker = Literal["circle", "square", "triangle", "diamond", "disc", "cross"]
-DASHES: tuple[tuple[float, ...], ...] = ((), (6, 3), (2, 2), (8, 3, 2, 3), (1, 3), (12, 4))
-MARKERS: tuple[Marker, ...] = ("circle", "square", "triangle", "diamond", "disc", "cross")
+Marker = Literal["circle", "square", "triangle", "diamond", "cross", "wedge"]
+# Six sides, six looks that differ in both the line and the marker: solid, long dashes, dots,
+# dash-dot, short dashes, dash-dot-dot; hollow and solid markers alternate.
+DASHES: tuple[tuple[float, ...], ...] = (
+    (),
+    (8, 3),
+    (1.2, 2.4),
+    (8, 2.5, 1.5, 2.5),
+    (3, 2.5),
+    (10, 2.5, 1.5, 2.5, 1.5, 2.5),
+)
+MARKERS: tuple[Marker, ...] = ("circle", "square", "triangle", "diamond", "cross", "wedge")
 LABEL_SIZE = 9.0
-LABEL_GAP = 11.0
+TICK_SIZE = 8.0
 KEY_ROW = 16.0
-KEY_COLUMNS = 3
+KEY_SAMPLE = 36.0
+KEY_GAP = 18.0
+END_ROOM = 160.0  # at most this much beside the plot for the names at the lines' ends
+ZERO_LIFT = 10.0  # the zero line stands clear of the axis
+APART = 2.0  # lines that run together are drawn this far apart
+TITLE_SIZE = 16.0
 STEPS = (10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10_000)
 
 
 @dataclass(frozen=True)
 class Trace:
-    """One side's line through its running totals, with its dash pattern and marker."""
+    """One side's line through its running totals, with its dash pattern and markers."""
 
     points: tuple[tuple[float, float], ...]
     dash: tuple[float, ...]
     marker: Marker
-    markers: bool = True
+    marks: tuple[tuple[float, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -48,7 +65,22 @@ class Chart:
 
 def _step(top: int) -> int:
     """A round step that draws five to ten grid lines up to ``top``."""
-    return next((step for step in STEPS if top / step <= 10), STEPS[-1])
+    return next((step for step in STEPS if top / step <= 10), -(-top // 10))
+
+
+def _key_rows(widths: list[float], room: float) -> list[list[int]]:
+    """The key's entries in as few rows as fit ``room``, the rows as even as can be."""
+    count = len(widths)
+    for rows in range(1, count + 1):
+        per_row = -(-count // rows)
+        chunks = [
+            list(range(start, min(start + per_row, count))) for start in range(0, count, per_row)
+        ]
+        if all(
+            sum(widths[i] for i in chunk) + KEY_GAP * (len(chunk) - 1) <= room for chunk in chunks
+        ):
+            return chunks
+    return [[index] for index in range(count)]
 
 
 def race_chart(
@@ -63,67 +95,115 @@ def race_chart(
     highest = max([target, *result.totals.values()])
     step = _step(highest)
     ceiling = (highest // step + 1) * step
+    texts: list[Text] = []
 
-    key_rows = -(-len(sides) // KEY_COLUMNS)
-    left, right = MARGIN + 40, width - MARGIN - 110
-    bottom, top = MARGIN + 30 + key_rows * KEY_ROW, height - MARGIN - 48
+    # Title and subtitle at the top.
+    title = wrap(heading, width - 2 * MARGIN, TITLE_SIZE, 12, measure, bold=True, lines=2)
+    baseline = height - MARGIN - title.size * 0.76
+    for line in title.lines:
+        texts.append(Text(line, MARGIN, baseline, title.size, True))
+        baseline -= title.size * 1.15
+    subtitle = f"The race to {target}: each side's running total after every game"
+    texts.append(Text(subtitle, MARGIN, baseline - 2, 10))
+    top = baseline - 2 - 24
+
+    # The key: one entry per side, in as few centred rows as fit, every name at one size.
+    names = [
+        f"{side} ({' + '.join(series.table.members(side))})" if series.table.partnership else side
+        for side in sides
+    ]
+    room = width - 2 * MARGIN - KEY_SAMPLE - 6
+    key_size = min(fit(name, room, LABEL_SIZE, MIN_TEXT, measure).size for name in names)
+    labels = [fit(name, room, key_size, key_size, measure).line for name in names]
+    widths = [KEY_SAMPLE + 6 + measure(label, key_size, False) for label in labels]
+    rows = _key_rows(widths, width - 2 * MARGIN)
+    traces: list[Trace] = []
+    for place, chunk in enumerate(rows):
+        y = MARGIN + (len(rows) - 1 - place) * KEY_ROW + 4
+        x = (width - sum(widths[i] for i in chunk) - KEY_GAP * (len(chunk) - 1)) / 2
+        for index in chunk:
+            sample = ((x, y), (x + KEY_SAMPLE, y))
+            traces.append(Trace(sample, DASHES[index], MARKERS[index], ((x + KEY_SAMPLE / 2, y),)))
+            texts.append(Text(labels[index], x + KEY_SAMPLE + 6, y - 3, key_size))
+            x += widths[index] + KEY_GAP
+    bottom = MARGIN + len(rows) * KEY_ROW + 30
+
+    # The names at the lines' ends: sides that finish level share one label.
+    finals: dict[int, list[int]] = {}
+    for index, side in enumerate(sides):
+        finals.setdefault(result.totals.get(side, 0), []).append(index)
+    ends = {total: ", ".join(sides[i] for i in members) for total, members in finals.items()}
+    end_size = min(
+        fit(text, END_ROOM, LABEL_SIZE, MIN_TEXT, measure).size for text in ends.values()
+    )
+    end_texts = {
+        total: fit(text, END_ROOM, end_size, end_size, measure).line for total, text in ends.items()
+    }
+    end_room = max(measure(text, end_size, False) for text in end_texts.values()) + 6
+
+    # The plot fills what is left, so the ink is as far from the left edge as from the right.
+    left = MARGIN + measure(str(ceiling), TICK_SIZE, False) + 5
+    right = width - MARGIN - end_room
 
     def px(game: float) -> float:
         return left + (right - left) * game / games
 
     def py(points: float) -> float:
-        return bottom + (top - bottom) * points / ceiling
+        return bottom + ZERO_LIFT + (top - bottom - ZERO_LIFT) * points / ceiling
 
     rules: list[Rule] = []
-    labels: list[Text] = []
+    ticks: list[Text] = []
     for value in range(0, ceiling + 1, step):
         rules.append(Rule(left, py(value), right, py(value), 0.4, gray=0.75))
-        labels.append(Text(str(value), left - 5, py(value) - 3, 8, align="right"))
+        ticks.append(Text(str(value), left - 5, py(value) - 3, TICK_SIZE, align="right"))
     every = -(-games // 20)
-    for game in range(0, games + 1, every):
-        rules.append(Rule(px(game), bottom, px(game), bottom - 4, 0.6))
-        labels.append(Text(str(game), px(game), bottom - 13, 8, align="center"))
-    labels.append(Text("Game", (left + right) / 2, bottom - 25, 9, True, "center"))
+    for tick in range(0, games + 1, every):
+        rules.append(Rule(px(tick), bottom, px(tick), bottom - 4, 0.6))
+        ticks.append(Text(str(tick), px(tick), bottom - 13, TICK_SIZE, align="center"))
+    ticks.append(Text("Game", (left + right) / 2, bottom - 25, LABEL_SIZE, True, "center"))
     rules.append(Rule(left, bottom, right, bottom, 0.9))
     rules.append(Rule(left, bottom, left, top, 0.9))
-    rules.append(Rule(left, py(target), right, py(target), 2.2, dash=(10, 3)))
-    labels.append(Text(f"Target: {target}", left + 6, py(target) + 5, LABEL_SIZE, True))
-    subtitle = f"The race to {target}: each side's running total after every game"
-    labels.append(Text(subtitle, MARGIN, height - MARGIN - 30, 10))
+    # The target: a broad grey band no side's black line can be taken for.
+    rules.append(Rule(left, py(target), right, py(target), 3.0, gray=0.6))
+    ticks.append(Text(f"Target: {target}", left + 6, py(target) + 5, LABEL_SIZE, True))
 
-    title, size = fit(heading, width - 2 * MARGIN, 16, True, measure)
-    texts = [Text(title, MARGIN, height - MARGIN - 14, size, True)]
-    traces: list[Trace] = []
-    ends: list[tuple[float, str]] = []
+    # Each line a little apart from the others, in the order of the key.
+    spread = [(index - (len(sides) - 1) / 2) * APART for index in range(len(sides))]
     for index, side in enumerate(sides):
-        points = ((px(0), py(0)), *((px(g.number), py(g.totals[side])) for g in result.games))
-        traces.append(Trace(points, DASHES[index], MARKERS[index]))
-        ends.append((points[-1][1], side))
-    for y, side in _spread(ends, bottom, top):
-        label, size = fit(side, width - MARGIN - right - 6, LABEL_SIZE, False, measure)
-        texts.append(Text(label, right + 6, y - 3, size))
+        lift = spread[index]
+        points = [(px(0), py(0) + lift)]
+        marks = []
+        for game in result.games:
+            point = (px(game.number), py(game.totals[side]) + lift)
+            points.append(point)
+            if game.winner == side:
+                marks.append(point)
+        traces.append(Trace(tuple(points), DASHES[index], MARKERS[index], tuple(marks)))
 
-    column = (width - 2 * MARGIN) / KEY_COLUMNS
-    for index, side in enumerate(sides):
-        x = MARGIN + (index % KEY_COLUMNS) * column
-        y = MARGIN + (key_rows - 1 - index // KEY_COLUMNS) * KEY_ROW + 4
-        traces.append(Trace(((x, y), (x + 36, y)), DASHES[index], MARKERS[index], False))
-        traces.append(Trace(((x + 18, y),), (), MARKERS[index]))
-        members = series.table.members(side)
-        name = f"{side} ({' + '.join(members)})" if series.table.partnership else side
-        label, size = fit(name, column - 50, LABEL_SIZE, False, measure)
-        texts.append(Text(label, x + 44, y - 3, size))
-    return Chart(width, height, Grid(tuple(rules), (), tuple(labels)), tuple(traces), tuple(texts))
+    placed = _spread(
+        [
+            (py(total) + sum(spread[i] for i in members) / len(members), total)
+            for total, members in finals.items()
+        ],
+        bottom,
+        top,
+        end_size + 2,
+    )
+    for y, total in placed:
+        texts.append(Text(end_texts[total], right + 6, y - end_size * 0.35, end_size))
+    return Chart(width, height, Grid(tuple(rules), (), tuple(ticks)), tuple(traces), tuple(texts))
 
 
-def _spread(ends: list[tuple[float, str]], low: float, high: float) -> list[tuple[float, str]]:
+def _spread(
+    ends: list[tuple[float, int]], low: float, high: float, gap: float
+) -> list[tuple[float, int]]:
     """Move line-end labels apart so no two overlap, keeping their order."""
-    placed: list[tuple[float, str]] = []
-    for y, side in sorted(ends):
-        if placed and y - placed[-1][0] < LABEL_GAP:
-            y = placed[-1][0] + LABEL_GAP
-        placed.append((y, side))
+    placed: list[tuple[float, int]] = []
+    for y, key in sorted(ends):
+        if placed and y - placed[-1][0] < gap:
+            y = placed[-1][0] + gap
+        placed.append((y, key))
     overflow = placed[-1][0] - high if placed else 0
     if overflow > 0:
-        placed = [(max(low, y - overflow), side) for y, side in placed]
+        placed = [(max(low, y - overflow), key) for y, key in placed]
     return placed

@@ -24,7 +24,7 @@ from sheetgen.painter import Meta, PageValues, Painter
 from sheetgen.paper import Paper
 from sheetgen.preview import in_format
 from sheetgen.scoring import SeriesResult, score_series
-from sheetgen.sheet import DEFAULT_GAMES, outcome_phrase, page_layouts, spec_for, title_for
+from sheetgen.sheet import outcome_phrase, page_layouts, spec_for, title_for
 
 SERIES_SUFFIXES = (".yaml", ".yml", ".json", ".csv")
 # Below this many series, starting two workers costs more than they save. Measured with one
@@ -159,13 +159,12 @@ def filled_pages(
         count=len(series.table.sides),
         teams=partnership,
         piles=definition.stocks_word,
-        game=definition,
+        status=status_line(result),
+        legend=True,
     )
     column = {side: index for index, side in enumerate(series.table.sides)}
     # Whole pages of rows, so the table can go on writing games by hand after the last one.
-    rows = max(1, -(-len(result.games) // DEFAULT_GAMES)) * DEFAULT_GAMES
-    layouts = page_layouts(paper, spec, rows, DEFAULT_GAMES, typeface)
-    status = status_line(result)
+    layouts = page_layouts(paper, spec, len(result.games), typeface, whole_pages=True)
     pages: list[tuple[Layout, PageValues]] = []
     brought: dict[int, str] = {}
     for layout in layouts:
@@ -200,7 +199,6 @@ def filled_pages(
                     totals=totals,
                     forward=brought if layout.forward else {},
                     final=final,
-                    status=status,
                     won=frozenset(won),
                     reached=reached,
                 ),

@@ -1,40 +1,69 @@
 """Where everything on a score sheet goes, in points: one layout for blank and filled sheets.
 
-The layout knows nothing of reportlab: it takes the page size, what the
-header says and a ``measure(text, size, bold)`` function for text widths, and
-returns boxes, rules and texts. The painter draws them; the filled sheet
-writes its values into the slots the layout names. Origin bottom left, as in
-PDF.
+The layout knows nothing of reportlab: it takes the page size, what the sheet
+says and a ``measure(text, size, bold)`` function for text widths, and returns
+boxes, rules and texts. The painter draws them; the filled sheet writes its
+values into the slots the layout names. Origin bottom left, as in PDF.
+
+A sheet has one column per side at the table, as wide as the page allows, and
+as many game rows per page as fit at a comfortable writing height; games that
+need more pages are spread evenly over them. Nothing is set below 8 pt except
+the footnote (7 pt at the least): long words wrap onto lines of their own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Literal
 
-Measure = Callable[[str, float, bool], float]
+from sheetgen.fitting import Fitted, Measure, fit, wrap
+
 Align = Literal["left", "center", "right"]
 
 MARGIN = 30.0  # every mark at least 18 pt (0.25 in) from the edge, with room to spare
 MIN_ROW = 0.3 * 72  # a game cell takes handwriting: at least 0.3 in tall
 MAX_ROW = 40.0
 GAME_COLUMN = 44.0
-TITLE_BAND = 26.0
-TARGET_BAND = 24.0
-STATUS_BAND = 16.0
-NAME_ROW = 30.0
-TEAM_NAME_ROW = 38.0
-SUBHEAD_ROW = 15.0
-TOTALS_ROW = 26.0
-FOOT_BAND = 12.0
 GAP = 6.0
-NAME_SIZE = 12.0
-MIN_TEXT_SIZE = 5.0
 PADDING = 4.0
-WRAP_BELOW = 9.0  # a name that would shrink below this goes on two lines
-TWO_LINE_SIZE = 11.0
-ELLIPSIS = "…"
+MIN_TEXT = 8.0  # nothing on a sheet is smaller, but for the footnote
+MIN_FOOTNOTE = 7.0
+LEADING = 1.15
+ASCENT = 0.76  # of the bundled face, as a share of the size
+DESCENT = 0.24
+
+TITLE_SIZE = 18.0
+TITLE_BESIDE = 14.0  # a title that would shrink below this gets a line of its own
+TITLE_SMALLEST = 12.0
+TITLE_BAND = 26.0
+BLANK_SIZE = 10.0
+BLANKS = (("Date", 110.0), ("Place", 150.0))
+TARGET_BAND = 22.0
+TARGET_SIZE = 13.0
+STATUS_LABEL = "Series winner:"
+STATUS_SIZE = 10.0
+STATUS_BAND = 16.0
+STATUS_LINES = 2
+NAME_SIZE = 12.0
+NAME_COMFORT = 10.0  # a header row goes onto more lines before its names shrink below this
+NAME_LINES = 3
+TEAM_NAME_LINES = 2
+PARTNER_SIZE = 10.0
+NAME_ROW = 30.0
+BLANK_TEAM_ROW = 46.0
+CAPTION_SIZE = 8.0
+SUBHEAD_ROW = 15.0
+SUBHEAD_SIZE = 9.0
+TOTALS_ROW = 24.0
+NUMBER_SIZE = 12.0
+FORWARD_SIZE = 8.0
+FOOT_SIZE = 8.0
+FOOT_LINE = 10.0
+FOOT_LINES = 2
+KEY_WIDTH = 22.0
+LEGEND_WON = "won the game"
+LEGEND_REACHED = "reached the target"
 
 
 @dataclass(frozen=True)
@@ -90,7 +119,7 @@ class Shade:
 
 @dataclass(frozen=True)
 class Heading:
-    """One side's column head: its name and, for a team, the partners."""
+    """One side's column head: its name and, for a team, the partners; or a caption to write by."""
 
     name: str = ""
     members: tuple[str, ...] = ()
@@ -99,14 +128,24 @@ class Heading:
 
 @dataclass(frozen=True)
 class SheetSpec:
-    """What a sheet says, independent of its page: columns, target, title, reminder."""
+    """What a sheet says, independent of its page: one heading per side, target, title, reminder.
+
+    ``status`` is what a filled sheet writes beside "Series winner:"; ``legend``
+    asks for the key to the marks a filled sheet makes.
+    """
 
     headings: tuple[Heading, ...]
-    columns: int
     target: int
     title: str
     reminder: str
     partnership: bool = False
+    status: str = ""
+    legend: bool = False
+
+    @property
+    def columns(self) -> int:
+        """One column per side at the table."""
+        return len(self.headings)
 
 
 @dataclass(frozen=True)
@@ -132,109 +171,300 @@ class Layout:
     forward: tuple[Box, ...]
     final: tuple[Box, ...]
     status: Box
-    legend: Box
+    keys: tuple[Box, ...]
     names: tuple[Box, ...]
 
 
-def fit(text: str, width: float, size: float, bold: bool, measure: Measure) -> tuple[str, float]:
-    """Shrink ``text`` to fit ``width``; below the smallest size, cut it short with an ellipsis."""
-    wide = measure(text, size, bold)
-    if wide <= width:
-        return text, size
-    smaller = size * width / wide
-    if smaller >= MIN_TEXT_SIZE:
-        return text, smaller
-    shortened = text
-    while shortened and measure(shortened + ELLIPSIS, MIN_TEXT_SIZE, bold) > width:
-        shortened = shortened[:-1]
-    return shortened.rstrip() + ELLIPSIS, MIN_TEXT_SIZE
+@dataclass
+class _Page:
+    """The parts of a page that do not depend on its rows, worked out once per sheet."""
+
+    width: float
+    height: float
+    texts: list[Text] = field(default_factory=list)
+    labels: list[Text] = field(default_factory=list)
+    rules: list[Rule] = field(default_factory=list)
+    table_top: float = 0.0
+    name_row: float = NAME_ROW
+    heads: list[list[Text]] = field(default_factory=list)
+    head_rules: list[Rule] = field(default_factory=list)
+    status: Box = Box(0, 0, 0, 0)
+    foot: list[tuple[str, float]] = field(default_factory=list)
+    foot_size: float = FOOT_SIZE
+    keys: list[Box] = field(default_factory=list)
+    key_texts: list[Text] = field(default_factory=list)
+
+    @property
+    def foot_height(self) -> float:
+        return max(1, len(self.foot)) * FOOT_LINE
+
+    @property
+    def body_top(self) -> float:
+        return self.table_top - self.name_row - SUBHEAD_ROW
+
+    @property
+    def room(self) -> float:
+        """The height left for game rows (and a brought-forward row)."""
+        return self.body_top - TOTALS_ROW - GAP - self.foot_height - MARGIN
 
 
-def row_capacity(page: tuple[float, float], spec: SheetSpec) -> int:
-    """How many game rows one page holds at the smallest row height, with a brought-forward row."""
-    return int(_table_room(page, spec) // MIN_ROW) - 1
+def _baselines(top: float, size: float, count: int) -> list[float]:
+    """Baselines of ``count`` lines at ``size`` whose first line's ascent touches ``top``."""
+    first = top - size * ASCENT
+    return [first - index * size * LEADING for index in range(count)]
 
 
-def _name_row(spec: SheetSpec) -> float:
-    return TEAM_NAME_ROW if spec.partnership else NAME_ROW
+def _block(size: float, count: int) -> float:
+    """The height from the first line's ascent to the last line's descent."""
+    return size + (count - 1) * size * LEADING
 
 
-def _table_room(page: tuple[float, float], spec: SheetSpec) -> float:
-    height = page[1]
-    fixed = TITLE_BAND + TARGET_BAND + STATUS_BAND + _name_row(spec) + SUBHEAD_ROW
-    fixed += TOTALS_ROW + FOOT_BAND + 4 * GAP
-    return height - 2 * MARGIN - fixed
-
-
-def layout_page(
-    page: tuple[float, float],
-    spec: SheetSpec,
-    games: tuple[int, ...],
-    forward: bool,
-    measure: Measure,
-) -> Layout:
-    """Lay out one landscape page of ``games`` (their numbers), after a brought-forward row."""
+def _plan(page: tuple[float, float], spec: SheetSpec, measure: Measure) -> _Page:
     width, height = page
     left, right, top = MARGIN, width - MARGIN, height - MARGIN
-    body_rows = len(games) + (1 if forward else 0)
-    row = min(MAX_ROW, _table_room(page, spec) / body_rows)
-    if row < MIN_ROW:
-        raise ValueError(f"{body_rows} rows do not fit one page; split them first")
+    plan = _Page(width, height)
 
-    texts: list[Text] = []
-    labels: list[Text] = []
-    rules: list[Rule] = []
-    shades: list[Shade] = []
-
-    # Title on the left, blanks for the date and the place on the right.
-    baseline = top - 18
-    blanks = (("Date", 110.0), ("Place", 150.0))
+    # Title on the left, blanks for the date and the place on the right; a long title takes
+    # lines of its own and the blanks go beneath it.
+    blanks = sum(line + 4 + measure(label, BLANK_SIZE, False) + 16 for label, line in BLANKS)
+    title = fit(spec.title, right - left - blanks, TITLE_SIZE, TITLE_BESIDE, measure, True)
+    if not title.cut:
+        blank_line = top - 18
+        plan.texts.append(Text(title.line, left, blank_line, title.size, bold=True))
+    else:
+        title = wrap(
+            spec.title, right - left, TITLE_SIZE, TITLE_SMALLEST, measure, bold=True, lines=2
+        )
+        baselines = _baselines(top, title.size, len(title.lines))
+        for words, baseline in zip(title.lines, baselines, strict=True):
+            plan.texts.append(Text(words, left, baseline, title.size, bold=True))
+        blank_line = baselines[-1] - title.size * DESCENT - 16
     x = right
-    for label, line in reversed(blanks):
-        rules.append(Rule(x - line, baseline - 2, x, baseline - 2, 0.6))
-        x -= line + 4
-        labels.append(Text(label, x, baseline, 10, align="right"))
-        x -= measure(label, 10, False) + 16
-    title, size = fit(spec.title, x - left, 18, True, measure)
-    texts.append(Text(title, left, baseline, size, bold=True))
+    for label, length in reversed(BLANKS):
+        plan.rules.append(Rule(x - length, blank_line - 2, x, blank_line - 2, 0.6))
+        x -= length + 4
+        plan.labels.append(Text(label, x, blank_line, BLANK_SIZE, align="right"))
+        x -= measure(label, BLANK_SIZE, False) + 16
 
     # The target, boxed and bold, so nobody forgets the goal.
-    band_top = top - TITLE_BAND - GAP
-    band = Box(left, band_top - TARGET_BAND, right - left, TARGET_BAND)
-    rules.extend(_outline(band, 1.6))
+    band = Box(left, blank_line - 8 - GAP - TARGET_BAND, right - left, TARGET_BAND)
+    plan.rules.extend(_outline(band, 1.6))
     target_text = f"Target: {spec.target} points. The first to reach {spec.target} wins the series."
-    words, size = fit(target_text, band.width - 2 * PADDING, 13, True, measure)
-    texts.append(Text(words, left + band.width / 2, band.y + 8, size, bold=True, align="center"))
+    target = fit(target_text, band.width - 2 * PADDING, TARGET_SIZE, MIN_TEXT, measure, True)
+    plan.texts.append(
+        Text(target.line, left + band.width / 2, band.y + 7, target.size, True, "center")
+    )
 
-    label = "Series winner:"
-    labels.append(Text(label, left, band.y - GAP - STATUS_BAND + 4, 10, bold=True))
-    status_x = left + measure(label, 10, True) + 6
-    status = Box(status_x, band.y - GAP - STATUS_BAND, right - status_x, STATUS_BAND)
-    rules.append(Rule(status.x, status.y + 2, status.right, status.y + 2, 0.6))
+    # The winner, or on a filled sheet how the race stands: on as many lines as it needs,
+    # every descender above the write-in rule.
+    status_x = left + measure(STATUS_LABEL, STATUS_SIZE, True) + 6
+    status = (
+        wrap(
+            spec.status,
+            right - status_x,
+            STATUS_SIZE,
+            MIN_TEXT,
+            measure,
+            bold=True,
+            lines=STATUS_LINES,
+        )
+        if spec.status
+        else Fitted((), STATUS_SIZE)
+    )
+    count = max(1, len(status.lines))
+    lead = status.size * LEADING
+    box_height = STATUS_BAND + (count - 1) * lead
+    plan.status = Box(status_x, band.y - GAP - box_height, right - status_x, box_height)
+    first = plan.status.y + 5 + (count - 1) * lead
+    plan.labels.append(Text(STATUS_LABEL, left, first, STATUS_SIZE, bold=True))
+    plan.rules.append(Rule(status_x, plan.status.y + 1, right, plan.status.y + 1, 0.6))
+    for index, line in enumerate(status.lines):
+        plan.texts.append(Text(line, status_x, first - index * lead, status.size, bold=True))
 
-    # The table: game column, then per side a points and a total column.
-    table_top = status.y - GAP
+    # The column heads: every name in a row at one size.
+    plan.table_top = plan.status.y - GAP
+    side_width = (right - left - GAME_COLUMN) / spec.columns
+    plan.name_row, plan.heads, plan.head_rules = _heads(spec, side_width, plan.table_top, measure)
+
+    # The footnote, and on a filled sheet the key to its marks, at one size.
+    room = right - left
+    if spec.legend:
+        won, reached = (measure(words, FOOT_SIZE, False) for words in (LEGEND_WON, LEGEND_REACHED))
+        legend = 4 + KEY_WIDTH + 3 + won + 10 + KEY_WIDTH + 3 + reached
+        room -= legend + 12
+    reminder = wrap(spec.reminder, room, FOOT_SIZE, MIN_FOOTNOTE, measure, lines=FOOT_LINES)
+    plan.foot = [(line, reminder.size) for line in reminder.lines]
+    plan.foot_size = reminder.size
+    if spec.legend:
+        plan.keys.append(Box(right - legend + 4, 0, KEY_WIDTH, FOOT_LINE))
+        plan.key_texts.append(Text(LEGEND_WON, plan.keys[0].right + 3, 0, FOOT_SIZE))
+        plan.keys.append(Box(plan.keys[0].right + 3 + won + 10, 0, KEY_WIDTH, FOOT_LINE))
+        plan.key_texts.append(Text(LEGEND_REACHED, plan.keys[1].right + 3, 0, FOOT_SIZE))
+    return plan
+
+
+def _common_size(
+    texts: Sequence[str], room: float, size: float, most: int, bold: bool, measure: Measure
+) -> tuple[float, int]:
+    """One size and line count for every text of a header row: the fewest lines that keep
+    them all at a comfortable size, else the lines that give the largest size."""
+    best: tuple[float, int] | None = None
+    for count in range(1, most + 1):
+        fitted = [
+            wrap(text, room, size, MIN_TEXT, measure, bold=bold, lines=count) for text in texts
+        ]
+        if any(item.cut for item in fitted):
+            continue
+        common = min(item.size for item in fitted)
+        if common >= NAME_COMFORT:
+            return common, count
+        if best is None or common > best[0]:
+            best = (common, count)
+    return best if best is not None else (MIN_TEXT, most)
+
+
+def _heads(
+    spec: SheetSpec, side_width: float, top: float, measure: Measure
+) -> tuple[float, list[list[Text]], list[Rule]]:
+    """The height of the name row, each column's words (placed at x = 0) and any write-in rules."""
+    room = side_width - 2 * PADDING
+    named = [heading for heading in spec.headings if not heading.caption]
+    if len(named) < len(spec.headings):
+        return _blank_heads(spec, side_width, top)
+    most = TEAM_NAME_LINES if spec.partnership else NAME_LINES
+    size, count = _common_size([h.name for h in named], room, NAME_SIZE, most, True, measure)
+    names = [wrap(h.name, room, size, size, measure, bold=True, lines=count) for h in named]
+    partners: list[Fitted] = []
+    if spec.partnership:
+        joined = [" + ".join(h.members) for h in named]
+        small, lines = _common_size(joined, room, PARTNER_SIZE, 2, False, measure)
+        small = min(small, size)
+        partners = [wrap(text, room, small, small, measure, lines=lines) for text in joined]
+    tallest = max(len(name.lines) for name in names)
+    block = _block(size, tallest)
+    if partners:
+        block += 3 + _block(partners[0].size, max(len(p.lines) for p in partners))
+    row = max(NAME_ROW, block + 2 * PADDING + 2)
+    middle = top - row / 2
+    heads: list[list[Text]] = []
+    for index, name in enumerate(names):
+        own = _block(size, len(name.lines))
+        under = partners[index] if partners else None
+        if under is not None:
+            own += 3 + _block(under.size, len(under.lines))
+        upper = middle + own / 2
+        texts = [
+            Text(line, side_width / 2, baseline, size, True, "center")
+            for line, baseline in zip(
+                name.lines, _baselines(upper, size, len(name.lines)), strict=True
+            )
+        ]
+        if under is not None:
+            below = upper - _block(size, len(name.lines)) - 3
+            texts += [
+                Text(line, side_width / 2, baseline, under.size, False, "center")
+                for line, baseline in zip(
+                    under.lines, _baselines(below, under.size, len(under.lines)), strict=True
+                )
+            ]
+        heads.append(texts)
+    return row, heads, []
+
+
+def _blank_heads(
+    spec: SheetSpec, side_width: float, top: float
+) -> tuple[float, list[list[Text]], list[Rule]]:
+    """Captions to write by; a team's column has a line for each partner's name."""
+    row = BLANK_TEAM_ROW if spec.partnership else NAME_ROW
+    caption_line = top - 3 - CAPTION_SIZE * ASCENT
+    heads: list[list[Text]] = []
+    rules: list[Rule] = []
+    for index, heading in enumerate(spec.headings):
+        texts = [Text(heading.caption, PADDING, caption_line, CAPTION_SIZE)]
+        if heading.members:
+            x = GAME_COLUMN + MARGIN + index * side_width
+            line = top - row + 8
+            centre = x + side_width / 2
+            rules.append(Rule(x + 2 * PADDING, line, centre - 8, line, 0.5))
+            rules.append(Rule(centre + 8, line, x + side_width - 2 * PADDING, line, 0.5))
+            texts.append(Text("+", side_width / 2, line, 10, False, "center"))
+        heads.append(texts)
+    return row, heads, rules
+
+
+def spread(games: int, first: int) -> list[int]:
+    """How many games go on each page: as few pages as hold them, and as even as can be.
+
+    The first page holds up to ``first`` games, each later one a game fewer.
+    """
+    later = max(1, first - 1)
+    pages = 1 if games <= first else 1 + -(-(games - first) // later)
+    base, extra = divmod(games, pages)
+    return [base + (1 if index < extra else 0) for index in range(pages)]
+
+
+def layout_sheet(
+    page: tuple[float, float],
+    spec: SheetSpec,
+    games: int,
+    measure: Measure,
+    *,
+    whole_pages: bool = False,
+) -> list[Layout]:
+    """Lay out ``games`` game rows over as many landscape pages as they need, evenly.
+
+    With ``whole_pages`` every page is filled with rows, so a table can go on
+    writing games by hand after the last one recorded. Every page after the first
+    opens with a row for the totals brought forward; all pages share one row height.
+    """
+    plan = _plan(page, spec, measure)
+    most = max(2, int(plan.room // MIN_ROW))  # game rows on a first page; later ones hold one fewer
+    counts = spread(max(games, 1), most)
+    if whole_pages:
+        counts = [most] + [most - 1] * (len(counts) - 1)
+    bodies = [count + (1 if index else 0) for index, count in enumerate(counts)]
+    row = min(MAX_ROW, plan.room / max(bodies))
+    layouts: list[Layout] = []
+    first = 1
+    for index, count in enumerate(counts):
+        numbers = tuple(range(first, first + count))
+        layouts.append(_layout_page(plan, spec, numbers, index > 0, row))
+        first += count
+    return layouts
+
+
+def _layout_page(
+    plan: _Page, spec: SheetSpec, games: tuple[int, ...], forward: bool, row: float
+) -> Layout:
+    """One page of ``games`` (their numbers), after a brought-forward row if ``forward``."""
+    width, height = plan.width, plan.height
+    left, right = MARGIN, width - MARGIN
+    body_rows = len(games) + (1 if forward else 0)
+    texts = list(plan.texts)
+    labels = list(plan.labels)
+    rules = list(plan.rules) + list(plan.head_rules)
+    shades: list[Shade] = []
+
     side_width = (right - left - GAME_COLUMN) / spec.columns
     sub = side_width / 2
-    name_top, name_bottom = table_top, table_top - _name_row(spec)
+    table_top = plan.table_top
+    name_bottom = table_top - plan.name_row
     sub_bottom = name_bottom - SUBHEAD_ROW
     body_top = sub_bottom
     body_bottom = body_top - body_rows * row
     totals_bottom = body_bottom - TOTALS_ROW
 
     shades.append(Shade(Box(left, sub_bottom, right - left, SUBHEAD_ROW), 0.88))
-    shades.append(Shade(Box(left, name_bottom, GAME_COLUMN, name_top - name_bottom), 0.88))
+    shades.append(Shade(Box(left, name_bottom, GAME_COLUMN, plan.name_row), 0.88))
     shades.append(Shade(Box(left, totals_bottom, right - left, TOTALS_ROW), 0.88))
     shades.append(Shade(Box(left, body_bottom, GAME_COLUMN, body_top - body_bottom), 0.94))
 
     rules.extend(_outline(Box(left, totals_bottom, right - left, table_top - totals_bottom), 1.4))
-    for index in range(1, spec.columns):
-        x = left + GAME_COLUMN + index * side_width
+    columns = [left + GAME_COLUMN + index * side_width for index in range(spec.columns)]
+    for x in columns:
         rules.append(Rule(x, totals_bottom, x, table_top, 1.4))
-    rules.append(Rule(left + GAME_COLUMN, totals_bottom, left + GAME_COLUMN, table_top, 1.4))
-    for index in range(spec.columns):
-        x = left + GAME_COLUMN + index * side_width + sub
-        rules.append(Rule(x, totals_bottom, x, name_bottom, 0.5))
+    for x in columns:
+        rules.append(Rule(x + sub, totals_bottom, x + sub, name_bottom, 0.5))
     rules.append(Rule(left + GAME_COLUMN, name_bottom, right, name_bottom, 0.5))
     rules.append(Rule(left, sub_bottom, right, sub_bottom, 1.2))
     for index in range(1, body_rows):
@@ -243,57 +473,59 @@ def layout_page(
     rules.append(Rule(left, body_bottom, right, body_bottom, 1.4))
     rules.append(Rule(left, body_bottom - 2, right, body_bottom - 2, 0.5))
 
-    labels.append(Text("Game", left + GAME_COLUMN / 2, sub_bottom + 4, 9, True, "center"))
+    labels.append(
+        Text("Game", left + GAME_COLUMN / 2, sub_bottom + 4, SUBHEAD_SIZE, True, "center")
+    )
     names: list[Box] = []
-    for index in range(spec.columns):
-        x = left + GAME_COLUMN + index * side_width
-        names.append(Box(x, name_bottom, side_width, name_top - name_bottom))
+    for x, words in zip(columns, plan.heads, strict=True):
+        names.append(Box(x, name_bottom, side_width, plan.name_row))
         for offset, label in ((0.0, "Points"), (sub, "Total")):
-            labels.append(Text(label, x + offset + sub / 2, sub_bottom + 4, 9, False, "center"))
-    for box, heading in zip(names, spec.headings, strict=False):
-        texts.extend(_heading_texts(box, heading, measure))
+            labels.append(
+                Text(label, x + offset + sub / 2, sub_bottom + 4, SUBHEAD_SIZE, False, "center")
+            )
+        placed = [Text(t.text, x + t.x, t.y, t.size, t.bold, t.align) for t in words]
+        if spec.headings[0].caption:
+            labels.extend(placed)
+        else:
+            texts.extend(placed)
 
-    def cells(y: float) -> tuple[tuple[Box, ...], tuple[Box, ...]]:
-        xs = [left + GAME_COLUMN + index * side_width for index in range(spec.columns)]
+    def cells(y: float, tall: float = row) -> tuple[tuple[Box, ...], tuple[Box, ...]]:
         return (
-            tuple(Box(x, y, sub, row) for x in xs),
-            tuple(Box(x + sub, y, sub, row) for x in xs),
+            tuple(Box(x, y, sub, tall) for x in columns),
+            tuple(Box(x + sub, y, sub, tall) for x in columns),
         )
 
-    number_size = min(12.0, row * 0.5)
+    number_size = min(NUMBER_SIZE, row * 0.5)
     forward_boxes: tuple[Box, ...] = ()
     y = body_top
     if forward:
         y -= row
         forward_boxes = cells(y)[1]
         middle = y + row / 2
-        texts.append(Text("Brought", left + GAME_COLUMN / 2, middle + 1, 7.5, False, "center"))
-        texts.append(Text("forward", left + GAME_COLUMN / 2, middle - 7, 7.5, False, "center"))
+        for word, baseline in (("Brought", middle + 1), ("forward", middle - 7)):
+            labels.append(
+                Text(word, left + GAME_COLUMN / 2, baseline, FORWARD_SIZE, False, "center")
+            )
     points: list[tuple[Box, ...]] = []
     totals: list[tuple[Box, ...]] = []
     for number in games:
         y -= row
+        baseline = y + (row - number_size * 0.72) / 2
         texts.append(
-            Text(
-                str(number),
-                left + GAME_COLUMN / 2,
-                y + (row - number_size * 0.7) / 2,
-                number_size,
-                True,
-                "center",
-            )
+            Text(str(number), left + GAME_COLUMN / 2, baseline, number_size, True, "center")
         )
         game_points, game_totals = cells(y)
         points.append(game_points)
         totals.append(game_totals)
-    labels.append(Text("Total", left + GAME_COLUMN / 2, totals_bottom + 9, 10, True, "center"))
-    final = cells(totals_bottom)[1]
-    final = tuple(Box(box.x, box.y, box.width, TOTALS_ROW) for box in final)
+    labels.append(Text("Total", left + GAME_COLUMN / 2, totals_bottom + 8, 10, True, "center"))
+    final = cells(totals_bottom, TOTALS_ROW)[1]
 
-    foot = Box(left, totals_bottom - GAP - FOOT_BAND, right - left, FOOT_BAND)
-    legend = Box(left + foot.width * 0.7, foot.y, foot.width * 0.3, FOOT_BAND)
-    reminder, size = fit(spec.reminder, foot.width * 0.7 - PADDING, 9, False, measure)
-    texts.append(Text(reminder, left, foot.y + 3, size))
+    foot_top = totals_bottom - GAP
+    for index, (line, size) in enumerate(plan.foot):
+        texts.append(Text(line, left, foot_top - FOOT_SIZE * ASCENT - 1 - index * FOOT_LINE, size))
+    key_line = foot_top - FOOT_SIZE * ASCENT - 1
+    keys = tuple(Box(key.x, key_line - 2, key.width, key.height) for key in plan.keys)
+    texts.extend(Text(t.text, t.x, key_line, t.size) for t in plan.key_texts)
 
     return Layout(
         width=width,
@@ -305,24 +537,10 @@ def layout_page(
         totals=tuple(totals),
         forward=forward_boxes,
         final=final,
-        status=status,
-        legend=legend,
+        status=plan.status,
+        keys=keys,
         names=tuple(names),
     )
-
-
-def _name_lines(name: str, room: float, measure: Measure) -> list[tuple[str, float]]:
-    """One line of the name if it stays legible, else two lines split at the best space."""
-    line, size = fit(name, room, NAME_SIZE, True, measure)
-    if size >= WRAP_BELOW or " " not in name:
-        return [(line, size)]
-    words = name.split(" ")
-    splits = [(" ".join(words[:n]), " ".join(words[n:])) for n in range(1, len(words))]
-    upper, lower = min(splits, key=lambda pair: max(measure(part, 1, True) for part in pair))
-    both = min(fit(part, room, TWO_LINE_SIZE, True, measure)[1] for part in (upper, lower))
-    if both <= size:
-        return [(line, size)]
-    return [fit(upper, room, both, True, measure), fit(lower, room, both, True, measure)]
 
 
 def _outline(box: Box, width: float) -> list[Rule]:
@@ -332,32 +550,4 @@ def _outline(box: Box, width: float) -> list[Rule]:
         Rule(x2, y1, x2, y2, width),
         Rule(x2, y2, x1, y2, width),
         Rule(x1, y2, x1, y1, width),
-    ]
-
-
-def _heading_texts(box: Box, heading: Heading, measure: Measure) -> list[Text]:
-    room = box.width - 2 * PADDING
-    centre = box.x + box.width / 2
-    if heading.caption:
-        caption, size = fit(heading.caption, room, 7, False, measure)
-        texts = [Text(caption, box.x + PADDING, box.top - 3 - size * 0.75, size)]
-        if heading.members:
-            texts.append(Text("+", centre, box.y + 5, 9, False, "center"))
-        return texts
-    if not heading.members:
-        lines = _name_lines(heading.name, room, measure)
-        size = lines[0][1]
-        middle = box.y + box.height / 2
-        if len(lines) == 1:
-            return [Text(lines[0][0], centre, middle - size * 0.35, size, True, "center")]
-        (upper, upper_size), (lower, lower_size) = lines
-        return [
-            Text(upper, centre, middle + 1.5, upper_size, True, "center"),
-            Text(lower, centre, middle - 1.5 - lower_size * 0.72, lower_size, True, "center"),
-        ]
-    name, size = fit(heading.name, room, NAME_SIZE, True, measure)
-    partners, small = fit(" + ".join(heading.members), room, 9, False, measure)
-    return [
-        Text(name, centre, box.top - 5 - size * 0.75, size, True, "center"),
-        Text(partners, centre, box.y + 5, small, False, "center"),
     ]

@@ -21,18 +21,16 @@ from reportlab.pdfgen.canvas import Canvas
 
 from sheetgen import __version__, fonts
 from sheetgen.chart import Chart
-from sheetgen.layout import Box, Grid, Layout, Rule, Text, fit
+from sheetgen.fitting import fit
+from sheetgen.layout import MIN_TEXT, Box, Grid, Layout, Rule, Text
 
 # Compressed streams stay binary: ASCII85 on top only makes files bigger and slower to write.
 rl_config.useA85 = 0
 
 Cell = tuple[int, int]  # (row on the page, column)
 VALUE_SIZE = 12.0
-STATUS_SIZE = 10.0
 MARKER_SIZE = 3.2
 KAPPA = 0.5523  # control-point distance of a quarter circle drawn as one cubic Bézier
-LEGEND_WON = "won the game"
-LEGEND_REACHED = "reached the target"
 
 
 @dataclass(frozen=True)
@@ -43,7 +41,6 @@ class PageValues:
     totals: Mapping[Cell, str] = field(default_factory=dict)
     forward: Mapping[int, str] = field(default_factory=dict)
     final: Mapping[int, str] = field(default_factory=dict)
-    status: str = ""
     won: frozenset[Cell] = frozenset()
     reached: Cell | None = None
 
@@ -114,9 +111,8 @@ class Painter:
         canvas.setLineWidth(0.9)
         hollow, solid = canvas.beginPath(), canvas.beginPath()
         for trace in chart.traces:
-            if trace.markers:
-                for x, y in trace.points[1:] if len(trace.points) > 1 else trace.points:
-                    _marker(hollow, solid, trace.marker, x, y)
+            for x, y in trace.marks:
+                _marker(hollow, solid, trace.marker, x, y)
         canvas.setFillGray(1)
         canvas.drawPath(hollow, stroke=1, fill=1)
         canvas.setFillGray(0)
@@ -194,37 +190,28 @@ class Painter:
         rings = canvas.beginPath()
         for row, column in sorted(values.won):
             _ring(rings, layout.points[row][column])
-        legend = layout.legend
-        key = Box(legend.x + 4, legend.y, 22, legend.height)
-        _ring(rings, key)
+        if layout.keys:
+            _ring(rings, layout.keys[0])
         canvas.drawPath(rings, stroke=1, fill=0)
-        texts.append(Text(LEGEND_WON, key.right + 3, legend.y + 3, 8))
-        key = Box(key.right + 3 + fonts.string_width(LEGEND_WON, 8) + 10, legend.y, 22, key.height)
-        _heavy_box(canvas, key)
-        texts.append(Text(LEGEND_REACHED, key.right + 3, legend.y + 3, 8))
+        if len(layout.keys) > 1:
+            _heavy_box(canvas, layout.keys[1])
         if values.reached is not None:
             row, column = values.reached
             _heavy_box(canvas, layout.totals[row][column])
-        status = layout.status
-        if values.status:
-            size = min(STATUS_SIZE, status.height * 0.7)
-            words, size = fit(values.status, status.width, size, True, self.typeface.string_width)
-            texts.append(Text(words, status.x, status.y + 4, size, bold=True))
         return texts
 
 
 def _in_box(box: Box, value: str, bold: bool = False) -> Text:
     size = min(VALUE_SIZE, box.height * 0.5)
-    baseline = box.y + (box.height - size * 0.72) / 2
-    return Text(value, box.x + box.width / 2, baseline, size, bold, "center")
+    fitted = fit(value, box.width - 4, size, MIN_TEXT, fonts.string_width, bold)
+    baseline = box.y + (box.height - fitted.size * 0.72) / 2
+    return Text(fitted.line, box.x + box.width / 2, baseline, fitted.size, bold, "center")
 
 
 def _marker(hollow: Any, solid: Any, kind: str, x: float, y: float) -> None:
     size = MARKER_SIZE
     if kind == "circle":
         _ellipse(hollow, x, y, size, size)
-    elif kind == "disc":
-        _ellipse(solid, x, y, size, size)
     elif kind == "square":
         solid.rect(x - size, y - size, 2 * size, 2 * size)
     elif kind == "triangle":
@@ -232,6 +219,11 @@ def _marker(hollow: Any, solid: Any, kind: str, x: float, y: float) -> None:
         hollow.lineTo(x + size, y - size)
         hollow.lineTo(x, y + size * 1.1)
         hollow.close()
+    elif kind == "wedge":
+        solid.moveTo(x - size, y + size)
+        solid.lineTo(x + size, y + size)
+        solid.lineTo(x, y - size * 1.1)
+        solid.close()
     elif kind == "diamond":
         solid.moveTo(x, y - size * 1.2)
         solid.lineTo(x + size, y)

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from sheetgen import fonts
 from sheetgen.errors import RuleError
 from sheetgen.games import TEAM_SIZE, GameDef, load_game
-from sheetgen.layout import Heading, Layout, SheetSpec, layout_page, row_capacity
+from sheetgen.layout import Heading, Layout, SheetSpec, layout_sheet
 from sheetgen.paper import Paper, default_paper
 from sheetgen.scoring import ScoringRules
 from sheetgen.table import Table, make_table
@@ -44,9 +44,11 @@ def spec_for(
     count: int,
     teams: bool,
     piles: str = STOCK_PILES,
-    game: GameDef | None = None,
+    status: str = "",
+    legend: bool = False,
 ) -> SheetSpec:
-    """What a sheet's header says: named sides from ``table``, or numbered blanks to write on."""
+    """What a sheet's header says: one column per side, named from ``table``, or ``count``
+    numbered blanks to write on (a team's with a line for each partner)."""
     if table is not None:
         headings = tuple(
             Heading(side, table.members(side) if table.partnership else ()) for side in table.sides
@@ -59,40 +61,32 @@ def spec_for(
         headings = tuple(Heading(caption=f"Player {n}") for n in range(1, count + 1))
     return SheetSpec(
         headings=headings,
-        columns=_columns(game or load_game(), teams),
         target=rules.target,
         title=title,
         reminder=reminder(rules, teams, piles),
         partnership=teams,
+        status=status,
+        legend=legend,
     )
-
-
-def _columns(game: GameDef, teams: bool) -> int:
-    """Columns for the most sides the game seats."""
-    return game.max_players // TEAM_SIZE if teams else game.max_players
 
 
 def page_layouts(
     paper: Paper,
     spec: SheetSpec,
     games: int,
-    per_page: int,
     typeface: fonts.Typeface = fonts.BUNDLED,
+    *,
+    whole_pages: bool = False,
 ) -> list[Layout]:
-    """Lay out ``games`` rows over as many pages as they need, ``per_page`` game rows a page.
+    """Lay out ``games`` rows over as few landscape pages as hold them, spread evenly.
 
-    Every page after the first opens with a row for the totals brought forward. Texts
+    Every page after the first opens with a row for the totals brought forward;
+    with ``whole_pages`` the last page, too, is filled with rows to write on. Texts
     are measured in ``typeface``, the one the pages will be drawn with.
     """
-    page = paper.landscape
-    per_page = max(1, min(per_page, row_capacity(page, spec)))
-    layouts: list[Layout] = []
-    first = 1
-    while first <= max(games, 1):
-        numbers = tuple(range(first, min(first + per_page, games + 1)))
-        layouts.append(layout_page(page, spec, numbers, first > 1, typeface.string_width))
-        first += per_page
-    return layouts
+    return layout_sheet(
+        paper.landscape, spec, games, typeface.string_width, whole_pages=whole_pages
+    )
 
 
 def _check_count(name: str, value: int, low: int, high: int) -> None:
@@ -183,10 +177,8 @@ def blank_sheet_pdf(
         typeface |= fonts.check_printable(table.players, "names")
         typeface |= fonts.check_printable(table.sides, "teams")
     sheet_paper = paper or default_paper()
-    spec = spec_for(
-        table, rules, heading, count=count, teams=partnership, piles=game.stocks_word, game=game
-    )
-    layouts = page_layouts(sheet_paper, spec, games, games, typeface)
+    spec = spec_for(table, rules, heading, count=count, teams=partnership, piles=game.stocks_word)
+    layouts = page_layouts(sheet_paper, spec, games, typeface)
     painter = Painter(
         sheet_paper.landscape,
         Meta(title=heading, subject=f"Blank {game.name} score sheet, {outcome_phrase(rules)}"),

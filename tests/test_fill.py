@@ -22,9 +22,9 @@ PLAYERS = ["Zoë", "Łukasz", "Σοφία", "Дмитрий"]
 
 
 def long_series() -> dict[str, object]:
-    """Fourteen games and no winner: a continuation page is needed."""
+    """Twenty games and no winner: more than one page holds, so a continuation page is needed."""
     games = []
-    for number in range(14):
+    for number in range(20):
         winner = PLAYERS[number % 4]
         games.append(
             {"winner": winner, "left": {p: 1 + number % 3 for p in PLAYERS if p != winner}}
@@ -76,13 +76,14 @@ def test_long_series_continues_with_totals_brought_forward(
 ) -> None:
     result = score_series(load_series(series_dir / "long.json"))
     first, second, chart = pages_text(long_pdf)
-    after_ten = result.games[9].totals
+    on_first = len(filled_pages(result, paper("a4"))[0][0].games)
+    after_first = result.games[on_first - 1].totals
     assert "Brought" not in first and "Brought" in second
     with pdfplumber.open(io.BytesIO(long_pdf)) as doc:
         page = doc.pages[1]
         label = next(w for w in page.extract_words() if w["text"] == "Brought")
         row = [w["text"] for w in page.extract_words() if abs(w["top"] - label["top"]) < 6]
-    assert row[1:] == [str(after_ten[side]) for side in PLAYERS]
+    assert row[1:] == [str(after_first[side]) for side in PLAYERS]
     final = " ".join(str(result.totals[side]) for side in PLAYERS)
     assert f"Total {final}" in second
     assert "Race" not in first and "race to 500" in chart
@@ -95,7 +96,7 @@ def test_every_game_row_shows_points_and_all_running_totals(
     with pdfplumber.open(io.BytesIO(long_pdf)) as doc:
         page = doc.pages[0]
         words = page.extract_words()
-        for game in result.games[:10]:
+        for game in result.games[: len(filled_pages(result, paper("a4"))[0][0].games)]:
             label = next(w for w in words if w["text"] == str(game.number) and w["x0"] < 80)
             row = [w["text"] for w in words if abs(w["top"] - label["top"]) < 4 and w["x0"] > 80]
             expected = []

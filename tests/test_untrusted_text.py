@@ -124,7 +124,7 @@ def blank_layouts(names: list[str]) -> list[Layout]:
 
     table, count, teams = sheet_table(None, names, None)
     spec = spec_for(table, ScoringRules(), "Skip-Bo score sheet", count=count, teams=teams)
-    return page_layouts(LETTER, spec, 10, 10)
+    return page_layouts(LETTER, spec, 10)
 
 
 @pytest.fixture(scope="module", params=[HOSTILE, LONG], ids=["markup", "long"])
@@ -191,7 +191,7 @@ def filled(module_runner: Runner) -> tuple[Path, bytes]:
     if module_runner("fill", "--help").exit_code != 0:
         pytest.skip("sheetgen fill is not built yet")
     path = module_runner.cwd / "hostile.json"
-    path.write_text(series_json(HOSTILE, 12), encoding="utf-8")
+    path.write_text(series_json(HOSTILE, 20), encoding="utf-8")
     out = module_runner.cwd / "hostile.pdf"
     result = module_runner("fill", str(path), "--paper", "letter", "-o", str(out))
     assert result.exit_code == 0, result.output
@@ -199,23 +199,25 @@ def filled(module_runner: Runner) -> tuple[Path, bytes]:
 
 
 def test_filled_sheet_names_and_status_stay_in_their_boxes(filled: tuple[Path, bytes]) -> None:
-    from sheetgen.fill import filled_pages
+    from sheetgen.fill import filled_pages, status_line
     from sheetgen.scoring import score_series
     from sheetgen.seriesfile import load_series
 
     path, pdf = filled
-    pages = filled_pages(score_series(load_series(path)), LETTER)
+    result = score_series(load_series(path))
+    pages = filled_pages(result, LETTER)
     assert len(pages) == 2
     with pdfplumber.open(io.BytesIO(pdf)) as document:
         assert len(document.pages) == 3  # two pages of games and the race chart
-        for number, (layout, values) in enumerate(pages):
+        for number, (layout, _) in enumerate(pages):
             page = document.pages[number]
             assert not page.images
             for box, name in zip(layout.names, HOSTILE, strict=True):
                 assert_name_in_cell(page, box, name)
             status = chars_in(page, layout.status)
             assert_inside(page, layout.status, status, "the status line")
-            assert flat(values.status).startswith(flat("".join(c["text"] for c in status))[:-1])
+            printed = flat("".join(c["text"] for c in status))
+            assert flat(status_line(result)).startswith(printed[:-1])
 
 
 def test_filled_sheet_is_sound_and_literal(filled: tuple[Path, bytes]) -> None:

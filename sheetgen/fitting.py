@@ -1,0 +1,191 @@
+"""Text set to fit a width: wrapped onto a few lines at the largest size that fits, or cut short.
+
+Pure: widths come from a ``measure(text, size, bold)`` function, which must be
+linear in the size (reportlab's metrics are). Every word is measured once, each
+trial size is a single greedy pass, and cutting a word or a last line short is
+a binary search, so a text of n characters costs O(n log n) at worst. Text on
+several lines is evened out, so no word is left alone on the last line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+Measure = Callable[[str, float, bool], float]
+ELLIPSIS = "…"
+STEP = 0.5  # sizes are tried in half points
+BALANCE_STEPS = 10  # bisections of the line length when evening out lines
+_BREAK_AFTER_HYPHEN = re.compile(r"(?<=-)(?=[^-])")
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """Lines of text at one size; ``cut`` when the text did not fit and ends in an ellipsis."""
+
+    lines: tuple[str, ...]
+    size: float
+    cut: bool = False
+
+    @property
+    def line(self) -> str:
+        """The text on one line (what a single-line fit gives)."""
+        return " ".join(self.lines)
+
+
+@dataclass(frozen=True)
+class _Words:
+    """A text split where it may break: at spaces (dropped) and after hyphens (kept)."""
+
+    text: str
+    pieces: tuple[str, ...]
+    spaced: tuple[bool, ...]  # whether a space comes before the piece
+    widths: tuple[float, ...]  # at size 1
+    space: float
+    bold: bool
+
+
+def _words(text: str, bold: bool, measure: Measure) -> _Words:
+    pieces: list[str] = []
+    spaced: list[bool] = []
+    for word in text.split():
+        for index, piece in enumerate(_BREAK_AFTER_HYPHEN.split(word)):
+            pieces.append(piece)
+            spaced.append(index == 0 and bool(pieces[:-1]))
+    return _Words(
+        " ".join(text.split()),
+        tuple(pieces),
+        tuple(spaced),
+        tuple(measure(piece, 1.0, bold) for piece in pieces),
+        measure(" ", 1.0, bold),
+        bold,
+    )
+
+
+def _longest_prefix(text: str, room: float, fits: Callable[[str], float]) -> int:
+    """How many leading characters of ``text`` fit in ``room`` (at least one), by bisection."""
+    low, high = 1, len(text)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if fits(text[:middle]) <= room:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _break(words: _Words, room: float, most: int, measure: Measure) -> tuple[list[str], bool]:
+    """Greedy lines of at most ``room`` (at size 1), no more than ``most`` of them, and whether
+    they hold the whole text. Stops as soon as the limit is reached."""
+
+    def width(part: str) -> float:
+        return measure(part, 1.0, words.bold)
+
+    lines: list[str] = []
+    current: list[str] = []
+    used = 0.0
+    for piece, spaced, wide in zip(words.pieces, words.spaced, words.widths, strict=True):
+        gap = words.space if spaced else 0.0
+        if current and used + gap + wide <= room:
+            current.append(" " + piece if spaced else piece)
+            used += gap + wide
+            continue
+        if current:
+            lines.append("".join(current))
+            if len(lines) == most:
+                return lines, False
+        while wide > room:  # a word longer than the line: break it where it stops fitting
+            cut = _longest_prefix(piece, room, width)
+            lines.append(piece[:cut])
+            piece = piece[cut:]
+            wide = width(piece)
+            if len(lines) == most:
+                return lines, False
+        current, used = [piece], wide
+    if current:
+        lines.append("".join(current))
+    return lines, True
+
+
+def _cut(words: _Words, head: list[str], width: float, size: float, measure: Measure) -> str:
+    """The text left after the lines of ``head``, cut short with an ellipsis to fit ``width``."""
+    text, at = words.text, 0
+    for line in head:
+        at += len(line)
+        if text[at : at + 1] == " ":
+            at += 1
+    rest = text[at:]
+
+    def width_of(part: str) -> float:
+        return measure(part.rstrip() + ELLIPSIS, size, words.bold)
+
+    if not rest or width_of(rest[:1]) > width:
+        return ELLIPSIS
+    return rest[: _longest_prefix(rest, width, width_of)].rstrip() + ELLIPSIS
+
+
+def _balanced(
+    words: _Words, found: list[str], width: float, size: float, measure: Measure
+) -> Fitted:
+    """The same number of lines, made as even as they can be: no word left alone on the last."""
+    count = len(found)
+    if count < 2:
+        return Fitted(tuple(found), size)
+    # Never narrower than the widest word: evening out must not break a word that fitted.
+    low, high = min(width, max(width / count, max(words.widths) * size)), width
+    for _ in range(BALANCE_STEPS):
+        middle = (low + high) / 2
+        trial, whole = _break(words, middle / size, count, measure)
+        if whole:
+            high, found = middle, trial
+        else:
+            low = middle
+    return Fitted(tuple(found), size)
+
+
+def wrap(
+    text: str,
+    width: float,
+    size: float,
+    smallest: float,
+    measure: Measure,
+    *,
+    bold: bool = False,
+    lines: int = 1,
+) -> Fitted:
+    """``text`` on at most ``lines`` lines of ``width``, at the largest size from ``size`` down to
+    ``smallest`` (in half points) at which it fits whole; failing that, at ``smallest`` and cut
+    short with an ellipsis."""
+    words = _words(text, bold, measure)
+    if not words.pieces:
+        return Fitted((), size)
+    steps = max(0, int((size - smallest) / STEP + 1e-9))
+    sizes = [size - STEP * n for n in range(steps + 1)]
+    if sizes[-1] > smallest + 1e-9:
+        sizes.append(smallest)
+    found, whole = _break(words, width / sizes[0], lines, measure)
+    if whole:  # the common case: it fits as it is
+        return _balanced(words, found, width, sizes[0], measure)
+    # Fitting only gets easier as the size shrinks: bisect for the first size that fits.
+    low, high = 1, len(sizes)
+    best: list[str] = []
+    while low < high:
+        middle = (low + high) // 2
+        found, whole = _break(words, width / sizes[middle], lines, measure)
+        if whole:
+            high, best = middle, found
+        else:
+            low = middle + 1
+    if low < len(sizes):
+        return _balanced(words, best, width, sizes[low], measure)
+    small = sizes[-1]
+    head = _break(words, width / small, lines, measure)[0][: lines - 1]
+    return Fitted((*head, _cut(words, head, width, small, measure)), small, cut=True)
+
+
+def fit(
+    text: str, width: float, size: float, smallest: float, measure: Measure, bold: bool = False
+) -> Fitted:
+    """``text`` on one line of ``width``: shrunk down to ``smallest``, then cut short."""
+    return wrap(text, width, size, smallest, measure, bold=bold, lines=1)
