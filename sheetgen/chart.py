@@ -89,10 +89,11 @@ def race_chart(
     """Lay out the race to the target on a landscape page."""
     width, height = page
     series = result.series
-    target = series.rules.target
+    # A cards-left series has no target: the lowest total after the agreed games wins.
+    target = None if series.rules.cards_left else series.rules.target
     sides = series.table.sides
     games = max(len(result.games), 1)
-    highest = max([target, *result.totals.values()])
+    highest = max([target or 1, *result.totals.values()])
     step = _step(highest)
     ceiling = (highest // step + 1) * step
     texts: list[Text] = []
@@ -103,7 +104,12 @@ def race_chart(
     for line in title.lines:
         texts.append(Text(line, MARGIN, baseline, title.size, True))
         baseline -= title.size * 1.15
-    subtitle = f"The race to {target}: each side's running total after every game"
+    subtitle = (
+        f"The race to {target}: each side's running total after every game"
+        if target is not None
+        else f"Each side's running total after every game; the lowest after "
+        f"{series.rules.games_to_play} games wins"
+    )
     texts.append(Text(subtitle, MARGIN, baseline - 2, 10))
     top = baseline - 2 - 24
 
@@ -164,8 +170,9 @@ def race_chart(
     rules.append(Rule(left, bottom, right, bottom, 0.9))
     rules.append(Rule(left, bottom, left, top, 0.9))
     # The target: a broad grey band no side's black line can be taken for.
-    rules.append(Rule(left, py(target), right, py(target), 3.0, gray=0.6))
-    ticks.append(Text(f"Target: {target}", left + 6, py(target) + 5, LABEL_SIZE, True))
+    if target is not None:
+        rules.append(Rule(left, py(target), right, py(target), 3.0, gray=0.6))
+        ticks.append(Text(f"Target: {target}", left + 6, py(target) + 5, LABEL_SIZE, True))
 
     # Each line a little apart from the others, in the order of the key.
     spread = [(index - (len(sides) - 1) / 2) * APART for index in range(len(sides))]

@@ -163,8 +163,11 @@ def filled_pages(
         legend=True,
     )
     column = {side: index for index, side in enumerate(series.table.sides)}
-    # Whole pages of rows, so the table can go on writing games by hand after the last one.
-    layouts = page_layouts(paper, spec, len(result.games), typeface, whole_pages=True)
+    if series.rules.cards_left:  # a row for every game agreed on
+        rows = max(len(result.games), series.rules.games_to_play)
+        layouts = page_layouts(paper, spec, rows, typeface)
+    else:  # whole pages of rows, so the table can go on writing games by hand after the last one
+        layouts = page_layouts(paper, spec, len(result.games), typeface, whole_pages=True)
     pages: list[tuple[Layout, PageValues]] = []
     brought: dict[int, str] = {}
     for layout in layouts:

@@ -128,14 +128,16 @@ class Heading:
 
 @dataclass(frozen=True)
 class SheetSpec:
-    """What a sheet says, independent of its page: one heading per side, target, title, reminder.
+    """What a sheet says, independent of its page: one heading per side, goal, title, reminder.
+
+    ``goal`` is the sentence boxed under the title: how the series is won.
 
     ``status`` is what a filled sheet writes beside "Series winner:"; ``legend``
     asks for the key to the marks a filled sheet makes.
     """
 
     headings: tuple[Heading, ...]
-    target: int
+    goal: str
     title: str
     reminder: str
     partnership: bool = False
@@ -249,8 +251,7 @@ def _plan(page: tuple[float, float], spec: SheetSpec, measure: Measure) -> _Page
     # The target, boxed and bold, so nobody forgets the goal.
     band = Box(left, blank_line - 8 - GAP - TARGET_BAND, right - left, TARGET_BAND)
     plan.rules.extend(_outline(band, 1.6))
-    target_text = f"Target: {spec.target} points. The first to reach {spec.target} wins the series."
-    target = fit(target_text, band.width - 2 * PADDING, TARGET_SIZE, MIN_TEXT, measure, True)
+    target = fit(spec.goal, band.width - 2 * PADDING, TARGET_SIZE, MIN_TEXT, measure, True)
     plan.texts.append(
         Text(target.line, left + band.width / 2, band.y + 7, target.size, True, "center")
     )

@@ -61,13 +61,20 @@ def spec_for(
         headings = tuple(Heading(caption=f"Player {n}") for n in range(1, count + 1))
     return SheetSpec(
         headings=headings,
-        target=rules.target,
+        goal=goal(rules),
         title=title,
         reminder=reminder(rules, teams, piles),
         partnership=teams,
         status=status,
         legend=legend,
     )
+
+
+def goal(rules: ScoringRules) -> str:
+    """The sentence boxed at the top of a sheet: how the series is won."""
+    if rules.cards_left:
+        return f"{rules.games_to_play} games: the lowest total after the last one wins the series."
+    return f"Target: {rules.target} points. The first to reach {rules.target} wins the series."
 
 
 def page_layouts(
