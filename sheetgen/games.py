@@ -167,6 +167,11 @@ class GameDef:
         largest = self.largest_stock(players, deck.cards)
         if 1 <= size <= largest:
             return
+        if size < 1:
+            raise RuleError(
+                f"a {self.name} {self.stock_word} needs at least 1 card; choose 1 to {largest}",
+                field="stock",
+            )
         laid = f" with {self.laid_out} cards laid out" if self.laid_out else ""
         left = ""
         if self.draw_left:
@@ -191,7 +196,7 @@ class GameDef:
         path = self.presets_dir / f"{name}.toml"
         if not name or "/" in name or not path.is_file():
             raise ChoiceError(
-                f"{self.id} has no preset {name!r}; choose {', '.join(self.preset_names())}",
+                f"{self.name} has no preset {name!r}; choose {', '.join(self.preset_names())}",
                 field="preset",
             )
         return path
@@ -210,7 +215,7 @@ class GameDef:
             if deck.id == deck_id:
                 return deck
         raise ChoiceError(
-            f"{self.id} is not played with {deck_id!r}; "
+            f"{self.name} is not played with {deck_id!r}; "
             f"choose {', '.join(deck.id for deck in self.decks)}",
             field="deck",
         )

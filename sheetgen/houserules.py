@@ -204,12 +204,16 @@ def _build(game: GameDef, merged: Mapping[str, tuple[Any, Origin]]) -> HouseRule
     if flags["partnerships"]:
         checked("partnerships", game.check_partnerships, players)
 
+    if not flags["series"]:
+        _refuse_figures_without_series(game, merged)
     figures = {key.replace("-", "_"): get(key, None)[0] for key in _COUNT_KEYS}
     try:
         scoring = ScoringRules.from_mapping(figures, game.scoring)
     except SheetgenError as exc:
         key = (exc.field or "").replace("_", "-")
         raise _placed(HouseRulesError(exc.problem), get(key, None)[1], key) from None
+    if flags["series"] and not scoring.cards_left and scoring.bonus == scoring.per_card == 0:
+        _refuse_unwinnable_series(game, merged)
 
     deck = checked("deck", game.deck, str(get("deck", game.official_deck.id)[0]))
     stock = checked("stock", _stock, game, players, deck, get("stock", "official")[0])
@@ -238,6 +242,46 @@ def _build(game: GameDef, merged: Mapping[str, tuple[Any, Origin]]) -> HouseRule
         must_play_stock=flags["must-play-stock"],
         no_wild_start=flags["no-wild-start"],
         extra=extra,
+    )
+
+
+def _chosen(game: GameDef, merged: Mapping[str, tuple[Any, Origin]], key: str) -> bool:
+    """Whether the table chose this key (command line or house-rules file), not a preset."""
+    if key not in merged:
+        return False
+    origin = merged[key][1]
+    return origin is None or origin.parent != game.presets_dir
+
+
+def _shown(origin: Origin, key: str) -> str:
+    return f"--{key}" if origin is None else key
+
+
+def _refuse_figures_without_series(game: GameDef, merged: Mapping[str, tuple[Any, Origin]]) -> None:
+    """A series figure the table chose while it keeps no series would change nothing."""
+    for key in _COUNT_KEYS:
+        if _chosen(game, merged, key):
+            origin = merged[key][1]
+            series = "add --series" if origin is None else "set series = true"
+            raise _fail(
+                origin,
+                key,
+                f"{game.name} keeps no points without the series, so {_shown(origin, key)} "
+                f"changes nothing; {series} or leave {_shown(origin, key)} out",
+            )
+
+
+def _refuse_unwinnable_series(game: GameDef, merged: Mapping[str, tuple[Any, Origin]]) -> None:
+    """A series where no game pays a point could never be won."""
+    chosen = [key for key in ("bonus", "per-card") if _chosen(game, merged, key)] or ["bonus"]
+    origin = merged[chosen[-1]][1] if chosen[-1] in merged else None
+    fields = ", ".join(_shown(origin, key) for key in ("bonus", "per-card"))
+    raise HouseRulesError(
+        f"a {game.name} series could never be won: with 0 points for going out and 0 per "
+        f"card left, no game pays any points; give {' or '.join(fields.split(', '))} "
+        "1 or more",
+        file=origin,
+        field=fields,
     )
 
 

@@ -328,7 +328,7 @@ def no_render(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         (["--target", "0"], "--target: 0 points cannot win a series; give 1 or more"),
         (
             ["--preset", "speedy"],
-            "--preset: skip-bo has no preset 'speedy'; choose family, official, short, strict",
+            "--preset: Skip-Bo has no preset 'speedy'; choose family, official, short, strict",
         ),
         (["--house-rules", "missing.toml"], "missing.toml: no such house-rules file"),
         (

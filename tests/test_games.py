@@ -287,9 +287,7 @@ REFUSALS = [
     ),
     (
         ["--game", "skip-bo-board", "--stock", "0"],
-        "--stock: 2 players cannot each be dealt a 0-card played deck from a 108-card deck "
-        "with 6 cards laid out: every player must still draw a first hand of 5 and leave 1 card to draw; "
-        "choose 1 to 45",
+        "--stock: a Skip-Bo Board Game played deck needs at least 1 card; choose 1 to 45",
     ),
     (
         ["--game", "skip-bo-board", "--stock", "short"],

@@ -59,9 +59,11 @@ def test_extra_is_read_relative_to_the_file(tmp_path: Path) -> None:
     assert "extra" in differences(rules)
 
 
-def test_no_series_hides_the_scoring_differences() -> None:
-    rules = resolve(options={"series": False, "target": 300})
-    assert differences(rules) == []
+def test_no_series_lists_no_scoring_differences_and_refuses_figures() -> None:
+    rules = resolve(preset="family")
+    assert not {"target", "bonus", "per-card"} & set(differences(rules))
+    with pytest.raises(HouseRulesError, match="keeps no points without the series"):
+        resolve(options={"series": False, "target": 300})
 
 
 @pytest.mark.parametrize(
@@ -88,11 +90,10 @@ def test_no_series_hides_the_scoring_differences() -> None:
         ),
         (
             {"stock": "0", "players": 6},
-            "--stock: 6 players cannot each be dealt a 0-card stock "
-            "pile from a 162-card deck: every player must still draw a first hand of 5; choose 1 to 22",
+            "--stock: a Skip-Bo stock pile needs at least 1 card; choose 1 to 22",
         ),
         ({"players": 7}, "--players: Skip-Bo is played by 2 to 6 players, not 7"),
-        ({"deck": "tarot"}, "--deck: skip-bo is not played with 'tarot'; choose skip-bo, standard"),
+        ({"deck": "tarot"}, "--deck: Skip-Bo is not played with 'tarot'; choose skip-bo, standard"),
         (
             {"first-player": "oldest"},
             "--first-player: 'oldest' is not a choice for Skip-Bo; choose left-of-dealer, youngest",
@@ -125,7 +126,7 @@ def test_bad_file_values_name_the_file_and_key(tmp_path: Path) -> None:
         ("series = 'yes'\n", "{path}, series: 'yes' is not true or false"),
         ("target = 0\n", "{path}, target: 0 points cannot win a series; give 1 or more"),
         ("game = 'chess'\n", "{path}, game: no rules for 'chess'; choose {games}"),
-        ("preset = 'nope'\n", "{path}, preset: skip-bo has no preset 'nope'; choose {presets}"),
+        ("preset = 'nope'\n", "{path}, preset: Skip-Bo has no preset 'nope'; choose {presets}"),
     ],
 )
 def test_bad_house_rules_files(tmp_path: Path, text: str, message: str) -> None:
@@ -149,7 +150,7 @@ def test_missing_file(tmp_path: Path) -> None:
 def test_unknown_preset_option() -> None:
     with pytest.raises(ChoiceError) as error:
         resolve(preset="nope")
-    assert str(error.value).startswith("--preset: skip-bo has no preset 'nope'; choose ")
+    assert str(error.value).startswith("--preset: Skip-Bo has no preset 'nope'; choose ")
 
 
 def test_toggles_that_do_not_apply_are_refused() -> None:

@@ -413,3 +413,117 @@ def test_the_chapter_title_is_the_opening_heading_only(
     found = headings(booklet_html("skip-bo", markdown))
     start = found.index(expected[0])
     assert found[start : start + len(expected)] == expected
+
+
+# ---------------------------------------------------------------- refusals
+
+UNWINNABLE = "no game pays any points; give --bonus or --per-card 1 or more"
+
+REFUSALS = [
+    (
+        ["--bonus", "0", "--per-card", "0"],
+        "--bonus, --per-card: a Skip-Bo series could never be won: with 0 points for going out "
+        f"and 0 per card left, {UNWINNABLE}",
+    ),
+    (
+        ["--partnerships", "--bonus", "0", "--per-card", "0"],
+        "--bonus, --per-card: a Skip-Bo series could never be won: with 0 points for going out "
+        f"and 0 per card left, {UNWINNABLE}",
+    ),
+    (
+        ["--game", "spite-and-malice", "--series", "--bonus", "0", "--per-card", "0"],
+        "--bonus, --per-card: a Spite and Malice series could never be won: with 0 points for "
+        f"going out and 0 per card left, {UNWINNABLE}",
+    ),
+    (
+        ["--game", "spite-and-malice", "--target", "300"],
+        "--target: Spite and Malice keeps no points without the series, so --target changes "
+        "nothing; add --series or leave --target out",
+    ),
+    (
+        ["--no-series", "--target", "300", "--bonus", "40"],
+        "--target: Skip-Bo keeps no points without the series, so --target changes nothing; "
+        "add --series or leave --target out",
+    ),
+    (
+        ["--no-series", "--per-card", "2"],
+        "--per-card: Skip-Bo keeps no points without the series, so --per-card changes "
+        "nothing; add --series or leave --per-card out",
+    ),
+    (
+        ["--preset", "family", "--bonus", "10"],
+        "--bonus: Skip-Bo keeps no points without the series, so --bonus changes nothing; "
+        "add --series or leave --bonus out",
+    ),
+    (
+        ["--stock", "0"],
+        "--stock: a Skip-Bo stock pile needs at least 1 card; choose 1 to 35",
+    ),
+    (
+        ["--game", "spite-and-malice", "--stock", "0"],
+        "--stock: a Spite and Malice pay-off pile needs at least 1 card; choose 1 to 46",
+    ),
+    (
+        ["--deck", "tarot"],
+        "--deck: Skip-Bo is not played with 'tarot'; choose skip-bo, standard",
+    ),
+    (
+        ["--preset", "silly"],
+        "--preset: Skip-Bo has no preset 'silly'; choose family, official, short, strict",
+    ),
+    (
+        ["--game", "spite-and-malice", "--preset", "silly"],
+        "--preset: Spite and Malice has no preset 'silly'; choose official",
+    ),
+    (
+        ["--game", "skip-bo-board", "--preset", "silly"],
+        "--preset: Skip-Bo Board Game has no preset 'silly'; choose official",
+    ),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), REFUSALS, ids=[" ".join(a) for a, _ in REFUSALS])
+def test_impossible_and_irrelevant_options_are_refused(
+    runner: Any, tmp_path: Path, snapshot: Any, args: list[str], message: str
+) -> None:
+    before = snapshot(tmp_path)
+    result = runner("rules", *args)
+    assert result.exit_code == 1
+    assert result.output == f"Error: {message}\n"
+    assert snapshot(tmp_path) == before
+
+
+def test_a_house_rules_file_is_named_when_it_sets_figures_without_the_series(
+    runner: Any, tmp_path: Path
+) -> None:
+    (tmp_path / "ours.toml").write_text("series = false\ntarget = 300\n", encoding="utf-8")
+    result = runner("rules", "--house-rules", "ours.toml")
+    assert result.exit_code == 1
+    assert result.output == (
+        "Error: ours.toml, target: Skip-Bo keeps no points without the series, so target "
+        "changes nothing; set series = true or leave target out\n"
+    )
+    (tmp_path / "ours.toml").write_text("bonus = 0\nper-card = 0\n", encoding="utf-8")
+    result = runner("rules", "--house-rules", "ours.toml")
+    assert result.output == (
+        "Error: ours.toml, bonus, per-card: a Skip-Bo series could never be won: with 0 points "
+        "for going out and 0 per card left, no game pays any points; give bonus or per-card "
+        "1 or more\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("preset", "options", "expected"),
+    [
+        (None, {"per-card": 0}, {"series": True, "bonus": 25, "per_card": 0}),
+        (None, {"bonus": 0}, {"series": True, "bonus": 0, "per_card": 5}),
+        ("family", {}, {"series": False, "target": 500}),
+        (None, {"series": False}, {"series": False}),
+        (None, {"target": 300, "bonus": 40, "per-card": 1}, {"target": 300, "bonus": 40}),
+    ],
+)
+def test_figures_that_can_still_decide_a_series_are_accepted(
+    preset: str | None, options: dict[str, Any], expected: dict[str, Any]
+) -> None:
+    rules = resolve(preset=preset, options=options)
+    assert {key: getattr(rules, key) for key in expected} == expected
