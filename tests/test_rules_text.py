@@ -130,9 +130,12 @@ def test_no_sentence_the_review_found_wrong_comes_back(case_text: Any) -> None:
 
 
 def test_counts_are_grammatical(case_text: Any) -> None:
-    _, _, _, text = case_text
+    _, _, html, text = case_text
     wrong = re.findall(rf"\b(?:1|one) {PLURALS}\b", text)
     assert wrong == []
+    # The picture's labels and its text alternative too.
+    picture = html_lib.unescape(re.sub(r"<[^>]+>", " ", html))
+    assert re.findall(rf"\b(?:1|one) {PLURALS}\b", picture) == []
 
 
 def test_counts_follow_one_number_style(case_text: Any) -> None:
