@@ -1,23 +1,46 @@
-"""Write files so that a crash never leaves half of one behind.
+"""Write files so that a crash never leaves half of one behind, and never over the wrong file.
 
 Every file sheetgen writes goes to a temporary file in the destination's own
 folder, is flushed and fsynced, then renamed over the destination, and the
 folder is fsynced so the rename itself survives a power cut.
+
+Before a document is made, ``destination`` decides where it goes and in which
+format and refuses what would lose data: a file the command reads, a file that
+is not a document of that kind (unless forced), a folder nobody made, a file
+the user may not write, a second name of a hard-linked file, a link another
+user planted in a shared folder.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
 from sheetgen.errors import OutputError
 
 STDOUT = Path("-")
+DEFAULT_FOLDER = Path("output")
+SNIFF_BYTES = 4096
+# What each kind of document sheetgen writes starts with (or holds near its start).
+_SIGNS: dict[str, tuple[bytes, ...]] = {
+    "pdf": (b"%PDF-",),
+    "png": (b"\x89PNG\r\n\x1a\n",),
+    "html": (b"<!DOCTYPE html", b"<!doctype html", b"<html"),
+    "json": (b'"sides"',),
+    "csv": (b"game,winner,points",),
+    "md": (b"\n| Side | Total | Games won |",),
+}
+# File kinds a mistyped -o most often names: never written under another kind's name.
+KNOWN_SUFFIXES = frozenset(
+    {"pdf", "png", "html", "json", "csv", "md", "yaml", "yml", "toml", "txt", "svg", "jpg"}
+)
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -33,27 +56,153 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+def _reason(exc: OSError) -> str:
+    if exc.errno in (errno.EFBIG, errno.ENOSPC, errno.EDQUOT):
+        return f"{exc.strerror}; the disk is full or the file is larger than allowed"
+    return exc.strerror or str(exc)
+
+
+def _temp_prefix(path: Path) -> str:
+    """Temporaries carry the writer's process id, so a later writer knows which are stale."""
+    return f".{path.name}.{os.getpid()}-"
+
+
 @contextlib.contextmanager
 def _synced_temp(path: Path, data: bytes, mode: int) -> Iterator[Path]:
     """A fsynced temporary file beside ``path`` holding ``data``; removed if still there after."""
     folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise _no_folder(folder)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        fd, tmp_name = tempfile.mkstemp(prefix=_temp_prefix(path), suffix=".tmp", dir=folder)
     except OSError as exc:
-        raise OutputError(f"{path}: cannot write here ({exc.strerror or exc})") from exc
+        raise OutputError(f"{path}: cannot write in {folder} ({_reason(exc)})") from None
     tmp = Path(tmp_name)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(tmp, mode)
+        except OSError as exc:
+            raise OutputError(f"{path}: cannot write in {folder} ({_reason(exc)})") from None
         yield tmp
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink()
     _fsync_dir(folder)
+
+
+def _no_folder(folder: Path) -> OutputError:
+    return OutputError(
+        f"{folder}: no such folder; sheetgen makes only {DEFAULT_FOLDER}/ by itself, "
+        "so check the spelling or create the folder first"
+    )
+
+
+def make_folder(folder: Path) -> None:
+    """Make the folder a user named for a batch, but never the folders above it."""
+    if folder.is_dir():
+        return
+    parent = folder.parent if str(folder.parent) else Path(".")
+    if parent == DEFAULT_FOLDER and not parent.exists():
+        destination(None, "pdf", formats=("pdf",), stem="")  # makes output/ as for a document
+    if not parent.is_dir():
+        raise _no_folder(parent)
+    try:
+        folder.mkdir()
+    except OSError as exc:
+        raise OutputError(f"{folder}: cannot make this folder ({_reason(exc)})") from None
+
+
+def sweep_stale_temporaries(path: Path) -> list[Path]:
+    """Remove temporaries of ``path`` left by writers that died; return what was removed.
+
+    A temporary is stale when the process named in it is gone. Only the user's
+    own files are touched.
+    """
+    folder = path.parent if str(path.parent) else Path(".")
+    head = f".{path.name}."
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for entry in entries:
+        name = entry.name
+        if not (name.startswith(head) and name.endswith(".tmp")):
+            continue
+        pid_text = name[len(head) :].split("-", 1)[0]
+        if not pid_text.isascii() or not pid_text.isdigit() or _alive(int(pid_text)):
+            continue
+        with contextlib.suppress(OSError):
+            if entry.stat(follow_symlinks=False).st_uid == os.geteuid():
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError):
+        return True
+    return True
+
+
+def check_replaceable(path: Path) -> None:
+    """Refuse to replace a file as ``cp`` would refuse, or where replacing would split it.
+
+    The file must be the user's own and writable by them, and have one name only;
+    a symlink planted by another user in a shared sticky folder is not followed.
+    """
+    try:
+        link = path.lstat()
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot be used ({_reason(exc)})") from None
+    if stat.S_ISLNK(link.st_mode):
+        _check_planted_link(path, link)
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        return  # a dangling link: the file it names will be made
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot be used ({_reason(exc)})") from None
+    if not stat.S_ISREG(info.st_mode):
+        return
+    if info.st_uid != os.geteuid():
+        raise OutputError(
+            f"{path}: belongs to another user; sheetgen replaces only your own files, "
+            "so write somewhere else"
+        )
+    if not info.st_mode & stat.S_IWUSR:
+        raise OutputError(f"{path}: is read-only; make it writable first if it should change")
+    if info.st_nlink > 1:
+        raise OutputError(
+            f"{path}: has {info.st_nlink} names (hard links); replacing it would split them, "
+            "so sheetgen leaves it alone; give it a file of its own with cp"
+        )
+
+
+def _check_planted_link(path: Path, link: os.stat_result) -> None:
+    """As the kernel's protected_symlinks: in a sticky world-writable folder, follow only
+    links owned by the user or by the folder's owner."""
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        where = folder.stat()
+    except OSError:
+        return
+    shared = where.st_mode & stat.S_ISVTX and where.st_mode & stat.S_IWOTH
+    if shared and link.st_uid not in (os.geteuid(), where.st_uid):
+        raise OutputError(
+            f"{path}: is a link another user made in a shared folder; "
+            "sheetgen does not write through it"
+        )
 
 
 def write_bytes(path: Path, data: bytes) -> None:
@@ -63,8 +212,10 @@ def write_bytes(path: Path, data: bytes) -> None:
         out.write(data)
         out.flush()
         return
+    check_replaceable(path)
     # A symlink stays a link: the file it points at is the one replaced.
-    path = Path(os.path.realpath(path)) if path.is_symlink() else path
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
     if path.is_dir():
         raise OutputError(f"{path}: is a folder; give a file name to write to")
     if path.exists() and not path.is_file():
@@ -78,7 +229,7 @@ def write_bytes(path: Path, data: bytes) -> None:
         try:
             os.replace(tmp, path)
         except OSError as exc:
-            raise OutputError(f"{path}: cannot write here ({exc.strerror or exc})") from exc
+            raise OutputError(f"{path}: cannot write here ({_reason(exc)})") from None
 
 
 def _stream(path: Path, data: bytes) -> None:
@@ -87,25 +238,133 @@ def _stream(path: Path, data: bytes) -> None:
         with path.open("wb") as handle:
             handle.write(data)
     except OSError as exc:
-        raise OutputError(f"{path}: cannot write here ({exc.strerror or exc})") from exc
+        raise OutputError(f"{path}: cannot write here ({_reason(exc)})") from None
 
 
 def refuse_own_input(outputs: Iterable[Path], inputs: Iterable[Path]) -> None:
     """Refuse to write a document over one of the files it is made from."""
-    sources = [src for src in inputs if src.is_file()]
+    sources = list(inputs)
     for out in outputs:
-        if out == STDOUT or not out.exists():
-            continue
-        for src in sources:
+        _refuse_input(out, sources)
+
+
+def _refuse_input(out: Path, inputs: Sequence[Path]) -> None:
+    """Same file by inode, so hard links and symlinks to an input are caught too."""
+    if out == STDOUT:
+        return
+    for src in inputs:
+        with contextlib.suppress(OSError):
             if os.path.samefile(out, src):
+                same = "" if out == src else f" (the same file as {src})"
                 raise OutputError(
-                    f"{out}: is the series file being read; write the document somewhere else"
+                    f"{out}: is a file this command reads{same}; write the result somewhere else"
                 )
+
+
+def destination(
+    output: Path | None,
+    fmt: str | None,
+    *,
+    formats: Sequence[str],
+    stem: str,
+    reads: Iterable[Path] = (),
+    force: bool = False,
+) -> tuple[Path, str]:
+    """Where a document goes and in which format, checked before it is made.
+
+    No ``output``: ``output/<stem>.<fmt>``, making ``output/`` itself if needed
+    (never any other folder). An ``output`` folder gets ``<stem>.<fmt>`` inside
+    it. A file name's suffix decides the format unless ``fmt`` says otherwise,
+    and a suffix of another kind is refused.
+    """
+    if output is None:
+        fmt = fmt or formats[0]
+        try:
+            DEFAULT_FOLDER.mkdir(exist_ok=True)
+        except OSError as exc:
+            raise OutputError(
+                f"{DEFAULT_FOLDER.absolute()}: cannot make this folder ({_reason(exc)}); "
+                "choose where to write with -o"
+            ) from None
+        path = DEFAULT_FOLDER / f"{stem}.{fmt}"
+    elif output == STDOUT:
+        return output, fmt or formats[0]
+    elif output.is_dir():
+        fmt = fmt or formats[0]
+        path = output / f"{stem}.{fmt}"
+    else:
+        path = output
+        reads = list(reads)
+        _refuse_input(path, reads)
+        suffix = output.suffix.lower().lstrip(".")
+        if suffix in formats:
+            if fmt is not None and fmt != suffix:
+                raise OutputError(
+                    f"{output}: the name ends in .{suffix} but --format {fmt} was asked for; "
+                    f"name the file .{fmt} or leave out --format"
+                )
+            fmt = suffix
+        elif suffix in KNOWN_SUFFIXES and not force and not _is_stream(output):
+            kinds = " or ".join(f".{name}" for name in formats)
+            raise OutputError(
+                f"{output}: names a .{suffix} file, but this writes {kinds}; "
+                f"end the name in {kinds} (or add --force)"
+            )
+        else:
+            fmt = fmt or formats[0]
+    check_target(path, fmt, reads=reads, force=force)
+    return path, fmt
+
+
+def _is_stream(path: Path) -> bool:
+    with contextlib.suppress(OSError):
+        return not stat.S_ISREG(path.stat().st_mode) and not path.is_dir()
+    return False
+
+
+def check_target(path: Path, fmt: str, *, reads: Iterable[Path] = (), force: bool = False) -> None:
+    """Refuse a destination that would lose data; see ``destination``."""
+    if path == STDOUT:
+        return
+    folder = path.parent if str(path.parent) else Path(".")
+    _refuse_input(path, list(reads))
+    if not folder.is_dir():
+        raise _no_folder(folder)
+    check_replaceable(path)
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot be used ({_reason(exc)})") from None
+    replaces = info is not None and stat.S_ISREG(info.st_mode) and info.st_size > 0
+    if replaces and not force and not looks_like(path, fmt):
+        raise OutputError(
+            f"{path}: is not a {fmt.upper()} file sheetgen wrote, and writing would "
+            "replace it; choose another name, or add --force to replace it"
+        )
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OutputError(
+            f"{folder.absolute()}: this folder is not writable; choose where to write with -o"
+        )
+
+
+def looks_like(path: Path, fmt: str) -> bool:
+    """Whether the file at ``path`` is a ``fmt`` document of the kind sheetgen writes."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(SNIFF_BYTES)
+    except OSError:
+        return False
+    signs = _SIGNS.get(fmt, ())
+    if fmt in ("json", "html", "md"):
+        return any(sign in head for sign in signs)
+    return any(head.startswith(sign) for sign in signs)
 
 
 def create_bytes(path: Path, data: bytes) -> None:
     """Write a new file atomically; refuse to replace one that is already there."""
-    if path.exists():
+    if path.exists() or path.is_symlink():
         raise OutputError(f"{path}: already exists; sheetgen will not overwrite it")
     with _synced_temp(path, data, 0o666 & ~_umask()) as tmp:
         try:
@@ -114,7 +373,7 @@ def create_bytes(path: Path, data: bytes) -> None:
         except FileExistsError:
             raise OutputError(f"{path}: already exists; sheetgen will not overwrite it") from None
         except OSError as exc:
-            raise OutputError(f"{path}: cannot write here ({exc.strerror or exc})") from exc
+            raise OutputError(f"{path}: cannot write here ({_reason(exc)})") from None
 
 
 def write_text(path: Path, text: str) -> None:

@@ -33,6 +33,20 @@ class SheetgenGroup(click.Group):
             return super().invoke(ctx)
         except SheetgenError as exc:
             raise click.ClickException(str(exc)) from exc
+        except KeyboardInterrupt:
+            # Ctrl-C: the user knows why it stopped; say nothing, exit as the shell expects.
+            ctx.exit(INTERRUPTED)
+        except OSError as exc:
+            # Whatever the system refuses (a full disk, a closed pipe) is one line, not a trace.
+            raise click.ClickException(_os_message(exc)) from exc
+
+
+INTERRUPTED = 130
+
+
+def _os_message(exc: OSError) -> str:
+    where = f"{exc.filename}: " if exc.filename is not None else ""
+    return f"{where}{exc.strerror or exc}"
 
 
 @click.group(cls=SheetgenGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -49,7 +63,21 @@ def cli() -> None:
 
 def main() -> None:
     """Entry point of the ``sheetgen`` console script."""
-    cli(prog_name="sheetgen")
+    import os
+    import sys
+
+    try:
+        cli(prog_name="sheetgen")
+    except KeyboardInterrupt:
+        sys.exit(INTERRUPTED)
+    finally:
+        try:
+            if sys.stdout is not None:
+                sys.stdout.flush()
+        except (OSError, ValueError):
+            # Standard output went away (a closed pipe): let Python's exit flush nowhere.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, 1)
 
 
 @contextmanager
@@ -64,9 +92,12 @@ def _options_named() -> Iterator[None]:
 
 
 def _said(path: Path) -> None:
-    """Tell the user where a document went (unless it went to standard output)."""
+    """Tell the user where a document went, by its full path (unless to standard output)."""
     if str(path) != "-":
-        click.echo(f"Wrote {path}", err=True)
+        click.echo(f"Wrote {path.absolute()}", err=True)
+
+
+FORCE_HELP = "Replace the file at -o even if it is not a document of this kind."
 
 
 class LeftCount(click.ParamType[tuple[str, int]]):
@@ -282,33 +313,35 @@ def standings(file: Path) -> None:
     "--format",
     "fmt",
     type=click.Choice(["json", "csv", "md"]),
-    default="json",
-    show_default=True,
-    help="json: every game and total; csv: a row per game; md: a table.",
+    help="json (the default): every game and total; csv: a row per game; md: a table.",
 )
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     default=Path("-"),
-    help="Where to write it (default: standard output).",
+    help="Where to write it: a file (its .json, .csv or .md decides the format), a folder, "
+    "or - for standard output (the default).",
 )
-def export(file: Path, fmt: str, output: Path) -> None:
+@click.option("--force", is_flag=True, help=FORCE_HELP)
+def export(file: Path, fmt: str | None, output: Path, force: bool) -> None:
     """Export a scored series as JSON, CSV or Markdown.
 
     \b
     Example:
         sheetgen export friday.yaml --format csv -o friday.csv
     """
-    from sheetgen.atomic import refuse_own_input, write_text
-    from sheetgen.export import export_series
+    from sheetgen.atomic import destination, write_text
+    from sheetgen.export import EXPORT_FORMATS, export_series
     from sheetgen.scoring import score_series
     from sheetgen.seriesfile import load_series
 
+    target, fmt = destination(
+        output, fmt, formats=EXPORT_FORMATS, stem=file.stem, reads=[file], force=force
+    )
     text = export_series(score_series(load_series(file)), fmt)
-    refuse_own_input([output], [file])
-    write_text(output, text)
-    _said(output)
+    write_text(target, text)
+    _said(target)
 
 
 @cli.command()
@@ -361,13 +394,12 @@ paper_option = click.option(
     type=click.Choice(["letter", "a4"], case_sensitive=False),
     help="Paper size (default: the system's, from PAPERSIZE, /etc/papersize or LC_PAPER).",
 )
+DOCUMENT_FORMATS = ("pdf", "png")
 format_option = click.option(
     "--format",
     "fmt",
-    type=click.Choice(["pdf", "png"]),
-    default="pdf",
-    show_default=True,
-    help="png: a preview image of the first page.",
+    type=click.Choice(DOCUMENT_FORMATS),
+    help="pdf (the default, or what -o's name ends in); png: a preview image of the first page.",
 )
 
 
@@ -390,14 +422,19 @@ def _not_to_a_terminal(ctx: click.Context, param: click.Parameter, value: Path |
 
 
 def output_option(default: str) -> Callable[[FC], FC]:
-    """``-o/--output`` for a command whose document goes to ``default`` unless told."""
-    return click.option(
-        "-o",
-        "--output",
-        type=click.Path(path_type=Path, dir_okay=False),
-        callback=_not_to_a_terminal,
-        help=f"Where to write (default {default}; - for standard output).",
-    )
+    """``-o/--output`` and ``--force`` for a command whose document goes to ``default``."""
+
+    def decorate(command: FC) -> FC:
+        command = click.option("--force", is_flag=True, help=FORCE_HELP)(command)
+        return click.option(
+            "-o",
+            "--output",
+            type=click.Path(path_type=Path),
+            callback=_not_to_a_terminal,
+            help=f"Where to write: a file, a folder, or - for standard output (default {default}).",
+        )(command)
+
+    return decorate
 
 
 def print_options(command: FC) -> FC:
@@ -462,10 +499,6 @@ def _sent(sent: Sent) -> None:
     click.echo(f"Printing {sent.job.title!r} ({describe(sent.job)}): {sent.request}", err=True)
 
 
-def _sheet_output(output: Path | None, fmt: str, stem: str) -> Path:
-    return output if output is not None else Path("output") / f"{stem}.{fmt}"
-
-
 @cli.command()
 @click.option("--players", type=int, help="Players at the table (Skip-Bo: 2 to 6; default 6).")
 @click.option("--names", help='Player names for the header, e.g. "Ann,Bob,Cy" (sets the count).')
@@ -495,9 +528,10 @@ def sheet(
     title: str | None,
     copies: int,
     paper_name: str | None,
-    fmt: str,
+    fmt: str | None,
     output: Path | None,
     print_on: Request | None,
+    force: bool,
 ) -> None:
     """Draw blank score sheets: ten games by six players, running totals, the line to 500.
 
@@ -508,6 +542,7 @@ def sheet(
     """
     from dataclasses import replace
 
+    from sheetgen.atomic import destination
     from sheetgen.games import load_game
     from sheetgen.paper import paper
     from sheetgen.printing import score_sheet_plan
@@ -530,7 +565,10 @@ def sheet(
         )
 
     if print_on is None or output is not None:
-        _write_document(sheets(copies), fmt, _sheet_output(output, fmt, "score-sheet"))
+        where, fmt = destination(
+            output, fmt, formats=DOCUMENT_FORMATS, stem="score-sheet", force=force
+        )
+        _write_document(sheets(copies), fmt, where)
     if print_on is not None:  # one copy in the PDF, the printer makes the others
         _print(score_sheet_plan(sheets(1), copies), print_on)
 
@@ -594,9 +632,10 @@ def rules(
     preset: str | None,
     paper_name: str | None,
     layout: str,
-    fmt: str,
+    fmt: str | None,
     output: Path | None,
     print_on: Request | None,
+    force: bool,
     **toggles: Any,
 ) -> None:
     """Write the rules booklet for how this table plays: house rules, numbers, score sheet.
@@ -610,7 +649,7 @@ def rules(
         sheetgen rules --layout booklet --paper letter -o booklet.pdf
         sheetgen rules --layout booklet --printer office
     """
-    from sheetgen.atomic import write_bytes
+    from sheetgen.atomic import destination, write_bytes
     from sheetgen.booklet import rules_document
     from sheetgen.houserules import resolve
     from sheetgen.paper import default_paper, paper
@@ -622,10 +661,20 @@ def rules(
         if value is not None and given(key) is not click.core.ParameterSource.DEFAULT
     }
     house = resolve(game=game, preset=preset, house_rules=house_rules, options=options)
-    sheet = paper(paper_name) if paper_name else default_paper()
-    document = rules_document(house, paper=sheet, layout=layout, fmt=fmt)
+    reads = [path for path in (house_rules, toggles.get("extra"), house.extra) if path is not None]
+    target = None
     if print_on is None or output is not None:
-        target = output or Path("output") / f"rules-{house.game}.{fmt}"
+        target, fmt = destination(
+            output,
+            fmt,
+            formats=DOCUMENT_FORMATS,
+            stem=f"rules-{house.game}",
+            reads=reads,
+            force=force,
+        )
+    sheet = paper(paper_name) if paper_name else default_paper()
+    document = rules_document(house, paper=sheet, layout=layout, fmt=fmt or DOCUMENT_FORMATS[0])
+    if target is not None:
         write_bytes(target, document)
         _said(target)
     if print_on is not None:
@@ -646,7 +695,8 @@ def rules(
     "--split",
     "split_dir",
     type=click.Path(path_type=Path, file_okay=False),
-    help="Write one file per series into this folder, named after its series file.",
+    help="Write one file per series into this folder, named after its series file "
+    "(the folder is made if missing, inside one that exists).",
 )
 @click.option("--keep-going", is_flag=True, help="Fill the good files even if some are bad.")
 @click.option("-v", "--verbose", is_flag=True, help="With --split, name every file written.")
@@ -655,8 +705,9 @@ def fill(
     inputs: tuple[Path, ...],
     paper_name: str | None,
     title: str | None,
-    fmt: str,
+    fmt: str | None,
     output: Path | None,
+    force: bool,
     split_dir: Path | None,
     keep_going: bool,
     verbose: bool,
@@ -672,12 +723,26 @@ def fill(
     """
     import sys
 
-    from sheetgen.atomic import write_bytes
-    from sheetgen.fill import default_output, fill_documents, series_paths
+    from sheetgen.atomic import STDOUT, check_target, destination, make_folder, write_bytes
+    from sheetgen.fill import fill_documents, series_paths
     from sheetgen.paper import default_paper, paper
 
+    if split_dir is not None and output is not None:
+        raise click.UsageError("give --split FOLDER or -o FILE, not both")
     paths = series_paths(inputs)
-    target = output or default_output(inputs, fmt)
+    one = len(inputs) == 1 and not inputs[0].is_dir()
+    stem = inputs[0].stem if one else "filled-sheets"
+    if split_dir is None and print_on is not None and output is None:
+        target, fmt = STDOUT, fmt or DOCUMENT_FORMATS[0]  # printed only, never written
+    elif split_dir is None:
+        target, fmt = destination(
+            output, fmt, formats=DOCUMENT_FORMATS, stem=stem, reads=paths, force=force
+        )
+    else:
+        target, fmt = split_dir, fmt or DOCUMENT_FORMATS[0]
+        make_folder(split_dir)
+        for path in paths:
+            check_target(split_dir / f"{path.stem}.{fmt}", fmt, reads=paths, force=force)
     # Off a terminal, click would still print the label once: a log wants none of it.
     quiet = len(paths) <= 3 or not sys.stderr.isatty()
     with click.progressbar(
@@ -703,7 +768,7 @@ def fill(
                 printed.append(data)
     if split_dir is not None and not verbose:
         files = "file" if len(written) == 1 else "files"
-        click.echo(f"Wrote {len(written)} {files} to {split_dir}", err=True)
+        click.echo(f"Wrote {len(written)} {files} to {split_dir.absolute()}", err=True)
     else:
         for path in written:
             _said(path)

@@ -411,13 +411,6 @@ def split_targets(loaded: Sequence[Loaded], folder: Path, suffix: str) -> list[P
     return list(targets)
 
 
-def default_output(inputs: Sequence[Path], fmt: str) -> Path:
-    """``output/<series-file-stem>.<fmt>`` for one file, ``output/filled-sheets.<fmt>`` for more."""
-    if len(inputs) == 1 and not inputs[0].is_dir():
-        return Path("output") / f"{inputs[0].stem}.{fmt}"
-    return Path("output") / f"filled-sheets.{fmt}"
-
-
 def fill_documents(
     paths: Sequence[Path],
     *,

@@ -18,7 +18,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from sheetgen.atomic import create_bytes, write_bytes
+from sheetgen.atomic import (
+    check_replaceable,
+    create_bytes,
+    sweep_stale_temporaries,
+    write_bytes,
+)
 from sheetgen.errors import RuleError, SeriesFileError, SheetgenError
 from sheetgen.games import DEFAULT_GAME, GameDef, load_game
 from sheetgen.numbers import whole_number
@@ -511,11 +516,13 @@ def _edit_series(
     from filelock import FileLock, Timeout
 
     series_format(path)
+    check_replaceable(path)  # before the lock, which would leave its file behind
     # Lock the real file, so that two links to one series still wait for each other.
     real = path.resolve()
     lock = FileLock(str(real.with_name(f".{real.name}.lock")), timeout=LOCK_TIMEOUT)
     try:
         with lock:
+            sweep_stale_temporaries(real)
             text = _read(path)
             series = parse_series(text, path)
             new_text, updated = edit(text, series)
@@ -534,6 +541,11 @@ def _edit_series(
     except Timeout:
         raise SeriesFileError(
             f"{path}: another sheetgen is still writing this file; try again"
+        ) from None
+    except OSError as exc:
+        raise SeriesFileError(
+            f"{path}: cannot lock the file to change it ({exc.strerror or exc}); "
+            "sheetgen needs to write in its folder"
         ) from None
     return updated, result
 

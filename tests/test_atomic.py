@@ -25,9 +25,10 @@ def test_write_replaces_and_keeps_the_mode(tmp_path: Path) -> None:
     assert leftovers(tmp_path) == []
 
 
-def test_write_makes_missing_folders(tmp_path: Path) -> None:
-    atomic.write_text(tmp_path / "a" / "b" / "x.txt", "Zoë")
-    assert (tmp_path / "a" / "b" / "x.txt").read_text(encoding="utf-8") == "Zoë"
+def test_write_never_makes_a_missing_folder(tmp_path: Path) -> None:
+    with pytest.raises(OutputError, match="no such folder; sheetgen makes only output/"):
+        atomic.write_text(tmp_path / "a" / "b" / "x.txt", "Zoë")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_failed_rename_leaves_the_old_file_and_no_temp(
@@ -70,5 +71,5 @@ def test_create_refuses_an_existing_file(tmp_path: Path) -> None:
 def test_an_unwritable_folder_is_a_clear_error(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    with pytest.raises(OutputError, match=r"file/x.pdf: cannot write here"):
+    with pytest.raises(OutputError, match=r"file/x.pdf: cannot be used \(Not a directory\)"):
         atomic.write_bytes(blocker / "x.pdf", b"data")

@@ -79,7 +79,7 @@ def test_split_prints_one_summary_line(runner, tmp_path: Path) -> None:
     _series_files(tmp_path, 5)
     result = runner("fill", ".", "--split", "out")
     assert result.exit_code == 0, result.stderr
-    assert result.stderr == "Wrote 5 files to out\n"
+    assert result.stderr == f"Wrote 5 files to {tmp_path / 'out'}\n"
     assert len(list((tmp_path / "out").iterdir())) == 5
 
 
@@ -87,7 +87,9 @@ def test_split_verbose_names_every_file(runner, tmp_path: Path) -> None:
     _series_files(tmp_path, 5)
     result = runner("fill", ".", "--split", "out", "-v")
     assert result.exit_code == 0, result.stderr
-    assert result.stderr.splitlines() == [f"Wrote out/s{index}.pdf" for index in range(5)]
+    assert result.stderr.splitlines() == [
+        f"Wrote {tmp_path}/out/s{index}.pdf" for index in range(5)
+    ]
 
 
 def test_progress_label_only_on_a_terminal(tmp_path: Path) -> None:
@@ -100,7 +102,7 @@ def test_progress_label_only_on_a_terminal(tmp_path: Path) -> None:
         check=False,
     )
     assert piped.returncode == 0, piped.stderr
-    assert piped.stderr == "Wrote all.pdf\n"
+    assert piped.stderr == f"Wrote {tmp_path / 'all.pdf'}\n"
     code, screen, _ = _on_a_terminal(["fill", ".", "-o", "all.pdf"], tmp_path, "stderr")
     assert code == 0
     assert b"Filling sheets" in screen

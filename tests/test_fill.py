@@ -171,7 +171,7 @@ def test_cli_one_file_default_output(runner, tmp_path: Path) -> None:
     write(tmp_path, "friday.json", won_series())
     result = runner("fill", "friday.json", "--paper", "letter")
     assert result.exit_code == 0, result.output
-    assert "Wrote output/friday.pdf" in result.stderr
+    assert f"Wrote {tmp_path / 'output' / 'friday.pdf'}\n" in result.stderr
     with pdfplumber.open(tmp_path / "output" / "friday.pdf") as doc:
         assert len(doc.pages) == 2
         assert doc.pages[0].width > doc.pages[0].height
@@ -272,7 +272,7 @@ def test_parallel_split_writes_every_file(
     assert result.exit_code == 0, result.output
     names = sorted(p.name for p in (tmp_path / "each").iterdir())
     assert names == [f"{p.stem}.pdf" for p in sorted(many_dir.iterdir())]
-    assert result.stderr == f"Wrote {len(names)} files to each\n"
+    assert result.stderr == f"Wrote {len(names)} files to {tmp_path / 'each'}\n"
     with pdfplumber.open(tmp_path / "each" / "s02.pdf") as doc:
         assert "Ann + Cy" in doc.pages[0].extract_text()
 

@@ -257,7 +257,7 @@ def test_export_writes_a_whole_file_or_none(
     folder = fresh_folder(tmp_path)
     name, raw = file
     (folder / name).write_bytes(raw)
-    out = folder / "out" / f"export.{fmt}"
+    out = folder / f"export.{fmt}"
     result = runner("export", str(folder / name), "--format", fmt, "-o", str(out))
     assert_clean(result)
     if result.exit_code == 0:
@@ -342,7 +342,7 @@ def test_fill_writes_a_whole_pdf_or_none(runner: Any, tmp_path: Path, file: Any)
     folder = fresh_folder(tmp_path)
     name, raw = file
     (folder / name).write_bytes(raw)
-    out = folder / "out" / "filled.pdf"
+    out = folder / "filled.pdf"
     result = runner("fill", str(folder / name), "-o", str(out))
     assert_clean(result)
     if result.exit_code == 0:
@@ -365,6 +365,7 @@ def test_fill_split_writes_whole_pdfs_for_the_good_files_only(
         (series / f"s{index}{Path(name).suffix}").write_bytes(raw)
     # The oracle: the files that fill on their own.
     alone = folder / "alone"
+    alone.mkdir()
     good = {
         path.stem
         for path in series.iterdir()

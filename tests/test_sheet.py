@@ -174,7 +174,7 @@ def test_cli_writes_default_path_and_reports_it(runner, tmp_path: Path) -> None:
     result = runner("sheet", "--names", "Ann,Bob", "--paper", "a4")
     assert result.exit_code == 0, result.output
     pdf = tmp_path / "output" / "score-sheet.pdf"
-    assert "Wrote output/score-sheet.pdf" in result.output
+    assert result.output == f"Wrote {pdf}\n"
     with pdfplumber.open(pdf) as doc:
         assert round(doc.pages[0].width) == 842
 

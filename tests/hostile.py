@@ -1,0 +1,189 @@
+"""Running sheetgen as a separate process the way an attacker's victim would: as an
+unprivileged user, under a file-size limit, interrupted; and checking what it left behind.
+
+Each check is one of the promises of the hostile suite: one ``Error:`` line or
+success, no traceback, inputs byte-identical after a refusal, no temporary file
+left, no process left.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pwd
+import resource
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+import sheetgen
+
+PACKAGE_ROOT = Path(sheetgen.__file__).resolve().parent.parent
+USERS = ("sheetgen-guest", "sheetgen-other")
+
+
+@dataclass(frozen=True)
+class Done:
+    """What a finished sheetgen process said and did."""
+
+    code: int
+    out: bytes
+    err: str
+
+
+def python_for(user: str | None) -> list[str]:
+    """An interpreter ``user`` may run, with sheetgen and its dependencies importable."""
+    if user is None:
+        return [sys.executable]
+    for candidate in (
+        sys.executable,
+        f"/usr/bin/python{sys.version_info[0]}.{sys.version_info[1]}",
+    ):
+        try:
+            probe = subprocess.run(
+                [candidate, "-c", "import sheetgen.cli"],
+                env=_env(),
+                user=user,
+                cwd="/",
+                capture_output=True,
+                check=False,
+            )
+        except OSError:
+            continue
+        if probe.returncode == 0:
+            return [candidate]
+    pytest.skip(f"no Python interpreter that {user} may run can import sheetgen")
+
+
+def _env() -> dict[str, str]:
+    paths = [str(PACKAGE_ROOT), sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "COV_"))}
+    env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
+    env["PAPERSIZE"] = "letter"
+    env.pop("PYTHONHOME", None)
+    return env
+
+
+def run(
+    args: Sequence[str],
+    cwd: Path,
+    *,
+    user: str | None = None,
+    file_limit: int | None = None,
+    stdout: int | None = None,
+    timeout: float = 120,
+) -> Done:
+    """``sheetgen ARGS`` in its own session; afterwards no process of that session is left."""
+    limit: Callable[[], None] | None = None
+    if file_limit is not None:
+
+        def limit() -> None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (file_limit, file_limit))
+
+    process = subprocess.Popen(
+        [*python_for(user), "-m", "sheetgen", *args],
+        cwd=cwd,
+        env=_env(),
+        user=user,
+        stdout=subprocess.PIPE if stdout is None else stdout,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        preexec_fn=limit,
+    )
+    out, err = process.communicate(timeout=timeout)
+    assert_no_process_left(process.pid)
+    return Done(process.returncode, out or b"", err.decode("utf-8", "replace"))
+
+
+def assert_no_process_left(session: int) -> None:
+    """No process of the session that ``session`` led is still running (or a zombie of it)."""
+    left = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            if int(fields[3]) == session and fields[0] != "Z":
+                left.append(entry.name)
+    assert not left, f"processes left running: {left}"
+
+
+def assert_refused(done: Done, message: str, code: int = 1) -> None:
+    """Exactly one ``Error:`` line, the one expected; no traceback; nothing on stdout."""
+    assert "Traceback" not in done.err, done.err
+    assert done.err == f"Error: {message}\n", done.err
+    assert done.code == code
+    assert done.out == b""
+
+
+def assert_clean(done: Done) -> None:
+    """Success, or one ``Error:`` line: never a traceback."""
+    assert "Traceback" not in done.err, done.err
+    if done.code != 0:
+        lines = done.err.strip().splitlines()
+        assert done.code in (1, 2) and lines[-1].startswith("Error: "), done.err
+        if done.code == 1:
+            assert len(lines) == 1, done.err
+
+
+def snapshot(folder: Path) -> dict[str, tuple[bytes, int, int]]:
+    """Every file below ``folder``: bytes, inode and owner, to prove nothing changed."""
+    result = {}
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and not path.is_symlink():
+            info = path.stat()
+            result[str(path.relative_to(folder))] = (path.read_bytes(), info.st_ino, info.st_uid)
+    return result
+
+
+def temporaries(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.rglob("*.tmp"))
+
+
+@pytest.fixture(scope="session")
+def users() -> tuple[str, str]:
+    """Two unprivileged users (made if needed: the suite runs as root in CI)."""
+    if os.geteuid() != 0:
+        pytest.skip("making other users needs root; this suite runs as an ordinary user")
+    for name in USERS:
+        try:
+            pwd.getpwnam(name)
+        except KeyError:
+            made = subprocess.run(
+                ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name],
+                capture_output=True,
+                check=False,
+            )
+            with contextlib.suppress(KeyError):
+                pwd.getpwnam(name)
+                continue
+            pytest.skip(f"cannot make the user {name}: {made.stderr.decode().strip()}")
+    return USERS
+
+
+@contextlib.contextmanager
+def shared_folder(owner: str | None = None, mode: int = 0o755) -> Iterator[Path]:
+    """A folder outside root's private temporary area, which other users can reach."""
+    folder = Path(tempfile.mkdtemp(prefix="sheetgen-hostile-", dir="/tmp"))
+    try:
+        folder.chmod(mode)
+        if owner is not None:
+            shutil.chown(folder, owner, owner)
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def owned(path: Path, user: str, data: bytes, mode: int = 0o644) -> Path:
+    """A file holding ``data``, belonging to ``user``."""
+    path.write_bytes(data)
+    shutil.chown(path, user, user)
+    path.chmod(mode)
+    return path
