@@ -146,6 +146,8 @@ def test_a_killed_record_leaves_the_old_file_or_the_new_one(tmp_path: Path) -> N
     )
     assert done.returncode == 0, done.stderr
     assert len(load_series(path).games) == 1 + outcomes["new"] + 1
+    # ... and cleans up the temporaries the killed writers left.
+    assert temp_files(folder) == []
     assert outcomes["old"] >= 3 and outcomes["new"] >= 3, json.dumps(outcomes)
 
 
