@@ -210,7 +210,7 @@ def test_rules_pages_two_sided_long_edge_and_the_score_sheet_apart(
     texts = pages_text(written)
     assert pages_text(on_cups.document(body["job-id"])) == texts[:-1]
     assert pages_text(on_cups.document(sheet["job-id"])) == texts[-1:]
-    assert "Wrote rules.pdf" in result.stderr
+    assert f"Wrote {tmp_path / 'rules.pdf'}\n" in result.stderr
 
 
 @needs_cups
