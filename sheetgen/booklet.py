@@ -181,10 +181,12 @@ def build_context(rules: HouseRules, extra_markdown: str | None = None) -> dict[
         "seats": _seats(table),
         "changed": differences(rules),
     }
-    changed = context["changed"]
-    # Own rules handed in directly (not through the house rules) are still the table's own.
-    if extra_markdown is not None and "extra" in game.house_rules and "extra" not in changed:
-        changed.append("extra")
+    # The box also says what the table chose where the sources disagree, and lists own
+    # rules handed in directly (not through the house rules).
+    listed = set(context["changed"]) | game.disputed
+    if extra_markdown is not None:
+        listed.add("extra")
+    context["changed"] = [toggle for toggle in game.house_rules if toggle in listed]
     return context
 
 

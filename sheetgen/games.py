@@ -57,6 +57,7 @@ _TOP_KEYS = {
     "choices",
     "scoring",
     "house_rules",
+    "disputed",
     "sections",
     "deal",
 }
@@ -109,6 +110,8 @@ class GameDef:
     picture_alt: str = ""
     laid_out: int = 0
     draw_left: int = 0
+    # Toggles the sources disagree about: the house-rules box always says what the table chose.
+    disputed: frozenset[str] = frozenset()
 
     @property
     def bonus(self) -> int:
@@ -337,6 +340,10 @@ def _parse(game_id: str, folder: Path, data: dict[str, Any]) -> GameDef:
         scoring = ScoringRules.from_mapping(scoring_data)
     except SheetgenError as exc:
         raise exc.at(field=f"scoring.{exc.field}") from None
+    disputed = frozenset(data.get("disputed", ()))
+    for toggle in disputed:
+        if toggle not in data.get("house_rules", {}):
+            raise _fail("disputed", f"{toggle!r} has no sentence under [house_rules]")
     dealing = data.get("deal", {})
     for key in dealing:
         if key not in ("laid_out", "draw_left"):
@@ -362,6 +369,7 @@ def _parse(game_id: str, folder: Path, data: dict[str, Any]) -> GameDef:
         picture_alt=str(data.get("picture_alt", "")),
         laid_out=_whole(dealing.get("laid_out", 0), "deal.laid_out"),
         draw_left=_whole(dealing.get("draw_left", 0), "deal.draw_left"),
+        disputed=disputed,
     )
     if "official" not in game.preset_names():
         raise _fail("presets", f"{game.presets_dir}/official.toml is missing")

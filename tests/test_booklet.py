@@ -197,7 +197,11 @@ def test_margins_are_at_least_a_quarter_inch(official: Rendered, toggled: Render
 
 def test_official_text(official: Rendered) -> None:
     text = official.text
-    assert "None: this table plays by the official rules." in text
+    # Who starts is the one thing the rule sheets disagree on: the box says what this table does.
+    assert (
+        "The player on the dealer's left starts, as on the older rule sheet "
+        "(the current one lets the youngest start)."
+    ) in " ".join(text.split())
     assert "30 cards" in text and "42" in text and "475" in text
     assert "500" in text
     assert "Playing in partnerships" not in text

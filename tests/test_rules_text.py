@@ -10,6 +10,7 @@ from __future__ import annotations
 import html as html_lib
 import io
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +19,10 @@ import pytest
 from pypdf import PdfReader
 
 from sheetgen.booklet import build_booklet, render_html
+from sheetgen.games import RULES_PATH_ENV
 from sheetgen.houserules import resolve
 from sheetgen.paper import A4
+from sheetgen.resources import rules_dir
 
 # Every game with every toggle it has, one at a time, and the combinations the
 # review asked for.
@@ -242,6 +245,40 @@ def test_the_booklet_says_the_rule_sheets_disagree_about_who_starts() -> None:
     assert "the current one lets the youngest player start" in text
     assert "Neither is more official than the other" in text
     assert "The player on the dealer's left takes the first turn" in text
+
+
+def test_the_house_rules_box_always_says_who_starts_and_that_the_sheets_differ() -> None:
+    text = text_of("skip-bo")
+    box = text[: text.index(" Contents ")]
+    assert (
+        "House rules at this table The player on the dealer's left starts, as on the older "
+        "rule sheet (the current one lets the youngest start)."
+    ) in box
+    assert "None: this table plays by the official rules." not in box
+    # Games whose sources agree keep the plain box.
+    text = text_of("spite-and-malice")
+    assert "None: this table plays by the official rules." in text[: text.index(" Contents ")]
+
+
+def test_a_disputed_toggle_needs_a_sentence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, runner: Any
+) -> None:
+    shelf = tmp_path / "shelf"
+    game = shelf / "odd-bo"
+    shutil.copytree(rules_dir() / "skip-bo", game)
+    toml = game / "game.toml"
+    toml.write_text(
+        toml.read_text(encoding="utf-8").replace(
+            'disputed = ["first-player"]', 'disputed = ["first-player", "series"]'
+        ),
+        encoding="utf-8",
+    )
+    monkeypatch.setenv(RULES_PATH_ENV, str(shelf))
+    result = runner("rules", "--game", "odd-bo")
+    assert result.exit_code == 1
+    assert result.output == (
+        f"Error: {toml.resolve()}, disputed: 'series' has no sentence under [house_rules]\n"
+    )
 
 
 def test_with_the_youngest_starting_the_booklet_says_who_starts_later_games() -> None:
