@@ -134,18 +134,24 @@ def race_chart(
             x += widths[index] + KEY_GAP
     bottom = MARGIN + len(rows) * KEY_ROW + 30
 
-    # The names at the lines' ends: sides that finish level share one label.
+    # The names at the lines' ends: sides that finish level share one label, a long one
+    # on two lines.
     finals: dict[int, list[int]] = {}
     for index, side in enumerate(sides):
         finals.setdefault(result.totals.get(side, 0), []).append(index)
     ends = {total: ", ".join(sides[i] for i in members) for total, members in finals.items()}
+    most = {total: 2 * len(members) for total, members in finals.items()}
     end_size = min(
-        fit(text, END_ROOM, LABEL_SIZE, MIN_TEXT, measure).size for text in ends.values()
+        wrap(text, END_ROOM, LABEL_SIZE, MIN_TEXT, measure, lines=most[total]).size
+        for total, text in ends.items()
     )
-    end_texts = {
-        total: fit(text, END_ROOM, end_size, end_size, measure).line for total, text in ends.items()
+    end_lines = {
+        total: wrap(text, END_ROOM, end_size, end_size, measure, lines=most[total]).lines
+        for total, text in ends.items()
     }
-    end_room = max(measure(text, end_size, False) for text in end_texts.values()) + 6
+    end_room = max(measure(line, end_size, False) for lines in end_lines.values() for line in lines)
+    end_room += 6
+    lead = end_size * 1.15
 
     # The plot fills what is left, so the ink is as far from the left edge as from the right.
     left = MARGIN + measure(str(ceiling), TICK_SIZE, False) + 5
@@ -192,25 +198,30 @@ def race_chart(
             (py(total) + sum(spread[i] for i in members) / len(members), total)
             for total, members in finals.items()
         ],
+        {total: len(lines) * lead for total, lines in end_lines.items()},
         bottom,
         top,
-        end_size + 2,
     )
     for y, total in placed:
-        texts.append(Text(end_texts[total], right + 6, y - end_size * 0.35, end_size))
+        lines = end_lines[total]
+        first = y + (len(lines) - 1) * lead / 2 - end_size * 0.35
+        for number, line in enumerate(lines):
+            texts.append(Text(line, right + 6, first - number * lead, end_size))
     return Chart(width, height, Grid(tuple(rules), (), tuple(ticks)), tuple(traces), tuple(texts))
 
 
 def _spread(
-    ends: list[tuple[float, int]], low: float, high: float, gap: float
+    ends: list[tuple[float, int]], tall: dict[int, float], low: float, high: float
 ) -> list[tuple[float, int]]:
-    """Move line-end labels apart so no two overlap, keeping their order."""
+    """Move the blocks of line-end labels (centred at ``y``, ``tall[key]`` high) apart so no
+    two overlap, keeping their order."""
     placed: list[tuple[float, int]] = []
     for y, key in sorted(ends):
-        if placed and y - placed[-1][0] < gap:
-            y = placed[-1][0] + gap
+        if placed:
+            last, previous = placed[-1]
+            y = max(y, last + (tall[previous] + tall[key]) / 2 + 1)
         placed.append((y, key))
-    overflow = placed[-1][0] - high if placed else 0
+    overflow = placed[-1][0] + tall[placed[-1][1]] / 2 - high if placed else 0
     if overflow > 0:
         placed = [(max(low, y - overflow), key) for y, key in placed]
     return placed

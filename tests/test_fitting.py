@@ -1,0 +1,88 @@
+"""Fitting text to a width: wrapped, sized and cut short as promised, in O(n log n) measuring."""
+
+from __future__ import annotations
+
+import math
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sheetgen.fitting import ELLIPSIS, fit, wrap
+from sheetgen.fonts import string_width
+
+
+class Counting:
+    """``string_width``, counting the characters it was asked to measure."""
+
+    def __init__(self) -> None:
+        self.characters = 0
+
+    def __call__(self, text: str, size: float, bold: bool = False) -> float:
+        self.characters += len(text)
+        return string_width(text, size, bold)
+
+
+def squeezed(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+words = st.text(
+    alphabet=st.sampled_from("abcdefghijklmnopqrstuvwxyzWMÄŁΣД-  "), min_size=1, max_size=120
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    text=words.filter(lambda t: t.strip()),
+    width=st.floats(min_value=20, max_value=400),
+    lines=st.integers(min_value=1, max_value=3),
+)
+def test_wrapped_lines_fit_and_keep_every_letter(text: str, width: float, lines: int) -> None:
+    fitted = wrap(text, width, 12, 8, string_width, bold=True, lines=lines)
+    assert 8 <= fitted.size <= 12
+    assert 1 <= len(fitted.lines) <= lines
+    for line in fitted.lines:
+        assert string_width(line, fitted.size, True) <= width + 1e-6 or len(line) == 1
+    printed = squeezed("".join(fitted.lines))
+    if fitted.cut:
+        assert fitted.size == 8 and printed.endswith(ELLIPSIS)
+        assert squeezed(text).startswith(printed[:-1])
+    else:
+        assert printed == squeezed(text)
+
+
+def test_the_largest_size_that_fits_is_chosen() -> None:
+    text = "Bartholomew Featherstonehaugh"
+    wide = string_width(text, 12, True)
+    assert fit(text, wide, 12, 8, string_width, True).size == 12
+    smaller = fit(text, wide * 0.9, 12, 8, string_width, True)
+    assert smaller.size == 10.5 and not smaller.cut  # 12 * 0.9 = 10.8, in half points
+    two = wrap(text, wide * 0.6, 12, 8, string_width, bold=True, lines=2)
+    assert two.lines == ("Bartholomew", "Featherstonehaugh") and two.size == 12
+
+
+def test_lines_are_evened_out() -> None:
+    text = "Scoring: a game's winner gets 25, and 5 more per card; the rest get 0. Add it up."
+    wide = string_width(text, 8, False)
+    fitted = wrap(text, wide * 0.8, 8, 7, string_width, lines=2)
+    first, second = (string_width(line, 8, False) for line in fitted.lines)
+    assert fitted.size == 8 and abs(first - second) < wide * 0.2
+
+
+def test_a_word_breaks_at_its_hyphen_before_anywhere_else() -> None:
+    text = "Wróblewski-Przybyszewski"
+    fitted = wrap(
+        text, string_width("Przybyszewski", 12, True) + 1, 12, 12, string_width, lines=2, bold=True
+    )
+    assert fitted.lines == ("Wróblewski-", "Przybyszewski")
+
+
+def test_fitting_a_huge_text_measures_o_n_log_n() -> None:
+    for length in (2_000, 20_000):
+        text = " ".join(["Featherstonehaugh"] * (length // 18)) + "W" * (length // 2)
+        measure = Counting()
+        fitted = wrap(text, 300, 18, 12, measure, bold=True, lines=2)
+        assert fitted.cut and fitted.lines[-1].endswith(ELLIPSIS)
+        n = len(text)
+        assert measure.characters <= 40 * n * math.log2(n), measure.characters
