@@ -291,29 +291,60 @@ def undo(file: Path, yes: bool) -> None:
     click.echo(standings_text(result), nl=False)
 
 
+series_inputs = click.argument(
+    "inputs", metavar="FILE_OR_DIR...", nargs=-1, required=True, type=click.Path(path_type=Path)
+)
+
+
+def _scored(inputs: tuple[Path, ...]) -> list[tuple[Path, Any]]:
+    """Every series file named or in a named folder, read, checked and scored."""
+    from sheetgen.scoring import score_series
+    from sheetgen.seriesfile import load_series, series_paths
+
+    return [(path, score_series(load_series(path))) for path in series_paths(inputs)]
+
+
+def _one_file(inputs: tuple[Path, ...], named: list[tuple[Path, Any]]) -> bool:
+    return len(inputs) == 1 and len(named) == 1 and not inputs[0].is_dir()
+
+
 @cli.command()
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-def standings(file: Path) -> None:
+@series_inputs
+def standings(inputs: tuple[Path, ...]) -> None:
     """Show each side's total, games won and points still needed.
+
+    Given several files or a folder, shows each series and then the season
+    table: every side's series, wins, games and points added up by name.
 
     \b
     Example:
         sheetgen standings friday.yaml
+        sheetgen standings season/
     """
-    from sheetgen.export import standings_text
-    from sheetgen.scoring import score_series
-    from sheetgen.seriesfile import load_series
+    from sheetgen.export import season_text, standings_text
 
-    click.echo(standings_text(score_series(load_series(file))), nl=False)
+    named = _scored(inputs)
+    if _one_file(inputs, named):
+        click.echo(standings_text(named[0][1]), nl=False)
+        return
+    for path, result in named:
+        click.echo(f"{path}\n{standings_text(result)}")
+    click.echo(season_text([result for _, result in named]), nl=False)
 
 
 @cli.command()
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@series_inputs
 @click.option(
     "--format",
     "fmt",
     type=click.Choice(["json", "csv", "md"]),
-    help="json (the default): every game and total; csv: a row per game; md: a table.",
+    help="json (the default): every game and total; csv: a series file with points and "
+    "totals; md: tables.",
+)
+@click.option(
+    "--excel",
+    is_flag=True,
+    help="CSV for a spreadsheet: UTF-8 with a byte-order mark, so names with accents show.",
 )
 @click.option(
     "-o",
@@ -324,23 +355,36 @@ def standings(file: Path) -> None:
     "or - for standard output (the default).",
 )
 @click.option("--force", is_flag=True, help=FORCE_HELP)
-def export(file: Path, fmt: str | None, output: Path, force: bool) -> None:
-    """Export a scored series as JSON, CSV or Markdown.
+def export(
+    inputs: tuple[Path, ...], fmt: str | None, excel: bool, output: Path, force: bool
+) -> None:
+    """Export a scored series as JSON, CSV or Markdown; several as a season.
+
+    The CSV export is itself a series file: standings, fill and record read it.
+    Several files or a folder give every series and the season table (json, md).
 
     \b
     Example:
-        sheetgen export friday.yaml --format csv -o friday.csv
+        sheetgen export friday.yaml --format csv --excel -o friday.csv
+        sheetgen export season/ --format md -o season.md
     """
     from sheetgen.atomic import destination, write_text
-    from sheetgen.export import EXPORT_FORMATS, export_series
-    from sheetgen.scoring import score_series
-    from sheetgen.seriesfile import load_series
+    from sheetgen.export import EXPORT_FORMATS, export_season, export_series
 
+    if excel and fmt not in (None, "csv"):
+        raise click.BadParameter(f"--excel makes a CSV file, not {fmt}", param_hint="--excel")
+    named = _scored(inputs)
+    one = _one_file(inputs, named)
     target, fmt = destination(
-        output, fmt, formats=EXPORT_FORMATS, stem=file.stem, reads=[file], force=force
+        output,
+        fmt or ("csv" if excel else None),
+        formats=EXPORT_FORMATS,
+        stem=inputs[0].stem if one else "season",
+        reads=[path for path, _ in named],
+        force=force,
     )
-    text = export_series(score_series(load_series(file)), fmt)
-    write_text(target, text)
+    text = export_series(named[0][1], fmt) if one else export_season(named, fmt)
+    write_text(target, ("\ufeff" if excel else "") + text)
     _said(target)
 
 
@@ -724,8 +768,9 @@ def fill(
     import sys
 
     from sheetgen.atomic import STDOUT, check_target, destination, make_folder, write_bytes
-    from sheetgen.fill import fill_documents, series_paths
+    from sheetgen.fill import fill_documents
     from sheetgen.paper import default_paper, paper
+    from sheetgen.seriesfile import series_paths
 
     if split_dir is not None and output is not None:
         raise click.UsageError("give --split FOLDER or -o FILE, not both")

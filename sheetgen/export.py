@@ -8,11 +8,91 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from sheetgen.errors import ChoiceError
 from sheetgen.scoring import Game, SeriesResult
 
 EXPORT_FORMATS = ("json", "csv", "md")
+
+
+@dataclass(frozen=True)
+class SeasonRow:
+    """One side's record over a season of series (a side is known by its name)."""
+
+    side: str
+    series: int
+    series_won: int
+    games: int
+    games_won: int
+    points: int
+
+
+def season_rows(results: Sequence[SeriesResult]) -> list[SeasonRow]:
+    """Every side of every series, added up by name: most series won first, then games
+    won, then points."""
+    rows: dict[str, SeasonRow] = {}
+    for result in results:
+        won = {row.side: row.games_won for row in result.standings}
+        for side in result.series.table.sides:
+            old = rows.get(side, SeasonRow(side, 0, 0, 0, 0, 0))
+            rows[side] = SeasonRow(
+                side,
+                old.series + 1,
+                old.series_won + (result.winner == side),
+                old.games + len(result.games),
+                old.games_won + won[side],
+                old.points + result.totals[side],
+            )
+    return sorted(rows.values(), key=lambda r: (-r.series_won, -r.games_won, -r.points, r.side))
+
+
+SEASON_HEADINGS = ("Side", "Series", "Won", "Games", "Games won", "Points")
+
+
+def season_text(results: Sequence[SeriesResult]) -> str:
+    """The season table for a terminal."""
+    played = sum(len(result.games) for result in results)
+    rows = [SEASON_HEADINGS] + [
+        (r.side, *(str(n) for n in (r.series, r.series_won, r.games, r.games_won, r.points)))
+        for r in season_rows(results)
+    ]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(SEASON_HEADINGS))]
+    lines = [f"Season: {len(results)} series, {played} game{'s' if played != 1 else ''}"]
+    for index, row in enumerate(rows):
+        cells = [row[0].ljust(widths[0])] + [
+            cell.rjust(w) for cell, w in zip(row[1:], widths[1:], strict=True)
+        ]
+        lines.append("  ".join(cells).rstrip())
+        if index == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines) + "\n"
+
+
+def export_season(named: Sequence[tuple[Path, SeriesResult]], fmt: str) -> str:
+    """Several series and their season table, in ``json`` or ``md``."""
+    results = [result for _, result in named]
+    if fmt == "csv":
+        raise ChoiceError(
+            f"--format csv: a CSV export holds one series (it reads back as a series file); "
+            f"for {len(named)} series use --format json or md"
+        )
+    if fmt == "json":
+        data = {
+            "series": [{"file": str(path), **json_data(result)} for path, result in named],
+            "season": [vars(row) for row in season_rows(results)],
+        }
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    from sheetgen.export_md import markdown_export, markdown_season
+
+    parts = [markdown_season(season_rows(results))]
+    for path, result in named:  # each series' headings one level below the season's
+        lines = markdown_export(result, str(path)).split("\n")
+        parts.append("\n".join("#" + line if line.startswith("#") else line for line in lines))
+    return "\n".join(parts)
 
 
 def export_series(result: SeriesResult, fmt: str) -> str:
@@ -51,13 +131,25 @@ def json_data(result: SeriesResult) -> dict[str, Any]:
 
 
 def csv_text(result: SeriesResult) -> str:
-    """One row per game: its number, winner, points and every side's running total."""
-    sides = result.series.table.sides
+    """The series as a CSV series file that also shows each game's points and totals.
+
+    Settings rows (title, target, teams...) come first, then a row per game: its
+    number, winner, the cards left in every player's stock pile, the points and
+    every side's running total. ``sheetgen`` reads it back as the same series.
+    """
+    from sheetgen.seriesfile import csv_settings_rows
+
+    series = result.series
+    players, sides = series.table.players, series.table.sides
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["game", "winner", "points", *(f"total {side}" for side in sides)])
+    writer.writerows(csv_settings_rows(series))
+    writer.writerow(["game", "winner", *players, "points", *(f"total {side}" for side in sides)])
     for game in result.games:
-        writer.writerow([game.number, game.winner, game.points, *(game.totals[s] for s in sides)])
+        left = [game.left.get(player, 0) for player in players]
+        writer.writerow(
+            [game.number, game.winner, *left, game.points, *(game.totals[s] for s in sides)]
+        )
     return out.getvalue()
 
 

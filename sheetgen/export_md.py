@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from sheetgen.scoring import SeriesResult
+
+if TYPE_CHECKING:
+    from sheetgen.export import SeasonRow
 
 MARKUP = frozenset("\\`*_[]<>|~#")
 
@@ -17,8 +23,9 @@ def _row(cells: list[str]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
-def markdown_export(result: SeriesResult) -> str:
-    """The series as Markdown: heading, outcome, standings table and game-by-game table."""
+def markdown_export(result: SeriesResult, source: str | None = None) -> str:
+    """The series as Markdown: heading, outcome, standings table and game-by-game table;
+    ``source`` (the series file) is named in the heading when given."""
     series = result.series
     table = series.table
     target = series.rules.target
@@ -26,7 +33,8 @@ def markdown_export(result: SeriesResult) -> str:
         side: f"{side} ({' + '.join(table.members(side))})" if table.partnership else side
         for side in table.sides
     }
-    lines = [f"# {_cell(series.title or 'Skip-Bo series')}", ""]
+    heading = _cell(series.title or "Skip-Bo series")
+    lines = [f"# {heading} ({_cell(source)})" if source else f"# {heading}", ""]
     played = len(result.games)
     lines.append(f"First to {target} points; {played} game{'s' if played != 1 else ''} played.")
     if result.winner is not None:
@@ -50,4 +58,15 @@ def markdown_export(result: SeriesResult) -> str:
         lines.append(_row([str(game.number), _cell(game.winner), str(game.points), *totals]))
     if not result.games:
         lines.append(_row(["", "no games recorded", "", *([""] * len(table.sides))]))
+    return "\n".join(lines) + "\n"
+
+
+def markdown_season(rows: Sequence[SeasonRow]) -> str:
+    """The season table in Markdown: every side's series, games and points added up."""
+    lines = ["# Season", ""]
+    lines.append(_row(["Side", "Series", "Series won", "Games", "Games won", "Points"]))
+    lines.append("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for row in rows:
+        numbers = (row.series, row.series_won, row.games, row.games_won, row.points)
+        lines.append(_row([_cell(row.side), *(str(n) for n in numbers)]))
     return "\n".join(lines) + "\n"

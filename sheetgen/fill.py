@@ -26,7 +26,6 @@ from sheetgen.preview import in_format
 from sheetgen.scoring import SeriesResult, score_series
 from sheetgen.sheet import outcome_phrase, page_layouts, spec_for, title_for
 
-SERIES_SUFFIXES = (".yaml", ".yml", ".json", ".csv")
 # Below this many series, starting two workers costs more than they save. Measured with one
 # process per batch size, serial against two workers (median of 5-7 alternating runs, on the
 # project's 2-core machine while other work ran): one PDF, 2 workers took 3.4x the serial time
@@ -51,22 +50,6 @@ class Failed:
 
     path: Path
     message: str
-
-
-def series_paths(inputs: Iterable[Path]) -> list[Path]:
-    """The series files named, with every series file of a named folder (sorted by name)."""
-    paths: list[Path] = []
-    for item in inputs:
-        if item.is_dir():
-            found = sorted(p for p in item.iterdir() if p.suffix.lower() in SERIES_SUFFIXES)
-            if not found:
-                raise SeriesFileError(
-                    f"{item}: the folder holds no series files (.yaml, .yml, .json or .csv)"
-                )
-            paths.extend(found)
-        else:
-            paths.append(item)
-    return paths
 
 
 def check_printable(result: SeriesResult, where: str) -> fonts.Typeface:

@@ -13,7 +13,7 @@ import csv
 import io
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -52,6 +52,7 @@ _SCORING_FIELDS = {
     "per_card": "per_card",
 }
 GAME_KEYS = ("winner", "left")
+BOM = "\ufeff"
 FORMATS = {".yaml": "yaml", ".yml": "yaml", ".json": "json", ".csv": "csv"}
 LOCK_TIMEOUT = 30.0
 _NULL_TAG = "tag:yaml.org,2002:null"
@@ -71,6 +72,22 @@ def series_format(path: Path) -> str:
         ) from None
 
 
+def series_paths(inputs: Iterable[Path]) -> list[Path]:
+    """The series files named, with every series file of a named folder (sorted by name)."""
+    paths: list[Path] = []
+    for item in inputs:
+        if item.is_dir():
+            found = sorted(p for p in item.iterdir() if p.suffix.lower() in FORMATS)
+            if not found:
+                raise SeriesFileError(
+                    f"{item}: the folder holds no series files (.yaml, .yml, .json or .csv)"
+                )
+            paths.extend(found)
+        else:
+            paths.append(item)
+    return paths
+
+
 def load_series(path: Path) -> Series:
     """Read and check a series file."""
     return parse_series(_read(path), path)
@@ -79,6 +96,7 @@ def load_series(path: Path) -> Series:
 def parse_series(text: str, path: Path) -> Series:
     """Turn a series file's text into a checked Series; ``path`` names it in messages."""
     fmt = series_format(path)
+    text = text.removeprefix(BOM)  # spreadsheets save UTF-8 with a byte-order mark
     if fmt == "csv":
         data = _csv_data(text, path)
     elif fmt == "json":
@@ -210,19 +228,46 @@ def _json_data(text: str, path: Path) -> Any:
         raise SeriesFileError(f"{path}: a number in the file is far too long") from None
 
 
+CSV_SETTINGS = ("game", "title", *_SCORING_FIELDS, "stock")
+
+
 def _csv_data(text: str, path: Path) -> dict[str, Any]:
+    """A CSV series: optional settings rows (``title,Friday``, ``team,Red,Ann,Cy``), then
+    the header ``game,winner,<player>...`` and a row per game. Columns ``points`` and
+    ``total <side>`` after the players, as ``sheetgen export --format csv`` writes them,
+    are worked out again from the games, so they are skipped."""
     try:
         rows = [row for row in csv.reader(io.StringIO(text)) if any(c.strip() for c in row)]
     except csv.Error as exc:
         raise SeriesFileError(f"{path}: not valid CSV ({exc})") from None
     if not rows:
         raise SeriesFileError(f"{path}: the file is empty; the first row names the columns")
-    header = [cell.strip() for cell in rows[0]]
+    data: dict[str, Any] = {}
+    teams: dict[str, list[str]] = {}
+    while rows and rows[0][0].strip() in (*CSV_SETTINGS, "team") and not _is_header(rows[0]):
+        key, *values = [cell.strip() for cell in rows.pop(0)]
+        values = [value for value in values if value]
+        if key == "team" and len(values) >= 2:
+            teams[values[0]] = values[1:]
+        elif key != "team" and len(values) == 1 and key not in data:
+            data[key] = values[0]
+        else:
+            raise SeriesFileError(
+                "a team row names the team and then its players"
+                if key == "team"
+                else "a settings row holds one value, and each setting is given once",
+                file=path,
+                field=key,
+            )
+    if teams:
+        data["teams"] = teams
+    header = [cell.strip() for cell in rows[0]] if rows else []
     if header[:2] != ["game", "winner"] or len(header) < 3:
         raise SeriesFileError(
             f"{path}: the first row must be game,winner and then one column per player"
         )
-    players = header[2:]
+    players = _csv_players(header[2:], list(teams))
+    data["players"] = players
     games = []
     for number, row in enumerate(rows[1:], start=1):
         if len(row) != len(header):
@@ -235,13 +280,38 @@ def _csv_data(text: str, path: Path) -> dict[str, Any]:
                 f"games are numbered 1, 2, 3 in order, so this row is game {number}"
             )
         winner = row[1].strip()
+        winners = teams.get(winner, [winner])
         left = {
             player: cell.strip()
-            for player, cell in zip(players, row[2:], strict=True)
-            if player != winner or cell.strip() not in ("", "0")
+            for player, cell in zip(players, row[2 : 2 + len(players)], strict=True)
+            if player not in winners or cell.strip() not in ("", "0")
         }
         games.append({"winner": winner, "left": left})
-    return {"players": players, "games": games}
+    data["games"] = games
+    return data
+
+
+def _is_header(row: list[str]) -> bool:
+    return [cell.strip() for cell in row[:2]] == ["game", "winner"]
+
+
+def _has_worked_columns(text: str) -> bool:
+    """Whether a CSV series carries points and totals columns (an export does)."""
+    rows = list(csv.reader(io.StringIO(text.removeprefix(BOM))))
+    teams = [row[1].strip() for row in rows if len(row) > 1 and row[0].strip() == "team"]
+    header = next((row for row in rows if _is_header(row)), [])
+    columns = [cell.strip() for cell in header[2:]]
+    return _csv_players(columns, teams) != columns
+
+
+def _csv_players(columns: list[str], teams: list[str]) -> list[str]:
+    """The player columns of a CSV header, without the worked-out points and totals."""
+    if "points" in columns:
+        at = columns.index("points")
+        sides = teams or columns[:at]
+        if columns[at + 1 :] == [f"total {side}" for side in sides]:
+            return columns[:at]
+    return columns
 
 
 # Checking ----------------------------------------------------------------
@@ -366,7 +436,9 @@ def new_series_text(fmt: str, series: Series) -> str:
     """The text of a new series file holding ``series`` (no games yet)."""
     table = series.table
     if fmt == "csv":
-        return _csv_line(["game", "winner", *table.players])
+        return "".join(_csv_line(row) for row in csv_settings_rows(series)) + _csv_line(
+            ["game", "winner", *table.players]
+        )
     head = _head(series)
     if fmt == "json":
         data: dict[str, Any] = {**head, "players": list(table.players)}
@@ -389,6 +461,24 @@ def new_series_text(fmt: str, series: Series) -> str:
         ]
     lines.append("games:")
     return "\n".join(lines) + "\n"
+
+
+def csv_settings_rows(series: Series) -> list[list[str]]:
+    """The rows before a CSV series' header: what differs from the game's own figures."""
+    table, rules = series.table, series.rules
+    definition = load_game(series.game)
+    rows = [["game", series.game]] if series.game != DEFAULT_GAME else []
+    if series.title:
+        rows.append(["title", series.title])
+    rows += [
+        [key, str(getattr(rules, figure))]
+        for key, figure in _SCORING_FIELDS.items()
+        if getattr(rules, figure) != getattr(definition.scoring, figure)
+    ]
+    if table.stock != definition.default_stock(len(table.players)):
+        rows.append(["stock", str(table.stock)])
+    rows += [["team", team.name, *team.members] for team in table.teams]
+    return rows
 
 
 def create_series(
@@ -414,19 +504,6 @@ def create_series(
     )
     table = make_table(players, stock=stock, teams=teams, game=definition)
     series = Series(table, (), rules, title or None, game=definition.id)
-    plain = (
-        definition.id == DEFAULT_GAME
-        and not table.teams
-        and not series.title
-        and rules == definition.scoring
-        and table.stock == definition.default_stock(len(table.players))
-    )
-    if fmt == "csv" and not plain:
-        raise SeriesFileError(
-            "a CSV series file holds only Skip-Bo players and games; use .yaml or .json "
-            "for another game, a title, teams, another stock size or another way of scoring",
-            file=path,
-        )
     create_bytes(path, new_series_text(fmt, series).encode("utf-8"))
     return series
 
@@ -525,13 +602,20 @@ def _edit_series(
             sweep_stale_temporaries(real)
             text = _read(path)
             series = parse_series(text, path)
-            new_text, updated = edit(text, series)
+            bom = BOM if text.startswith(BOM) else ""
+            new_text, updated = edit(text.removeprefix(bom), series)
             try:
                 result = score_series(updated)
             except RuleError as exc:
                 raise SeriesFileError(
                     exc.problem, file=path, game=exc.game, field=exc.field
                 ) from None
+            if series_format(path) == "csv" and _has_worked_columns(text):
+                from sheetgen.export import csv_text
+
+                newline = "\r\n" if "\r\n" in text else "\n"
+                new_text = csv_text(result).replace("\n", newline)
+            new_text = bom + new_text
             if parse_series(new_text, path) != updated:
                 raise SeriesFileError(
                     f"{path}: sheetgen could not change the games without changing what is "

@@ -16,7 +16,7 @@ from sheetgen.export_md import markdown_export
 from sheetgen.fill import fill_pdf, filled_pages, load_results
 from sheetgen.paper import paper
 from sheetgen.scoring import score_series
-from sheetgen.seriesfile import load_series
+from sheetgen.seriesfile import load_series, series_paths
 
 PLAYERS = ["Zoë", "Łukasz", "Σοφία", "Дмитрий"]
 
@@ -239,7 +239,7 @@ def test_the_threshold_decides_whether_workers_start(
         return real(size)
 
     monkeypatch.setattr(fill, "Workers", counted)
-    paths = fill.series_paths([many_dir])
+    paths = series_paths([many_dir])
     options = {"paper": paper("a4"), "output": Path("all.pdf"), "workers": 2}
     monkeypatch.setattr(fill, "PARALLEL_FROM", MANY + 1)
     fill.fill_documents(paths, **options)
@@ -252,7 +252,7 @@ def test_the_threshold_decides_whether_workers_start(
 
 
 def test_one_pdf_in_parallel_has_the_serial_pages(many_dir: Path, parallel: None) -> None:
-    paths = fill.series_paths([many_dir])
+    paths = series_paths([many_dir])
     options = {"paper": paper("a4"), "output": Path("all.pdf")}
     serial, _ = fill.fill_documents(paths, workers=1, **options)
     parallel, _ = fill.fill_documents(paths, workers=2, **options)

@@ -325,8 +325,10 @@ def test_export_partnership_json_and_csv(runner, tmp_path: Path) -> None:
     result = runner("export", "t.yaml", "--format", "csv", "-o", "t.csv")
     assert result.exit_code == 0
     assert (tmp_path / "t.csv").read_text() == (
-        "game,winner,points,total Red,total Blue\n1,Red,95,95,0\n"
+        "team,Red,Ann,Cy\nteam,Blue,Bob,Di\n"
+        "game,winner,Ann,Bob,Cy,Di,points,total Red,total Blue\n1,Red,0,4,0,10,95,95,0\n"
     )
+    assert load_series(tmp_path / "t.csv") == load_series(tmp_path / "t.yaml")
 
 
 def test_standings_table(runner, tmp_path: Path) -> None:
@@ -416,14 +418,34 @@ def test_record_refuses_a_flow_style_games_list(runner, tmp_path: Path) -> None:
     assert path.read_text() == text
 
 
-def test_new_csv_refuses_what_csv_cannot_hold(runner, tmp_path: Path) -> None:
-    result = runner("new", "f.csv", "--players", "Ann,Bob", "--title", "Friday")
-    assert result.exit_code == 1
-    assert result.output == (
-        "Error: f.csv: a CSV series file holds only Skip-Bo players and games; use .yaml or .json "
-        "for another game, a title, teams, another stock size or another way of scoring\n"
+def test_new_csv_holds_title_teams_stock_and_target(runner, tmp_path: Path) -> None:
+    result = runner(
+        "new",
+        "f.csv",
+        "--players",
+        "Ann,Bob,Cy,Di",
+        "--teams",
+        "Red=Ann+Cy,Blue=Bob+Di",
+        "--title",
+        "Friday",
+        "--stock",
+        "12",
+        "--target",
+        "300",
     )
-    assert not (tmp_path / "f.csv").exists()
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "f.csv").read_text(encoding="utf-8") == (
+        "title,Friday\ntarget,300\nstock,12\nteam,Red,Ann,Cy\nteam,Blue,Bob,Di\n"
+        "game,winner,Ann,Bob,Cy,Di\n"
+    )
+    assert (
+        runner("record", "f.csv", "--winner", "Red", "--left", "Bob=2", "--left", "Di=5").exit_code
+        == 0
+    )
+    series = load_series(tmp_path / "f.csv")
+    assert (series.title, series.table.stock, series.rules.target) == ("Friday", 12, 300)
+    assert series.table.sides == ("Red", "Blue")
+    assert series.games[0].left == {"Bob": 2, "Di": 5}
 
 
 def test_record_rejects_unknown_winner_and_repeated_player(runner, tmp_path: Path) -> None:

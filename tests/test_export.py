@@ -1,0 +1,219 @@
+"""Exports that read back: the CSV export is a series file, --excel, and season tables."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pdfplumber
+import pytest
+
+from sheetgen.seriesfile import load_series
+
+FRIDAY = """\
+title: Friday nights
+target: 300
+players: [Zoë, Bob, Cy]
+games:
+  - winner: Zoë
+    left: {Bob: 7, Cy: 3}
+  - winner: Bob
+    left: {Zoë: 2, Cy: 12}
+"""
+PAIRS = """\
+players: [Ann, Bob, Cy, Di]
+teams:
+  Red: [Ann, Cy]
+  Blue: [Bob, Di]
+stock: 20
+games:
+  - winner: Red
+    left: {Bob: 4, Di: 10}
+"""
+
+
+@pytest.fixture
+def season(tmp_path: Path) -> Path:
+    (tmp_path / "friday.yaml").write_text(FRIDAY, encoding="utf-8")
+    (tmp_path / "pairs.yaml").write_text(PAIRS, encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.parametrize("name", ["friday.yaml", "pairs.yaml"])
+def test_csv_export_reads_back_as_the_same_series(runner, season: Path, name: str) -> None:
+    result = runner("export", name, "--format", "csv", "-o", "back.csv")
+    assert result.exit_code == 0, result.output
+    assert load_series(season / "back.csv") == load_series(season / name)
+    assert runner("standings", "back.csv").output == runner("standings", name).output
+
+
+def test_csv_export_keeps_the_cards_left(runner, season: Path) -> None:
+    result = runner("export", "friday.yaml", "--format", "csv")
+    assert result.exit_code == 0
+    assert result.stdout == (
+        "title,Friday nights\n"
+        "target,300\n"
+        "game,winner,Zoë,Bob,Cy,points,total Zoë,total Bob,total Cy\n"
+        "1,Zoë,0,7,3,75,75,0,0\n"
+        "2,Bob,2,0,12,95,75,95,0\n"
+    )
+
+
+def test_recording_into_an_export_works_out_its_totals(runner, season: Path) -> None:
+    runner("export", "friday.yaml", "--format", "csv", "-o", "back.csv")
+    result = runner("record", "back.csv", "--winner", "Cy", "--left", "Zoë=1", "--left", "Bob=1")
+    assert result.exit_code == 0, result.output
+    assert (season / "back.csv").read_text(encoding="utf-8").splitlines()[-1] == (
+        "3,Cy,1,1,0,35,75,95,35"
+    )
+    assert runner("undo", "back.csv", "--yes").exit_code == 0
+    assert load_series(season / "back.csv") == load_series(season / "friday.yaml")
+
+
+def test_excel_writes_utf8_with_a_byte_order_mark(runner, season: Path) -> None:
+    result = runner("export", "friday.yaml", "--excel", "-o", "friday.csv")
+    assert result.exit_code == 0, result.output
+    data = (season / "friday.csv").read_bytes()
+    assert data.startswith(b"\xef\xbb\xbftitle,Friday nights\n")
+    assert "Zoë".encode() in data
+    assert runner("standings", "friday.csv").output == runner("standings", "friday.yaml").output
+    recorded = runner(
+        "record", "friday.csv", "--winner", "Cy", "--left", "Zoë=1", "--left", "Bob=1"
+    )
+    assert recorded.exit_code == 0, recorded.output
+    assert (season / "friday.csv").read_bytes().startswith(b"\xef\xbb\xbftitle,")
+
+
+@pytest.mark.parametrize("suffix", [".yaml", ".json"])
+def test_a_byte_order_mark_is_read_and_kept(runner, tmp_path: Path, suffix: str) -> None:
+    runner("new", f"s{suffix}", "--players", "Ann,Bob")
+    path = tmp_path / f"s{suffix}"
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    result = runner("record", f"s{suffix}", "--winner", "Ann", "--left", "Bob=3")
+    assert result.exit_code == 0, result.output
+    assert path.read_bytes().startswith(b"\xef\xbb\xbf")
+    assert len(load_series(path).games) == 1
+
+
+def test_excel_is_for_csv_only(runner, season: Path) -> None:
+    result = runner("export", "friday.yaml", "--excel", "--format", "md")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == (
+        "Error: Invalid value for --excel: --excel makes a CSV file, not md"
+    )
+
+
+@pytest.mark.parametrize("split", [["-o", "all.pdf"], ["--split", "sheets"]])
+def test_fill_a_folder_holding_an_export(runner, season: Path, split: list[str]) -> None:
+    assert runner("export", "friday.yaml", "--excel", "-o", "friday-export.csv").exit_code == 0
+    result = runner("fill", ".", *split)
+    assert result.exit_code == 0, result.output
+    pdf = season / ("sheets/friday-export.pdf" if "--split" in split else "all.pdf")
+    with pdfplumber.open(pdf) as doc:
+        assert "Friday nights" in doc.pages[0].extract_text()
+
+
+SEASON = """\
+Season: 2 series, 3 games
+Side  Series  Won  Games  Games won  Points
+----  ------  ---  -----  ---------  ------
+Bob        1    0      2          1      95
+Red        1    0      1          1      95
+Zoë        1    0      2          1      75
+Blue       1    0      1          0       0
+Cy         1    0      2          0       0
+"""
+
+
+@pytest.mark.parametrize("args", [["."], ["friday.yaml", "pairs.yaml"]])
+def test_standings_of_a_season(runner, season: Path, args: list[str]) -> None:
+    result = runner("standings", *args)
+    assert result.exit_code == 0, result.output
+    friday = runner("standings", "friday.yaml").output
+    pairs = runner("standings", "pairs.yaml").output
+    prefix = "./" if args == ["."] else ""
+    assert result.output == (
+        f"{prefix}friday.yaml\n{friday}\n{prefix}pairs.yaml\n{pairs}\n{SEASON}"
+    ).replace("./", "")
+
+
+def test_season_counts_series_won(runner, tmp_path: Path) -> None:
+    for name in ("a.yaml", "b.yaml"):
+        (tmp_path / name).write_text(
+            "players: [Ann, Bob]\ntarget: 50\ngames:\n  - winner: Ann\n    left: {Bob: 9}\n",
+            encoding="utf-8",
+        )
+    result = runner("standings", ".")
+    assert result.output.endswith(
+        "Season: 2 series, 2 games\n"
+        "Side  Series  Won  Games  Games won  Points\n"
+        "----  ------  ---  -----  ---------  ------\n"
+        "Ann        2    2      2          2     140\n"
+        "Bob        2    0      2          0       0\n"
+    )
+
+
+def test_export_a_season_as_json_and_markdown(runner, season: Path) -> None:
+    data = json.loads(runner("export", ".").stdout)
+    assert [entry["file"] for entry in data["series"]] == ["friday.yaml", "pairs.yaml"]
+    assert data["series"][1]["totals"] == {"Red": 95, "Blue": 0}
+    assert data["season"][0] == {
+        "side": "Bob",
+        "series": 1,
+        "series_won": 0,
+        "games": 2,
+        "games_won": 1,
+        "points": 95,
+    }
+    markdown = runner("export", "friday.yaml", "pairs.yaml", "--format", "md").stdout
+    assert markdown.startswith(
+        "# Season\n\n| Side | Series | Series won | Games | Games won | Points |"
+    )
+    assert "\n## Friday nights (friday.yaml)\n" in markdown
+    assert "\n### Standings\n" in markdown
+
+
+def test_a_season_is_not_one_csv(runner, season: Path) -> None:
+    result = runner("export", ".", "--format", "csv", "-o", "season.csv")
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "Error: --format csv: a CSV export holds one series (it reads back as a series file); "
+        "for 2 series use --format json or md\n"
+    )
+    assert not (season / "season.csv").exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "target,300,400\ngame,winner,Ann,Bob\n",
+            "Error: s.csv, target: a settings row holds one value, and each setting is given once",
+        ),
+        (
+            "team,Red\ngame,winner,Ann,Bob\n",
+            "Error: s.csv, team: a team row names the team and then its players",
+        ),
+    ],
+)
+def test_bad_settings_rows(runner, tmp_path: Path, text: str, message: str) -> None:
+    (tmp_path / "s.csv").write_text(text, encoding="utf-8")
+    result = runner("standings", "s.csv")
+    assert result.exit_code == 1
+    assert result.stderr == message + "\n"
+
+
+def test_a_cards_left_series_of_another_game_round_trips(runner, tmp_path: Path) -> None:
+    (tmp_path / "s.yaml").write_text(
+        "game: spite-and-malice\nplayers: [Ann, Bob]\nstock: 15\n"
+        "games:\n  - winner: Ann\n    left: {Bob: 4}\n",
+        encoding="utf-8",
+    )
+    result = runner("export", "s.yaml", "--format", "csv", "-o", "s.csv")
+    assert result.exit_code == 0, result.output
+    assert (
+        (tmp_path / "s.csv")
+        .read_text(encoding="utf-8")
+        .startswith("game,spite-and-malice\nstock,15\ngame,winner,Ann,Bob,points,")
+    )
+    assert load_series(tmp_path / "s.csv") == load_series(tmp_path / "s.yaml")
