@@ -9,7 +9,7 @@ turned into one clean message in one place: ``SheetgenGroup.invoke``.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
@@ -25,8 +25,86 @@ if TYPE_CHECKING:
 FC = TypeVar("FC", bound=Callable[..., Any])
 
 
+class SheetgenCommand(click.Command):
+    """A command whose help lists its options in named sections, defaults shown one way.
+
+    ``sections`` maps a heading to the names of the options under it, in order;
+    an option it does not name (one added later, or ``--help``) is listed under
+    "Other options", so nothing declared is ever left out of the help.
+    """
+
+    def __init__(
+        self, *args: Any, sections: Mapping[str, Sequence[str]] | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.sections = dict(sections or {})
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        records: dict[str | None, tuple[str, str]] = {}
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx)
+            if record is not None:
+                records[param.name] = _one_default_style(param, record)
+        listed = {name for names in self.sections.values() for name in names}
+        groups = [
+            (heading, [records[name] for name in names if name in records])
+            for heading, names in self.sections.items()
+        ]
+        rest = [record for name, record in records.items() if name not in listed]
+        groups.append(("Other options" if self.sections else "Options", rest))
+        # One column width for every section, as click gives a single list (at most 30).
+        width = min(max((len(term) for term, _ in records.values()), default=0), 30)
+        for heading, rows in groups:
+            if rows:
+                with formatter.section(heading):
+                    formatter.write_dl([(term.ljust(width), text) for term, text in rows])
+
+
+def _one_default_style(param: click.Parameter, record: tuple[str, str]) -> tuple[str, str]:
+    """click writes a default given as text in parentheses; write it as any other default."""
+    shown = getattr(param, "show_default", None)
+    if isinstance(shown, str):
+        return record[0], record[1].replace(f"[default: ({shown})", f"[default: {shown}")
+    return record
+
+
+# The order a newcomer meets the commands in: paper first, then keeping a series.
+COMMAND_ORDER = (
+    "sheet",
+    "fill",
+    "rules",
+    "games",
+    "new",
+    "record",
+    "undo",
+    "standings",
+    "export",
+    "deal",
+    "printers",
+)
+
+
 class SheetgenGroup(click.Group):
-    """A group that reports sheetgen's own errors as one line and exit status 1."""
+    """A group that reports sheetgen's own errors as one line and exit status 1.
+
+    Its help lists the commands in ``COMMAND_ORDER`` with each one's whole first
+    paragraph, wrapped rather than cut.
+    """
+
+    command_class = SheetgenCommand
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        known = [name for name in COMMAND_ORDER if name in self.commands]
+        return known + sorted(name for name in self.commands if name not in COMMAND_ORDER)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, _first_paragraph(command.help or "")))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -42,6 +120,12 @@ class SheetgenGroup(click.Group):
 
 
 INTERRUPTED = 130
+
+
+def _first_paragraph(text: str) -> str:
+    import inspect
+
+    return " ".join(inspect.cleandoc(text).split("\n\n")[0].split())
 
 
 def _os_message(exc: OSError) -> str:
@@ -114,21 +198,62 @@ class LeftCount(click.ParamType[tuple[str, int]]):
         return (name.strip(), int(count))
 
 
-class GameChoice(click.Choice[str]):
-    """The games under rules/, read only when ``--game`` is used or its help is shown."""
+class DataChoice(click.Choice[str]):
+    """Choices the game folders declare, read only when the option is used or its help shown."""
 
-    def __init__(self) -> None:
+    def __init__(self, source: Callable[[], Sequence[str]]) -> None:
+        self._source = source
         super().__init__(())
 
     @property
     def choices(self) -> tuple[str, ...]:
-        from sheetgen.games import game_ids
-
-        return tuple(game_ids())
+        return tuple(dict.fromkeys(self._source()))
 
     @choices.setter
     def choices(self, value: object) -> None:
         """click sets the choices when it builds the type; the folders decide them instead."""
+
+
+def _games() -> list[Any]:
+    from sheetgen.games import game_ids, load_game
+
+    return [load_game(game) for game in game_ids()]
+
+
+def _game_ids() -> list[str]:
+    from sheetgen.games import game_ids
+
+    return game_ids()
+
+
+class GameChoice(DataChoice):
+    """The games under rules/ (and any --rules-dir)."""
+
+    def __init__(self) -> None:
+        super().__init__(_game_ids)
+
+
+class DeckChoice(DataChoice):
+    """Every deck some game declares; the chosen game checks that it is one of its own."""
+
+    def __init__(self) -> None:
+        super().__init__(lambda: [deck.id for game in _games() for deck in game.decks])
+
+
+class PresetChoice(DataChoice):
+    """Every preset some game ships; the chosen game checks that it has it."""
+
+    def __init__(self) -> None:
+        super().__init__(lambda: [name for game in _games() for name in game.preset_names()])
+
+
+class ToggleChoice(DataChoice):
+    """The values the games' ``[choices]`` allow for one toggle."""
+
+    def __init__(self, toggle: str) -> None:
+        super().__init__(
+            lambda: [str(value) for game in _games() for value in game.choices.get(toggle, ())]
+        )
 
 
 scoring_option = click.option(
@@ -136,18 +261,23 @@ scoring_option = click.option(
     type=click.Choice(["winner", "cards-left"]),
     help="winner: the winner scores bonus + points per card left in the others' piles, first "
     "to the target wins; cards-left: everyone counts the cards left in their own pile, lowest "
-    "total after the agreed games wins (default: the game's way).",
+    "total after the agreed games wins.",
+    show_default="the game's way",
 )
 
 
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--game", type=GameChoice(), help="Which game the series is of (default skip-bo).")
+@click.option(
+    "--game", type=GameChoice(), show_default="skip-bo", help="Which game the series is of."
+)
 @click.option("--players", required=True, help='The players in seating order: "Ann,Bob,Cy,Di".')
 @click.option("--teams", help='Partnership play, teams of two: "Red=Ann+Cy,Blue=Bob+Di".')
 @click.option("--stock", type=click.IntRange(min=1), help="Cards in each stock pile.")
 @scoring_option
-@click.option("--target", type=int, help="Points that win the series (default: the game's, 500).")
+@click.option(
+    "--target", type=int, show_default="the game's, 500", help="Points that win the series."
+)
 @click.option("--games-to-play", type=int, help="With cards-left scoring: games in the series.")
 @click.option("--title", help="A name for the series, printed on its sheets.")
 def new(
@@ -338,8 +468,8 @@ def standings(inputs: tuple[Path, ...]) -> None:
     "--format",
     "fmt",
     type=click.Choice(["json", "csv", "md"]),
-    help="json (the default): every game and total; csv: a series file with points and "
-    "totals; md: tables.",
+    show_default="json, or what -o's name ends in",
+    help="json: every game and total; csv: a series file with points and totals; md: tables.",
 )
 @click.option(
     "--excel",
@@ -351,8 +481,9 @@ def standings(inputs: tuple[Path, ...]) -> None:
     "--output",
     type=click.Path(path_type=Path),
     default=Path("-"),
+    show_default="- (standard output)",
     help="Where to write it: a file (its .json, .csv or .md decides the format), a folder, "
-    "or - for standard output (the default).",
+    "or - for standard output.",
 )
 @click.option("--force", is_flag=True, help=FORCE_HELP)
 def export(
@@ -389,12 +520,17 @@ def export(
 
 
 @cli.command()
-@click.option("--game", type=GameChoice(), help="Which game (default skip-bo).")
+@click.option("--game", type=GameChoice(), show_default="skip-bo", help="Which game.")
 @click.option("--players", required=True, type=int, help="Players at the table (Skip-Bo: 2 to 6).")
 @click.option(
-    "--stock", type=int, help="Cards in each stock pile (default: the game's official size)."
+    "--stock",
+    type=int,
+    show_default="the game's official size",
+    help="Cards in each stock pile.",
 )
-@click.option("--deck", help="Which of the game's decks (default: its official one).")
+@click.option(
+    "--deck", type=DeckChoice(), show_default="the game's own", help="Which of the game's decks."
+)
 def deal(game: str | None, players: int, stock: int | None, deck: str | None) -> None:
     """Show the deal in numbers: stock piles and what is left to draw.
 
@@ -436,14 +572,16 @@ paper_option = click.option(
     "--paper",
     "paper_name",
     type=click.Choice(["letter", "a4"], case_sensitive=False),
-    help="Paper size (default: the system's, from PAPERSIZE, /etc/papersize or LC_PAPER).",
+    show_default="the system's",
+    help="Paper size; the system's is read from PAPERSIZE, /etc/papersize or LC_PAPER.",
 )
 DOCUMENT_FORMATS = ("pdf", "png")
 format_option = click.option(
     "--format",
     "fmt",
     type=click.Choice(DOCUMENT_FORMATS),
-    help="pdf (the default, or what -o's name ends in); png: a preview image of the first page.",
+    show_default="pdf, or what -o's name ends in",
+    help="png: a preview image of the first page.",
 )
 
 
@@ -475,7 +613,8 @@ def output_option(default: str) -> Callable[[FC], FC]:
             "--output",
             type=click.Path(path_type=Path),
             callback=_not_to_a_terminal,
-            help=f"Where to write: a file, a folder, or - for standard output (default {default}).",
+            show_default=default,
+            help="Where to write: a file, a folder, or - for standard output.",
         )(command)
 
     return decorate
@@ -544,14 +683,18 @@ def _sent(sent: Sent) -> None:
 
 
 @cli.command()
-@click.option("--players", type=int, help="Players at the table (Skip-Bo: 2 to 6; default 6).")
+@click.option(
+    "--players", type=int, show_default="6", help="Players at the table (Skip-Bo: 2 to 6)."
+)
 @click.option("--names", help='Player names for the header, e.g. "Ann,Bob,Cy" (sets the count).')
 @click.option("--teams", type=TeamsParam(), help='"Red=Ann+Cy,Blue=Bob+Di", or 2 or 3 teams.')
 @click.option(
     "--games", type=click.IntRange(1, 200), default=10, show_default=True, help="Game rows."
 )
-@click.option("--target", type=click.IntRange(1), help="Points to win (default: the game's, 500).")
-@click.option("--title", help='Heading of the sheet (default "Skip-Bo score sheet").')
+@click.option(
+    "--target", type=click.IntRange(1), show_default="the game's, 500", help="Points to win."
+)
+@click.option("--title", show_default="Skip-Bo score sheet", help="Heading of the sheet.")
 @click.option(
     "--copies",
     type=click.IntRange(1, 100),
@@ -626,22 +769,75 @@ def _write_document(pdf: bytes, fmt: str, output: Path) -> None:
     _said(output)
 
 
-@cli.command()
-@click.option("--game", type=GameChoice(), help="Which game's rules (default skip-bo).")
-@click.option("--players", type=int, help="Players at the table (Skip-Bo: 2 to 6; default 4).")
-@click.option("--stock", help="Cards in each stock pile: official, short (10) or a number.")
-@click.option("--first-player", help="Who starts: left-of-dealer or youngest.")
-@click.option("--partnerships/--no-partnerships", default=None, help="Teams of two (4 or 6).")
-@click.option("--series/--no-series", default=None, help="The points game and its score sheet.")
-@click.option("--target", type=int, help="Points that win the series (default 500).")
-@click.option("--deck", help="skip-bo, or standard: three standard decks with their jokers.")
+# The rules options by what they are about; an option not named here is still shown,
+# under "Other options".
+RULES_SECTIONS = {
+    "The table": ("game", "players", "partnerships", "deck", "stock", "building_piles"),
+    "House rules": (
+        "preset",
+        "list_presets",
+        "house_rules",
+        "settings",
+        "first_player",
+        "must_play_stock",
+        "no_wild_start",
+        "extra",
+    ),
+    "The points game": ("series", "scoring", "target", "games_to_play", "bonus", "per_card"),
+    "The document": ("paper_name", "layout", "fmt", "output", "force"),
+    "Printing": ("to_printer", "printer", "manual_duplex"),
+}
+
+
+@cli.command(sections=RULES_SECTIONS)
+@click.option("--game", type=GameChoice(), show_default="skip-bo", help="Which game's rules.")
+@click.option(
+    "--players", type=int, show_default="4", help="Players at the table (Skip-Bo: 2 to 6)."
+)
+@click.option(
+    "--stock",
+    metavar="[official|short|N]",
+    show_default="official",
+    help="Cards in each stock pile: the game's official size, its short game (Skip-Bo: 10) "
+    "or a number.",
+)
+@click.option(
+    "--first-player",
+    type=ToggleChoice("first-player"),
+    show_default="left-of-dealer",
+    help="Who starts the first game.",
+)
+@click.option(
+    "--partnerships/--no-partnerships",
+    default=None,
+    show_default="no-partnerships",
+    help="Teams of two (4 or 6).",
+)
+@click.option(
+    "--series/--no-series",
+    default=None,
+    show_default="the game's; series for Skip-Bo",
+    help="The points game and its score sheet.",
+)
+@click.option("--target", type=int, show_default="500", help="Points that win the series.")
+@click.option(
+    "--deck",
+    type=DeckChoice(),
+    show_default="the game's own",
+    help="standard: three standard decks with their jokers.",
+)
 @click.option(
     "--building-piles",
     type=int,
+    show_default="the game's",
     help="How many building piles (centre stacks) may stand at once, where the game allows.",
 )
-@click.option("--bonus", type=int, help="Points for going out in the points game (default 25).")
-@click.option("--per-card", type=int, help="Points per card left in another's pile (default 5).")
+@click.option(
+    "--bonus", type=int, show_default="25", help="Points for going out in the points game."
+)
+@click.option(
+    "--per-card", type=int, show_default="5", help="Points per card left in another's pile."
+)
 @click.option(
     "--must-play-stock", is_flag=True, default=None, help="A fitting stock card must be played."
 )
@@ -658,7 +854,15 @@ def _write_document(pdf: bytes, fmt: str, output: Path) -> None:
     type=click.Path(path_type=Path, dir_okay=False),
     help="A TOML house-rules file.",
 )
-@click.option("--preset", help="Start from a shipped preset: official, short, family, strict.")
+@click.option(
+    "--preset",
+    type=PresetChoice(),
+    show_default="official",
+    help="Start from a shipped preset (--list-presets says what each changes).",
+)
+@click.option(
+    "--list-presets", is_flag=True, help="List the game's presets and what each changes, then stop."
+)
 @paper_option
 @click.option(
     "--layout",
@@ -674,6 +878,7 @@ def rules(
     game: str | None,
     house_rules: Path | None,
     preset: str | None,
+    list_presets: bool,
     paper_name: str | None,
     layout: str,
     fmt: str | None,
@@ -695,8 +900,12 @@ def rules(
     """
     from sheetgen.atomic import destination, write_bytes
     from sheetgen.booklet import rules_document
-    from sheetgen.houserules import resolve
+    from sheetgen.houserules import presets_text, resolve
     from sheetgen.paper import default_paper, paper
+
+    if list_presets:
+        click.echo(presets_text(game), nl=False)
+        return
 
     given = click.get_current_context().get_parameter_source
     options = {
@@ -732,7 +941,7 @@ def rules(
     "inputs", metavar="FILE_OR_DIR...", nargs=-1, required=True, type=click.Path(path_type=Path)
 )
 @paper_option
-@click.option("--title", help="Heading of every sheet (default: each series' own title).")
+@click.option("--title", show_default="each series' own title", help="Heading of every sheet.")
 @format_option
 @output_option("output/<file stem>.pdf")
 @click.option(
