@@ -192,7 +192,6 @@ class _Page:
     head_rules: list[Rule] = field(default_factory=list)
     status: Box = Box(0, 0, 0, 0)
     foot: list[tuple[str, float]] = field(default_factory=list)
-    foot_size: float = FOOT_SIZE
     keys: list[Box] = field(default_factory=list)
     key_texts: list[Text] = field(default_factory=list)
 
@@ -295,7 +294,6 @@ def _plan(page: tuple[float, float], spec: SheetSpec, measure: Measure) -> _Page
         room -= legend + 12
     reminder = wrap(spec.reminder, room, FOOT_SIZE, MIN_FOOTNOTE, measure, lines=FOOT_LINES)
     plan.foot = [(line, reminder.size) for line in reminder.lines]
-    plan.foot_size = reminder.size
     if spec.legend:
         plan.keys.append(Box(right - legend + 4, 0, KEY_WIDTH, FOOT_LINE))
         plan.key_texts.append(Text(LEGEND_WON, plan.keys[0].right + 3, 0, FOOT_SIZE))
@@ -335,12 +333,7 @@ def _heads(
     most = TEAM_NAME_LINES if spec.partnership else NAME_LINES
     size, count = _common_size([h.name for h in named], room, NAME_SIZE, most, True, measure)
     names = [wrap(h.name, room, size, size, measure, bold=True, lines=count) for h in named]
-    partners: list[Fitted] = []
-    if spec.partnership:
-        joined = [" + ".join(h.members) for h in named]
-        small, lines = _common_size(joined, room, PARTNER_SIZE, 2, False, measure)
-        small = min(small, size)
-        partners = [wrap(text, room, small, small, measure, lines=lines) for text in joined]
+    partners = _partners(named, room, size, measure) if spec.partnership else []
     tallest = max(len(name.lines) for name in names)
     block = _block(size, tallest)
     if partners:
@@ -370,6 +363,26 @@ def _heads(
             ]
         heads.append(texts)
     return row, heads, []
+
+
+def _partners(named: Sequence[Heading], room: float, size: float, measure: Measure) -> list[Fitted]:
+    """The partners under each team's name, at one size no larger than the names: on one
+    line ("Ann + Cy") while that stays comfortable, else a line each."""
+    joined = [" + ".join(h.members) for h in named]
+    one = [fit(text, room, min(PARTNER_SIZE, size), MIN_TEXT, measure) for text in joined]
+    small = min(item.size for item in one)
+    if small >= NAME_COMFORT - 1 and not any(item.cut for item in one):
+        return [fit(text, room, small, small, measure) for text in joined]
+    stacked = [[f"{member} +" for member in h.members[:-1]] + [h.members[-1]] for h in named]
+    small = min(
+        fit(line, room, min(PARTNER_SIZE, size), MIN_TEXT, measure).size
+        for lines in stacked
+        for line in lines
+    )
+    return [
+        Fitted(tuple(fit(line, room, small, small, measure).line for line in lines), small)
+        for lines in stacked
+    ]
 
 
 def _blank_heads(
