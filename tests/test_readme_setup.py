@@ -94,3 +94,32 @@ def test_test_command_runs_the_suite(newcomer: tuple[Path, dict[str, str]]) -> N
     assert (checkout / ".venv" / "bin" / "pytest").is_file()
     assert " passed" in result.stdout
     assert " failed" not in result.stdout
+
+
+def test_the_checkouts_venv_stays_out_of_the_sdist_and_the_copy_check(
+    newcomer: tuple[Path, dict[str, str]],
+) -> None:
+    """After the README's commands the checkout holds .venv: nothing else may read it."""
+    import sys
+    import tarfile
+
+    checkout, _ = newcomer
+    assert (checkout / ".venv" / "bin" / "python").exists()
+    out = checkout.parent / "dist"
+    subprocess.run(
+        [sys.executable, "-m", "hatchling", "build", "-t", "sdist", "-d", str(out)],
+        cwd=checkout,
+        check=True,
+        capture_output=True,
+    )
+    (sdist,) = out.glob("sheetgen-*.tar.gz")
+    with tarfile.open(sdist) as archive:
+        names = archive.getnames()
+    assert any(name.endswith("/sheetgen/cli.py") for name in names)
+    assert not [name for name in names if "/.venv/" in name or "site-packages" in name]
+    tool = ROOT.parent / "shared" / "tools" / "check-copied"
+    if tool.is_file():
+        copied = subprocess.run(
+            [sys.executable, str(tool)], cwd=checkout, capture_output=True, text=True, check=False
+        )
+        assert (copied.returncode, copied.stdout) == (0, "")
