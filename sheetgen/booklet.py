@@ -79,7 +79,7 @@ def _example(table: Table, scoring: ScoringRules) -> dict[str, Any]:
             "player": player,
             "side": table.side_of(player),
             "left": left[player],
-            "points": left[player] * scoring.per_card,
+            "points": left[player] if scoring.cards_left else left[player] * scoring.per_card,
         }
         for player in losers
     ]
@@ -172,9 +172,13 @@ def build_context(rules: HouseRules, extra_markdown: str | None = None) -> dict[
         "others_piles": _others_piles(rules, len(table.teams)),
         "extra_title": extra_title(extra_markdown),
         "scoring": {
+            "way": scoring.way,
+            "cards_left": scoring.cards_left,
             "bonus": scoring.bonus,
             "per_card": scoring.per_card,
             "target": scoring.target,
+            "games_to_play": scoring.games_to_play,
+            "outcome": scoring.outcome,
             "max_points": max_points(table, scoring),
         },
         "example": _example(table, scoring) if rules.series else None,

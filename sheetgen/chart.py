@@ -114,10 +114,7 @@ def race_chart(
     top = baseline - 2 - 24
 
     # The key: one entry per side, in as few centred rows as fit, every name at one size.
-    names = [
-        f"{side} ({' + '.join(series.table.members(side))})" if series.table.partnership else side
-        for side in sides
-    ]
+    names = [series.table.side_label(side) for side in sides]
     room = width - 2 * MARGIN - KEY_SAMPLE - 6
     key_size = min(fit(name, room, LABEL_SIZE, MIN_TEXT, measure).size for name in names)
     labels = [fit(name, room, key_size, key_size, measure).line for name in names]

@@ -9,6 +9,7 @@ turned into one clean message in one place: ``SheetgenGroup.invoke``.
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,6 +24,36 @@ if TYPE_CHECKING:
     from sheetgen.printing import Job, Request, Sent
 
 FC = TypeVar("FC", bound=Callable[..., Any])
+
+
+def _add_rules_dirs(ctx: click.Context, param: click.Parameter, value: tuple[Path, ...]) -> None:
+    """Offer the games in --rules-dir folders; the group's option starts each run afresh."""
+    from sheetgen.games import added_rules_dirs, use_rules_dirs
+
+    if isinstance(ctx.command, click.Group):
+        use_rules_dirs(value)
+    elif value:
+        use_rules_dirs((*added_rules_dirs(), *value))
+
+
+RULES_DIR_HELP = (
+    "A folder of game folders (each laid out like rules/skip-bo) to offer beside the "
+    "built-in games; repeatable. SHEETGEN_RULES_PATH adds more (separated by "
+    f"{os.pathsep!r})."
+)
+
+
+def rules_dir_option() -> click.Option:
+    """``--rules-dir DIR``: read before the other options, so ``--game`` can name its games."""
+    return click.Option(
+        ["--rules-dir"],
+        multiple=True,
+        type=click.Path(path_type=Path, file_okay=False, exists=True),
+        is_eager=True,
+        expose_value=False,
+        callback=_add_rules_dirs,
+        help=RULES_DIR_HELP,
+    )
 
 
 class SheetgenCommand(click.Command):
@@ -93,6 +124,11 @@ class SheetgenGroup(click.Group):
 
     command_class = SheetgenCommand
 
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        """Every command takes ``--rules-dir``, as the group itself does."""
+        cmd.params.append(rules_dir_option())
+        super().add_command(cmd, name)
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         known = [name for name in COMMAND_ORDER if name in self.commands]
         return known + sorted(name for name in self.commands if name not in COMMAND_ORDER)
@@ -133,7 +169,11 @@ def _os_message(exc: OSError) -> str:
     return f"{where}{exc.strerror or exc}"
 
 
-@click.group(cls=SheetgenGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=SheetgenGroup,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    params=[rules_dir_option()],
+)
 @click.version_option(__version__, prog_name="sheetgen")
 def cli() -> None:
     """Print the paper for a Skip-Bo table: score sheets, rules booklets and
@@ -248,11 +288,16 @@ class PresetChoice(DataChoice):
 
 
 class ToggleChoice(DataChoice):
-    """The values the games' ``[choices]`` allow for one toggle."""
+    """The values the games' ``[toggles.NAME]`` choices allow for one toggle."""
 
     def __init__(self, toggle: str) -> None:
         super().__init__(
-            lambda: [str(value) for game in _games() for value in game.choices.get(toggle, ())]
+            lambda: [
+                str(value)
+                for game in _games()
+                if toggle in game.toggle_defs
+                for value in game.toggle_defs[toggle].choices
+            ]
         )
 
 
@@ -363,7 +408,7 @@ def record(
         sheetgen record friday.yaml --replace 2 --winner Bob --left Ann=4
     """
     from sheetgen.export import standings_text
-    from sheetgen.scoring import Game
+    from sheetgen.scoring import Game, result_line
     from sheetgen.seriesfile import load_series, record_game, repeats_last_game, replace_game
 
     counts = dict(left)
@@ -373,7 +418,8 @@ def record(
     if replace is not None:
         result = replace_game(file, replace, game)
         number = replace
-        click.echo(f"Game {number} replaced: {winner} scores {result.games[number - 1].points}.")
+        line = result_line(result.games[number - 1], result.series.rules)
+        click.echo(f"Game {number} replaced: {line}.")
     else:
         series = load_series(file)
         if repeats_last_game(series, game):
@@ -386,7 +432,9 @@ def record(
             if not yes and _stdin_is_terminal():
                 click.confirm(f"Record it as game {played + 1}?", abort=True, err=True)
         result = record_game(file, game)
-        click.echo(f"Game {len(result.games)}: {winner} scores {result.games[-1].points}.")
+        click.echo(
+            f"Game {len(result.games)}: {result_line(result.games[-1], result.series.rules)}."
+        )
     click.echo(standings_text(result), nl=False)
 
 
@@ -684,6 +732,9 @@ def _sent(sent: Sent) -> None:
 
 @cli.command()
 @click.option(
+    "--game", type=GameChoice(), show_default="skip-bo", help="Which game the sheet is for."
+)
+@click.option(
     "--players", type=int, show_default="6", help="Players at the table (Skip-Bo: 2 to 6)."
 )
 @click.option("--names", help='Player names for the header, e.g. "Ann,Bob,Cy" (sets the count).')
@@ -691,10 +742,12 @@ def _sent(sent: Sent) -> None:
 @click.option(
     "--games", type=click.IntRange(1, 200), default=10, show_default=True, help="Game rows."
 )
+@scoring_option
 @click.option(
     "--target", type=click.IntRange(1), show_default="the game's, 500", help="Points to win."
 )
 @click.option("--title", show_default="Skip-Bo score sheet", help="Heading of the sheet.")
+@click.option("--games-to-play", type=click.IntRange(1), help="With cards-left scoring: games.")
 @click.option(
     "--copies",
     type=click.IntRange(1, 100),
@@ -707,11 +760,14 @@ def _sent(sent: Sent) -> None:
 @output_option("output/score-sheet.pdf")
 @print_options
 def sheet(
+    game: str | None,
     players: int | None,
     names: str | None,
     teams: Any,
     games: int,
+    scoring: str | None,
     target: int | None,
+    games_to_play: int | None,
     title: str | None,
     copies: int,
     paper_name: str | None,
@@ -722,27 +778,32 @@ def sheet(
 ) -> None:
     """Draw blank score sheets: ten games by six players, running totals, the line to 500.
 
+    The sheet says how the table scores: the game's way, or --scoring.
+
     \b
     Example:
         sheetgen sheet --names "Ann,Bob,Cy,Di" --paper a4
         sheetgen sheet --teams "Red=Ann+Cy,Blue=Bob+Di" --copies 3 --print
+        sheetgen sheet --game spite-and-malice --names "Ann,Bob"
+        sheetgen sheet --names "Ann,Bob,Cy" --scoring cards-left --games-to-play 8
     """
-    from dataclasses import replace
-
     from sheetgen.atomic import destination
-    from sheetgen.games import load_game
+    from sheetgen.games import DEFAULT_GAME, load_game
     from sheetgen.paper import paper
     from sheetgen.printing import score_sheet_plan
+    from sheetgen.scoring import ScoringRules
     from sheetgen.sheet import blank_sheet_pdf
     from sheetgen.table import parse_names
 
-    game = load_game()
+    definition = load_game(game or DEFAULT_GAME)
+    figures = {"way": scoring, "target": target, "games_to_play": games_to_play}
+    rules = ScoringRules.from_mapping(figures, definition.scoring)
 
     def sheets(count: int) -> bytes:
         return blank_sheet_pdf(
             paper=paper(paper_name) if paper_name else None,
-            game=game,
-            scoring=game.scoring if target is None else replace(game.scoring, target=target),
+            game=definition,
+            scoring=rules,
             players=players,
             names=parse_names(names) if names is not None else None,
             teams=teams,
@@ -767,6 +828,24 @@ def _write_document(pdf: bytes, fmt: str, output: Path) -> None:
 
     write_bytes(output, in_format(pdf, fmt))
     _said(output)
+
+
+@cli.command()
+@click.option("--game", type=GameChoice(), help="Only this game (default: every game).")
+def games(game: str | None) -> None:
+    """List the games sheetgen knows and the house rules (toggles) each one declares.
+
+    Any toggle listed can be set with ``rules --set NAME=VALUE`` or in a
+    house-rules file; --rules-dir and SHEETGEN_RULES_PATH add games of your own.
+
+    \b
+    Example:
+        sheetgen games --game skip-bo
+        sheetgen games --rules-dir ~/games
+    """
+    from sheetgen.games import games_text
+
+    click.echo(games_text(game), nl=False)
 
 
 # The rules options by what they are about; an option not named here is still shown,
@@ -838,6 +917,8 @@ RULES_SECTIONS = {
 @click.option(
     "--per-card", type=int, show_default="5", help="Points per card left in another's pile."
 )
+@scoring_option
+@click.option("--games-to-play", type=int, help="With cards-left scoring: games in the series.")
 @click.option(
     "--must-play-stock", is_flag=True, default=None, help="A fitting stock card must be played."
 )
@@ -863,6 +944,14 @@ RULES_SECTIONS = {
 @click.option(
     "--list-presets", is_flag=True, help="List the game's presets and what each changes, then stop."
 )
+@click.option(
+    "--set",
+    "settings",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="Set any house rule the game declares in its game.toml, e.g. --set "
+    "first-player=youngest (repeatable; `sheetgen games` lists them).",
+)
 @paper_option
 @click.option(
     "--layout",
@@ -879,6 +968,7 @@ def rules(
     house_rules: Path | None,
     preset: str | None,
     list_presets: bool,
+    settings: tuple[str, ...],
     paper_name: str | None,
     layout: str,
     fmt: str | None,
@@ -889,18 +979,20 @@ def rules(
 ) -> None:
     """Write the rules booklet for how this table plays: house rules, numbers, score sheet.
 
-    Options override the --house-rules file, which overrides the --preset.
+    Options override --set, which overrides the --house-rules file, which
+    overrides the --preset.
 
     \b
     Example:
         sheetgen rules --players 5 --stock short --no-series
+        sheetgen rules --set first-player=youngest --scoring cards-left
         sheetgen rules --house-rules ours.toml --extra ours.md --paper a4 -o rules.pdf
         sheetgen rules --layout booklet --paper letter -o booklet.pdf
         sheetgen rules --layout booklet --printer office
     """
     from sheetgen.atomic import destination, write_bytes
     from sheetgen.booklet import rules_document
-    from sheetgen.houserules import presets_text, resolve
+    from sheetgen.houserules import parse_settings, presets_text, resolve
     from sheetgen.paper import default_paper, paper
 
     if list_presets:
@@ -913,7 +1005,13 @@ def rules(
         for key, value in toggles.items()
         if value is not None and given(key) is not click.core.ParameterSource.DEFAULT
     }
-    house = resolve(game=game, preset=preset, house_rules=house_rules, options=options)
+    house = resolve(
+        game=game,
+        preset=preset,
+        house_rules=house_rules,
+        options=options,
+        settings=parse_settings(settings),
+    )
     reads = [path for path in (house_rules, toggles.get("extra"), house.extra) if path is not None]
     target = None
     if print_on is None or output is not None:

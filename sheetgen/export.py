@@ -109,9 +109,16 @@ def export_series(result: SeriesResult, fmt: str) -> str:
 def json_data(result: SeriesResult) -> dict[str, Any]:
     """The series as the documented JSON object."""
     series = result.series
+    rules = series.rules
+    how: dict[str, Any] = {"scoring": rules.way}
+    if rules.cards_left:
+        how["games_to_play"] = rules.games_to_play
+    else:
+        how.update({"target": rules.target, "bonus": rules.bonus, "per_card": rules.per_card})
     return {
+        "game": series.game,
         "title": series.title,
-        "target": series.rules.target,
+        **how,
         "stock": series.table.stock,
         "sides": list(series.table.sides),
         "games": [
@@ -120,6 +127,7 @@ def json_data(result: SeriesResult) -> dict[str, Any]:
                 "winner": game.winner,
                 "left": dict(game.left),
                 "points": game.points,
+                "scores": dict(game.scores),
                 "totals": dict(game.totals),
             }
             for game in result.games
@@ -163,20 +171,24 @@ def standings_text(result: SeriesResult) -> str:
     """A plain-text table of the series for a terminal."""
     series = result.series
     table = series.table
-    label = {
-        side: f"{side} ({' + '.join(table.members(side))})" if table.partnership else side
-        for side in table.sides
-    }
-    rows = [("Side", "Total", "Won", "Needed")] + [
-        (label[row.side], str(row.total), str(row.games_won), str(row.needed))
-        for row in result.standings
-    ]
-    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    rules = series.rules
+    label = {side: table.side_label(side) for side in table.sides}
+    rows: list[list[str]]
+    if rules.cards_left:
+        rows = [["Side", "Cards", "Won"]] + [
+            [label[row.side], str(row.total), str(row.games_won)] for row in result.standings
+        ]
+    else:
+        rows = [["Side", "Total", "Won", "Needed"]] + [
+            [label[row.side], str(row.total), str(row.games_won), str(row.needed)]
+            for row in result.standings
+        ]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = []
     heading = series.title or "Series"
     played = len(result.games)
     games = "game" if played == 1 else "games"
-    lines.append(f"{heading}: {played} {games} played, first to {series.rules.target}")
+    lines.append(f"{heading}: {played} {games} played, {rules.outcome}")
     for index, row in enumerate(rows):
         cells = [row[0].ljust(widths[0])] + [
             cell.rjust(w) for cell, w in zip(row[1:], widths[1:], strict=True)
@@ -186,6 +198,13 @@ def standings_text(result: SeriesResult) -> str:
             lines.append("  ".join("-" * w for w in widths))
     if result.winner is not None:
         lines.append(f"{label[result.winner]} won the series in game {result.won_in_game}.")
+    elif rules.cards_left and result.finished:
+        lines.append("The lowest total is shared: the series is tied.")
+    elif result.leader is not None and rules.cards_left:
+        left = result.games_left
+        lines.append(
+            f"{label[result.leader]} leads with {left} {'game' if left == 1 else 'games'} to play."
+        )
     elif result.leader is not None:
         leader = next(row for row in result.standings if row.side == result.leader)
         lines.append(f"{label[leader.side]} leads and needs {leader.needed} more points.")

@@ -26,17 +26,17 @@ def _row(cells: list[str]) -> str:
 def markdown_export(result: SeriesResult, source: str | None = None) -> str:
     """The series as Markdown: heading, outcome, standings table and game-by-game table;
     ``source`` (the series file) is named in the heading when given."""
+    from sheetgen.games import load_game
+
     series = result.series
     table = series.table
-    target = series.rules.target
-    label = {
-        side: f"{side} ({' + '.join(table.members(side))})" if table.partnership else side
-        for side in table.sides
-    }
-    heading = _cell(series.title or "Skip-Bo series")
+    rules = series.rules
+    label = {side: table.side_label(side) for side in table.sides}
+    heading = _cell(series.title or f"{load_game(series.game).name} series")
     lines = [f"# {heading} ({_cell(source)})" if source else f"# {heading}", ""]
     played = len(result.games)
-    lines.append(f"First to {target} points; {played} game{'s' if played != 1 else ''} played.")
+    games = f"{played} game{'s' if played != 1 else ''} played"
+    lines.append(f"{rules.outcome[0].upper()}{rules.outcome[1:]}; {games}.")
     if result.winner is not None:
         outcome = f"**{_cell(label[result.winner])}** won the series in game {result.won_in_game}."
     elif result.leader is not None:
@@ -44,18 +44,23 @@ def markdown_export(result: SeriesResult, source: str | None = None) -> str:
     else:
         outcome = "No winner yet; nobody leads."
     lines += [outcome, "", "## Standings", ""]
-    lines.append(_row(["Side", "Total", "Games won", f"Still needed to {target}"]))
+    if rules.cards_left:
+        lines.append(_row(["Side", "Cards left", "Games won", "Games to play"]))
+    else:
+        lines.append(_row(["Side", "Total", "Games won", f"Still needed to {rules.target}"]))
     lines.append("| --- | ---: | ---: | ---: |")
     for row in result.standings:
         lines.append(
             _row([_cell(label[row.side]), str(row.total), str(row.games_won), str(row.needed)])
         )
     lines += ["", "## Games", ""]
-    lines.append(_row(["Game", "Winner", "Points", *(_cell(side) for side in table.sides)]))
+    scored = "Cards left" if rules.cards_left else "Points"
+    lines.append(_row(["Game", "Winner", scored, *(_cell(side) for side in table.sides)]))
     lines.append("| ---: | --- | ---: |" + " ---: |" * len(table.sides))
     for game in result.games:
         totals = [str(game.totals[side]) for side in table.sides]
-        lines.append(_row([str(game.number), _cell(game.winner), str(game.points), *totals]))
+        points = sum(game.scores.values()) if rules.cards_left else game.points
+        lines.append(_row([str(game.number), _cell(game.winner), str(points), *totals]))
     if not result.games:
         lines.append(_row(["", "no games recorded", "", *([""] * len(table.sides))]))
     return "\n".join(lines) + "\n"

@@ -24,7 +24,7 @@ from sheetgen.painter import Meta, PageValues, Painter
 from sheetgen.paper import Paper
 from sheetgen.preview import in_format
 from sheetgen.scoring import SeriesResult, score_series
-from sheetgen.sheet import outcome_phrase, page_layouts, spec_for, title_for
+from sheetgen.sheet import page_layouts, spec_for, title_for
 
 # Below this many series, starting two workers costs more than they save. Measured with one
 # process per batch size, serial against two workers (median of 5-7 alternating runs, on the
@@ -206,9 +206,7 @@ def document_meta(first: SeriesResult, count: int, title: str | None = None) -> 
     """The title and subject of a PDF holding ``count`` series, the first of them ``first``."""
     name = load_game(first.series.game).name
     subject = (
-        f"{name} series, {outcome_phrase(first.series.rules)}"
-        if count == 1
-        else f"{count} {name} series"
+        f"{name} series, {first.series.rules.outcome}" if count == 1 else f"{count} {name} series"
     )
     return Meta(title=heading_of(first, title), subject=subject)
 

@@ -10,6 +10,7 @@ with ``--rules-dir`` or ``SHEETGEN_RULES_PATH``.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -17,32 +18,45 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sheetgen.errors import ChoiceError, GameDefinitionError, RuleError, SheetgenError
+from sheetgen.errors import (
+    ChoiceError,
+    GameDefinitionError,
+    HouseRulesError,
+    RuleError,
+    SheetgenError,
+)
 from sheetgen.numbers import whole_number
 from sheetgen.resources import rules_dir
-from sheetgen.scoring import SCORING_KEYS, ScoringRules
+from sheetgen.scoring import SCORING_KEYS, WAYS, ScoringRules
 
 DEFINITION = "game.toml"
 DEFAULT_GAME = "skip-bo"
 RULES_PATH_ENV = "SHEETGEN_RULES_PATH"
 TEAM_SIZE = 2
 
-# Every toggle the pipeline understands; a game.toml lists which of them it accepts.
-KNOWN_TOGGLES = (
-    "players",
-    "stock",
-    "first-player",
-    "partnerships",
-    "series",
-    "target",
-    "bonus",
-    "per-card",
-    "deck",
-    "building-piles",
-    "must-play-stock",
-    "no-wild-start",
-    "extra",
-)
+# Toggles whose meaning the pipeline knows (who sits, what is dealt, how the series
+# scores), with the kind each must have; a game declares those it lets a table change.
+# Any other toggle a game declares is plain data for its templates.
+STRUCTURAL = {
+    "players": "players",
+    "stock": "stock",
+    "deck": "deck",
+    "extra": "file",
+    "partnerships": "bool",
+    "series": "bool",
+    "scoring": "scoring",
+    "target": "number",
+    "bonus": "number",
+    "per-card": "number",
+    "games-to-play": "number",
+}
+# Kinds a game's own toggles may have.
+PLAIN_KINDS = ("bool", "choice", "number")
+# Keys of a house-rules file that are not toggles, and names templates use otherwise.
+FILE_ONLY_KEYS = ("game", "preset")
+_RESERVED = {*FILE_ONLY_KEYS, "set", "definition", "toggles", "official", "value", "way"}
+_TOGGLE_KEYS = ("kind", "default", "choices", "min", "help")
+_TOGGLE_NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
 _TOP_KEYS = {
     "name",
     "players",
@@ -54,7 +68,6 @@ _TOP_KEYS = {
     "words",
     "stock",
     "decks",
-    "choices",
     "scoring",
     "house_rules",
     "disputed",
@@ -73,6 +86,23 @@ class Deck:
     id: str
     cards: int
     label: str
+
+
+@dataclass(frozen=True)
+class Toggle:
+    """A house rule a table may change, as the game declares it under [toggles.NAME]."""
+
+    name: str
+    kind: str
+    default: Any = None
+    choices: tuple[Any, ...] = ()
+    low: int | None = None
+    help: str = ""
+
+    @property
+    def structural(self) -> bool:
+        """Whether the pipeline itself reads this toggle (players, stock, scoring ...)."""
+        return self.name in STRUCTURAL
 
 
 @dataclass(frozen=True)
@@ -96,12 +126,11 @@ class GameDef:
     min_players: int
     max_players: int
     hand: int
-    toggles: frozenset[str]
+    toggle_defs: Mapping[str, Toggle]
     words: Mapping[str, str]
     official_stock: Mapping[int, int]
     short_stock: int | None
     decks: tuple[Deck, ...]
-    choices: Mapping[str, tuple[Any, ...]]
     scoring: ScoringRules
     house_rules: Mapping[str, str]
     sections: tuple[Section, ...]
@@ -112,6 +141,21 @@ class GameDef:
     draw_left: int = 0
     # Toggles the sources disagree about: the house-rules box always says what the table chose.
     disputed: frozenset[str] = frozenset()
+
+    @property
+    def toggles(self) -> frozenset[str]:
+        """The names of the house rules a table may change."""
+        return frozenset(self.toggle_defs)
+
+    def toggle(self, name: str) -> Toggle:
+        """The declaration of toggle ``name``; a game that has none says which it has."""
+        if name not in self.toggle_defs:
+            raise HouseRulesError(
+                f"does not apply to {self.name}; its house rules are "
+                f"{', '.join(sorted(self.toggle_defs))}",
+                field=name,
+            )
+        return self.toggle_defs[name]
 
     @property
     def bonus(self) -> int:
@@ -233,6 +277,11 @@ def use_rules_dirs(folders: Iterable[Path]) -> None:
             raise ChoiceError(f"{folder} is not a folder of games", field="--rules-dir")
 
 
+def added_rules_dirs() -> tuple[Path, ...]:
+    """The folders ``use_rules_dirs`` added for this run."""
+    return _added_dirs
+
+
 def search_path() -> tuple[Path, ...]:
     """Where games are looked for, first match wins: --rules-dir, SHEETGEN_RULES_PATH, rules/."""
     from_env = []
@@ -250,16 +299,35 @@ def game_folders() -> dict[str, Path]:
     """Every game on the search path by id: folders holding a game.toml, or being one."""
     found: dict[str, Path] = {}
     for place in search_path():
-        candidates = [place] if (place / DEFINITION).is_file() else sorted(place.iterdir())
-        for folder in candidates:
-            if (folder / DEFINITION).is_file():
-                found.setdefault(folder.name, folder)
+        try:
+            candidates = [place] if (place / DEFINITION).is_file() else sorted(place.iterdir())
+            for folder in candidates:
+                if (folder / DEFINITION).is_file():
+                    found.setdefault(folder.name, folder)
+        except OSError as exc:
+            raise ChoiceError(
+                f"cannot look for games in {place} ({exc.strerror or exc})", field="rules-dir"
+            ) from None
     return found
 
 
 def game_ids() -> list[str]:
     """Every game that can be asked for, sorted."""
     return sorted(game_folders())
+
+
+def games_text(game_id: str | None = None) -> str:
+    """Every game (or one) with its players and the toggles it declares, for a terminal."""
+    lines: list[str] = []
+    for name in [game_id] if game_id else game_ids():
+        game = load_game(name)
+        lines.append(f"{game.id}: {game.name}, {game.player_span} players ({game.folder})")
+        width = max(len(toggle) for toggle in game.toggle_defs)
+        for toggle in game.toggle_defs.values():
+            allowed = ", ".join(str(choice) for choice in toggle.choices)
+            kind = f"{toggle.kind}: {allowed}" if allowed else toggle.kind
+            lines.append(f"  {toggle.name.ljust(width)}  {toggle.help or '-'} [{kind}]")
+    return "\n".join(lines) + "\n"
 
 
 def load_game(game_id: str = DEFAULT_GAME) -> GameDef:
@@ -310,10 +378,7 @@ def _parse(game_id: str, folder: Path, data: dict[str, Any]) -> GameDef:
     low, high = _whole(span[0], "players", 1), _whole(span[1], "players", 1)
     if low > high:
         raise _fail("players", f"the fewest, {low}, is more than the most, {high}")
-    toggles = frozenset(data["toggles"])
-    for toggle in toggles:
-        if toggle not in KNOWN_TOGGLES:
-            raise _fail("toggles", f"{toggle!r} is not a toggle; choose from {KNOWN_TOGGLES}")
+    toggles = _toggles(data["toggles"], [deck_id for deck_id in data["decks"]])
     official = {
         _whole(players, "stock.official", 1): _whole(cards, "stock.official", 1)
         for players, cards in data["stock"].get("official", {}).items()
@@ -355,12 +420,11 @@ def _parse(game_id: str, folder: Path, data: dict[str, Any]) -> GameDef:
         min_players=low,
         max_players=high,
         hand=_whole(data["hand"], "hand"),
-        toggles=toggles,
+        toggle_defs=toggles,
         words=dict(data.get("words", {})),
         official_stock=official,
         short_stock=None if short is None else _whole(short, "stock.short", 1),
         decks=decks,
-        choices={key: tuple(values) for key, values in data.get("choices", {}).items()},
         scoring=scoring,
         house_rules=dict(data.get("house_rules", {})),
         sections=sections,
@@ -371,6 +435,9 @@ def _parse(game_id: str, folder: Path, data: dict[str, Any]) -> GameDef:
         draw_left=_whole(dealing.get("draw_left", 0), "deal.draw_left"),
         disputed=disputed,
     )
+    for key in game.house_rules:
+        if key not in toggles:
+            raise _fail(f"house_rules.{key}", f"no toggle {key!r} is declared under [toggles]")
     if "official" not in game.preset_names():
         raise _fail("presets", f"{game.presets_dir}/official.toml is missing")
     for players, size in official.items():
@@ -380,6 +447,58 @@ def _parse(game_id: str, folder: Path, data: dict[str, Any]) -> GameDef:
             except RuleError as exc:
                 raise GameDefinitionError(exc.problem, field="stock.official") from None
     return game
+
+
+def _toggles(raw: Any, deck_ids: list[str]) -> dict[str, Toggle]:
+    """Read the [toggles.NAME] tables: each toggle's kind, default, choices and help."""
+    if not isinstance(raw, dict):
+        raise _fail("toggles", "declare each toggle as a table: [toggles.first-player]")
+    toggles: dict[str, Toggle] = {}
+    for name, spec in raw.items():
+        where = f"toggles.{name}"
+        if not _TOGGLE_NAME.fullmatch(name) or name.replace("-", "_") in _RESERVED:
+            raise _fail(
+                where,
+                "a toggle's name is lower-case words joined by hyphens, not "
+                f"one of {', '.join(sorted(_RESERVED))}",
+            )
+        if not isinstance(spec, dict):
+            raise _fail(where, "give a table: kind, default, choices, min, help")
+        for key in spec:
+            if key not in _TOGGLE_KEYS:
+                raise _fail(
+                    f"{where}.{key}", f"unknown key; a toggle has {', '.join(_TOGGLE_KEYS)}"
+                )
+        fixed = STRUCTURAL.get(name)
+        kind = str(spec.get("kind", fixed))
+        if fixed is not None and kind != fixed:
+            raise _fail(f"{where}.kind", f"{name} is a {fixed} toggle, not {kind!r}")
+        if fixed is None and kind not in PLAIN_KINDS:
+            raise _fail(f"{where}.kind", f"{kind!r} is not a kind; choose {', '.join(PLAIN_KINDS)}")
+        choices = tuple(spec.get("choices", ()))
+        if kind == "choice" and not choices:
+            raise _fail(f"{where}.choices", "a choice toggle lists its choices")
+        if kind == "deck":
+            choices = tuple(deck_ids)
+        if kind == "scoring":
+            choices = WAYS
+        default = spec.get("default")
+        if default is None:
+            default = {"bool": False, "choice": choices[0] if choices else None}.get(kind)
+        if kind == "number" and fixed is None and default is None:
+            raise _fail(f"{where}.default", "a number toggle gives its default")
+        if choices and default is not None and default not in choices:
+            raise _fail(f"{where}.default", f"{default!r} is not one of its choices")
+        low = spec.get("min")
+        toggles[name] = Toggle(
+            name=name,
+            kind=kind,
+            default=default,
+            choices=choices,
+            low=None if low is None else _whole(low, f"{where}.min", -(10**9)),
+            help=str(spec.get("help", "")),
+        )
+    return toggles
 
 
 def _sections(folder: Path, raw_sections: Any) -> tuple[Section, ...]:

@@ -1,69 +1,93 @@
 """How this table plays: house rules from presets, a TOML file and options, checked.
 
 Layers, each overriding the one before: the game's presets/official.toml, a
-named preset, the table's house-rules file, the command-line options. Every
-value remembers where it came from, so a bad one is reported with its file
-and key. The result is one validated, frozen HouseRules.
+named preset, the table's house-rules file, ``--set NAME=VALUE`` and the
+command-line options. Every toggle a game declares in its game.toml
+([toggles.NAME]: kind, default, choices) can be set in any layer; every value
+remembers where it came from, so a bad one is reported with its file and key.
+The result is one validated, frozen HouseRules.
 """
 
 from __future__ import annotations
 
 import textwrap
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
 from sheetgen.errors import ChoiceError, HouseRulesError, RuleError, SheetgenError
-from sheetgen.games import DEFAULT_GAME, KNOWN_TOGGLES, Deck, GameDef, load_game
+from sheetgen.games import DEFAULT_GAME, FILE_ONLY_KEYS, Deck, GameDef, Toggle, load_game
 from sheetgen.numbers import whole_number
 from sheetgen.scoring import ScoringRules
 
-FILE_ONLY_KEYS = ("game", "preset")
-_BOOL_KEYS = ("partnerships", "series", "must-play-stock", "no-wild-start")
-_COUNT_KEYS = ("target", "bonus", "per-card")
+# The toggles that set a ScoringRules figure, and the figure each sets.
+SCORING_TOGGLES = {
+    "scoring": "way",
+    "target": "target",
+    "bonus": "bonus",
+    "per-card": "per_card",
+    "games-to-play": "games_to_play",
+}
+_TRUE = ("true", "yes", "on")
+_FALSE = ("false", "no", "off")
+SET = "--set"
 
 E = TypeVar("E", bound=SheetgenError)
-# Where a value came from: a file (preset or house rules) or, as None, the command line.
-Origin = Path | None
+# Where a value came from: a file (preset or house rules), "--set", or None for an option.
+Origin = Path | str | None
 
 
 @dataclass(frozen=True)
 class HouseRules:
-    """The validated rules of one table for one game."""
+    """The validated rules of one table for one game.
+
+    The toggles the pipeline itself reads are fields; every toggle the game
+    declares, those included, is in ``toggles`` by its name, and reads as an
+    attribute too (``rules.first_player`` for ``first-player``), so templates
+    use the game's own toggles like the built-in ones.
+    """
 
     game: str
     players: int
     stock: int
-    first_player: str
+    deck: str
     partnerships: bool
     series: bool
-    target: int
-    bonus: int
-    per_card: int
-    deck: str
-    building_piles: int
-    must_play_stock: bool
-    no_wild_start: bool
+    scoring: ScoringRules
+    toggles: Mapping[str, Any]
+    definition: GameDef = field(compare=False, repr=False)
     extra: Path | None = None
     # The game's official rules for this many players, read with these (None: these are they).
     official: HouseRules | None = field(default=None, compare=False, repr=False)
 
-    @property
-    def definition(self) -> GameDef:
-        return load_game(self.game)
+    def __getattr__(self, name: str) -> Any:
+        toggles = self.__dict__.get("toggles", {})
+        key = name.replace("_", "-")
+        if key in toggles:
+            return toggles[key]
+        raise AttributeError(name)
 
     @property
-    def scoring(self) -> ScoringRules:
-        """How this table scores its series: the game's way with the table's figures."""
-        return replace(
-            self.definition.scoring, bonus=self.bonus, per_card=self.per_card, target=self.target
-        )
+    def target(self) -> int:
+        return self.scoring.target
+
+    @property
+    def bonus(self) -> int:
+        return self.scoring.bonus
+
+    @property
+    def per_card(self) -> int:
+        return self.scoring.per_card
+
+    @property
+    def games_to_play(self) -> int:
+        return self.scoring.games_to_play
 
     def value(self, toggle: str) -> Any:
         """The value of a toggle by its house-rules key (``first-player``)."""
-        return getattr(self, toggle.replace("-", "_"))
+        return self.toggles[toggle]
 
 
 def _fail(origin: Origin, key: str, problem: str) -> HouseRulesError:
@@ -71,9 +95,11 @@ def _fail(origin: Origin, key: str, problem: str) -> HouseRulesError:
 
 
 def _placed(error: E, origin: Origin, key: str) -> E:
-    """``error`` placed at a key of a file, or at the option ``--key`` of the command line."""
+    """``error`` placed at a key of a file, at ``--set KEY`` or at the option ``--KEY``."""
     if origin is None:
         return error.at(field=f"--{key}")
+    if origin == SET:
+        return error.at(field=f"{SET} {key}")
     return error.at(file=origin, field=key)
 
 
@@ -91,11 +117,21 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise HouseRulesError(f"not valid TOML ({exc})", file=path) from exc
 
 
-def _check_keys(data: Mapping[str, Any], origin: Path, allow_file_keys: bool) -> None:
-    allowed = KNOWN_TOGGLES + (FILE_ONLY_KEYS if allow_file_keys else ())
-    for key in data:
-        if key not in allowed:
-            raise _fail(origin, key, f"unknown key; house rules take {', '.join(allowed)}")
+def parse_settings(items: Iterable[str]) -> dict[str, str]:
+    """``--set NAME=VALUE`` items as a mapping; a malformed or repeated one is refused."""
+    settings: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise HouseRulesError(
+                f"{item!r} is not NAME=VALUE; for example --set first-player=youngest",
+                field=SET,
+            )
+        if name in settings:
+            raise HouseRulesError(f"{name} is set twice", field=SET)
+        settings[name] = value.strip()
+    return settings
 
 
 def resolve(
@@ -104,22 +140,19 @@ def resolve(
     preset: str | None = None,
     house_rules: Path | None = None,
     options: Mapping[str, Any] | None = None,
+    settings: Mapping[str, str] | None = None,
 ) -> HouseRules:
-    """Merge official rules, preset, house-rules file and options; check and return them.
+    """Merge official rules, preset, house-rules file, settings and options; check them.
 
-    ``options`` holds only what the command line actually set, keyed like the
-    house-rules file (``first-player``); their values override the file's.
+    ``options`` holds only what the command line's own options set, keyed like
+    the house-rules file (``first-player``); ``settings`` what ``--set`` set,
+    as text. Options override settings, which override the file.
     """
-    options = dict(options or {})
     layers: list[tuple[Origin, dict[str, Any]]] = []
     file_data: dict[str, Any] = {}
     if house_rules is not None:
         file_data = read_toml(house_rules)
-        _check_keys(file_data, house_rules, allow_file_keys=True)
-        if "extra" in file_data and isinstance(file_data["extra"], str):
-            file_data["extra"] = house_rules.parent / file_data["extra"]
-    game_id = game or file_data.pop("game", None) or DEFAULT_GAME
-    file_data.pop("game", None)
+    game_id = game or file_data.get("game") or DEFAULT_GAME
     game_origin = None if game or house_rules is None else house_rules
     try:
         definition = load_game(str(game_id))
@@ -128,8 +161,7 @@ def resolve(
 
     official_path = definition.preset_path("official")
     layers.append((official_path, _preset(official_path)))
-    preset_name = preset or file_data.pop("preset", None)
-    file_data.pop("preset", None)
+    preset_name = preset or file_data.get("preset")
     if preset_name is not None and preset_name != "official":
         try:
             path = definition.preset_path(str(preset_name))
@@ -138,8 +170,11 @@ def resolve(
             raise _placed(exc, preset_origin, "preset") from None
         layers.append((path, _preset(path)))
     if house_rules is not None:
-        layers.append((house_rules, file_data))
-    layers.append((None, options))
+        layers.append(
+            (house_rules, {k: v for k, v in file_data.items() if k not in FILE_ONLY_KEYS})
+        )
+    layers.append((SET, dict(settings or {})))
+    layers.append((None, dict(options or {})))
     rules = _build(definition, _merge(definition, layers))
     official = _build(
         definition, _merge(definition, [layers[0], (None, {"players": rules.players})])
@@ -153,13 +188,10 @@ def _merge(
     merged: dict[str, tuple[Any, Origin]] = {}
     for origin, data in layers:
         for key, value in data.items():
-            if key not in definition.toggles:
-                raise _fail(
-                    origin,
-                    key,
-                    f"does not apply to {definition.name}; its house rules are "
-                    f"{', '.join(sorted(definition.toggles))}",
-                )
+            try:
+                definition.toggle(key)
+            except HouseRulesError as exc:
+                raise _placed(exc, origin, key) from None
             merged[key] = (value, origin)
     return merged
 
@@ -175,74 +207,68 @@ def official_of(rules: HouseRules) -> HouseRules:
 
 
 def _preset(path: Path) -> dict[str, Any]:
-    data = read_toml(path)
-    _check_keys(data, path, allow_file_keys=False)
-    return data
+    return read_toml(path)
 
 
 def _build(game: GameDef, merged: Mapping[str, tuple[Any, Origin]]) -> HouseRules:
-    def get(key: str, default: Any) -> tuple[Any, Origin]:
-        return merged.get(key, (default, None))
+    def origin(key: str) -> Origin:
+        return merged.get(key, (None, None))[1]
 
     def checked(key: str, check: Any, *args: Any) -> Any:
         """``check(*args)``, its error placed where the key's value came from."""
         try:
             return check(*args)
         except RuleError as exc:
-            raise _placed(HouseRulesError(exc.problem), get(key, None)[1], key) from None
+            raise _placed(HouseRulesError(exc.problem), origin(key), key) from None
         except SheetgenError as exc:
-            raise _placed(exc, get(key, None)[1], key) from None
+            raise _placed(exc, origin(key), key) from None
 
-    players = checked("players", whole_number, get("players", game.min_players)[0])
+    values: dict[str, Any] = {}
+    for name, toggle in game.toggle_defs.items():
+        if toggle.kind in ("players", "stock", "deck", "scoring") or name in SCORING_TOGGLES:
+            continue
+        given = merged.get(name, (toggle.default, None))[0]
+        values[name] = checked(name, _value, game, toggle, given, origin(name))
+
+    players = checked("players", whole_number, merged.get("players", (game.min_players,))[0])
     checked("players", game.check_players, players)
-
-    flags: dict[str, bool] = {}
-    for key in _BOOL_KEYS:
-        value, origin = get(key, False)
-        if not isinstance(value, bool):
-            raise _fail(origin, key, f"{value!r} is not true or false")
-        flags[key] = value
-    if flags["partnerships"]:
+    values["players"] = players
+    if values.get("partnerships"):
         checked("partnerships", game.check_partnerships, players)
 
-    if not flags["series"]:
+    if not values.get("series"):
         _refuse_figures_without_series(game, merged)
-    figures = {key.replace("-", "_"): get(key, None)[0] for key in _COUNT_KEYS}
+    figures = {
+        figure: _text_or_value(merged[key][0]) if key in merged else None
+        for key, figure in SCORING_TOGGLES.items()
+    }
     try:
         scoring = ScoringRules.from_mapping(figures, game.scoring)
     except SheetgenError as exc:
-        key = (exc.field or "").replace("_", "-")
-        raise _placed(HouseRulesError(exc.problem), get(key, None)[1], key) from None
-    if flags["series"] and not scoring.cards_left and scoring.bonus == scoring.per_card == 0:
+        key = next(k for k, figure in SCORING_TOGGLES.items() if figure == exc.field)
+        raise _placed(HouseRulesError(exc.problem), origin(key), key) from None
+    for key, figure in SCORING_TOGGLES.items():
+        if key in game.toggle_defs:
+            values[key] = getattr(scoring, figure)
+    if values.get("series") and not scoring.cards_left and scoring.bonus == scoring.per_card == 0:
         _refuse_unwinnable_series(game, merged)
 
-    deck = checked("deck", game.deck, str(get("deck", game.official_deck.id)[0]))
-    stock = checked("stock", _stock, game, players, deck, get("stock", "official")[0])
-    choices = {
-        key: _choice(game, key, *get(key, None)) for key in ("first-player", "building-piles")
-    }
-
-    extra, origin = get("extra", None)
-    if extra is not None:
-        extra = Path(extra)
-        if not extra.is_file():
-            raise _fail(origin, "extra", f"{extra} is not a readable Markdown file")
+    deck = checked("deck", game.deck, str(merged.get("deck", (game.official_deck.id,))[0]))
+    stock = checked("stock", _stock, game, players, deck, merged.get("stock", ("official",))[0])
+    values.update({"deck": deck.id, "stock": stock})
+    values = {name: values[name] for name in game.toggle_defs if name in values}
 
     return HouseRules(
         game=game.id,
         players=players,
         stock=stock,
-        first_player=str(choices["first-player"] or ""),
-        partnerships=flags["partnerships"],
-        series=flags["series"],
-        target=scoring.target,
-        bonus=scoring.bonus,
-        per_card=scoring.per_card,
         deck=deck.id,
-        building_piles=int(choices["building-piles"] or 0),
-        must_play_stock=flags["must-play-stock"],
-        no_wild_start=flags["no-wild-start"],
-        extra=extra,
+        partnerships=bool(values.get("partnerships", False)),
+        series=bool(values.get("series", False)),
+        scoring=scoring,
+        toggles=values,
+        definition=game,
+        extra=values.get("extra"),
     )
 
 
@@ -251,19 +277,21 @@ def _chosen(game: GameDef, merged: Mapping[str, tuple[Any, Origin]], key: str) -
     if key not in merged:
         return False
     origin = merged[key][1]
-    return origin is None or origin.parent != game.presets_dir
+    return not isinstance(origin, Path) or origin.parent != game.presets_dir
 
 
 def _shown(origin: Origin, key: str) -> str:
-    return f"--{key}" if origin is None else key
+    if origin is None:
+        return f"--{key}"
+    return f"{SET} {key}" if origin == SET else key
 
 
 def _refuse_figures_without_series(game: GameDef, merged: Mapping[str, tuple[Any, Origin]]) -> None:
     """A series figure the table chose while it keeps no series would change nothing."""
-    for key in _COUNT_KEYS:
+    for key in SCORING_TOGGLES:
         if _chosen(game, merged, key):
             origin = merged[key][1]
-            series = "add --series" if origin is None else "set series = true"
+            series = "set series = true" if isinstance(origin, Path) else "add --series"
             raise _fail(
                 origin,
                 key,
@@ -281,9 +309,43 @@ def _refuse_unwinnable_series(game: GameDef, merged: Mapping[str, tuple[Any, Ori
         f"a {game.name} series could never be won: with 0 points for going out and 0 per "
         f"card left, no game pays any points; give {' or '.join(fields.split(', '))} "
         "1 or more",
-        file=origin,
+        file=origin if isinstance(origin, Path) else None,
         field=fields,
     )
+
+
+def _text_or_value(value: Any) -> Any:
+    return value.strip() if isinstance(value, str) else value
+
+
+def _value(game: GameDef, toggle: Toggle, value: Any, origin: Origin) -> Any:
+    """A toggle's value checked against its kind; text from --set is read by the kind."""
+    if toggle.kind == "bool":
+        # TOML has true and false; only text typed after --set is read as one.
+        if origin == SET and isinstance(value, str) and value.strip().lower() in _TRUE + _FALSE:
+            return value.strip().lower() in _TRUE
+        if not isinstance(value, bool):
+            raise HouseRulesError(f"{value!r} is not true or false")
+        return value
+    if toggle.kind == "choice":
+        for choice in toggle.choices:
+            if value == choice or (isinstance(value, str) and value.strip() == str(choice)):
+                return choice
+        shown = ", ".join(str(choice) for choice in toggle.choices)
+        raise HouseRulesError(f"{value!r} is not a choice for {game.name}; choose {shown}")
+    if toggle.kind == "number":
+        number = whole_number(value)
+        if toggle.low is not None and number < toggle.low:
+            raise HouseRulesError(f"{number} is below {toggle.low}; give {toggle.low} or more")
+        return number
+    if value is None:
+        return None
+    extra = Path(value)
+    if isinstance(origin, Path) and not extra.is_absolute() and isinstance(value, str):
+        extra = origin.parent / extra
+    if not extra.is_file():
+        raise HouseRulesError(f"{extra} is not a readable Markdown file")
+    return extra
 
 
 def _stock(game: GameDef, players: int, deck: Deck, value: Any) -> int:
@@ -303,27 +365,19 @@ def _stock(game: GameDef, players: int, deck: Deck, value: Any) -> int:
     return size
 
 
-def _choice(game: GameDef, key: str, value: Any, origin: Origin) -> Any:
-    allowed = game.choices.get(key, ())
-    if value is None:
-        return allowed[0] if allowed else None
-    if value not in allowed:
-        shown = ", ".join(str(choice) for choice in allowed)
-        raise _fail(origin, key, f"{value!r} is not a choice for {game.name}; choose {shown}")
-    return value
-
-
 def differences(rules: HouseRules) -> list[str]:
     """The toggles whose value differs from the official rules for this many players.
 
     Only toggles the game's house_rules table has a sentence for count; the
-    scoring figures count only while the points game is on.
+    scoring figures count only while the points game is on, and only those of
+    the way it is scored.
     """
     game = rules.definition
     official = official_of(rules)
+    unused = {"games-to-play"} if not rules.scoring.cards_left else {"target", "bonus", "per-card"}
     changed: list[str] = []
     for toggle in game.house_rules:
-        if toggle in ("target", "bonus", "per-card") and not rules.series:
+        if toggle in SCORING_TOGGLES and (not rules.series or toggle in unused):
             continue
         if toggle == "extra":
             if rules.extra is not None:

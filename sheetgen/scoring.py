@@ -84,6 +84,13 @@ class ScoringRules:
         return cls(**figures)  # type: ignore[arg-type]
 
     @property
+    def outcome(self) -> str:
+        """How the series is won, in a few words: "first to 500", "lowest total after 10 games"."""
+        if self.way == CARDS_LEFT:
+            return f"lowest total after {self.games_to_play} games"
+        return f"first to {self.target}"
+
+    @property
     def cards_left(self) -> bool:
         """Whether each side is charged its own cards left (lowest total wins)."""
         return self.way == CARDS_LEFT
@@ -204,6 +211,14 @@ class SeriesResult:
         if len(rows) > 1 and rows[1].total == rows[0].total:
             return None
         return rows[0].side
+
+
+def result_line(game: GameResult, rules: ScoringRules) -> str:
+    """One scored game in words: ``Ann scores 65`` or ``Ann went out; Bob 7, Cy 12 cards left``."""
+    if not rules.cards_left:
+        return f"{game.winner} scores {game.points}"
+    charged = ", ".join(f"{side} {cards}" for side, cards in game.scores.items() if cards)
+    return f"{game.winner} went out; {charged} cards left count against them"
 
 
 def max_points(table: Table, rules: ScoringRules | None = None) -> int:

@@ -188,17 +188,10 @@ def blank_sheet_pdf(
     layouts = page_layouts(sheet_paper, spec, games, typeface)
     painter = Painter(
         sheet_paper.landscape,
-        Meta(title=heading, subject=f"Blank {game.name} score sheet, {outcome_phrase(rules)}"),
+        Meta(title=heading, subject=f"Blank {game.name} score sheet, {rules.outcome}"),
         typeface,
     )
     for _ in range(copies):
         for layout in layouts:
             painter.sheet(layout)
     return painter.finish()
-
-
-def outcome_phrase(rules: ScoringRules) -> str:
-    """How the series is won, in a few words: "first to 500" or "lowest after 10 games"."""
-    if rules.cards_left:
-        return f"lowest after {rules.games_to_play} games"
-    return f"first to {rules.target}"

@@ -342,9 +342,9 @@ def no_render(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         ),
         (
             ["--house-rules", "odd.toml"],
-            "odd.toml, colour: unknown key; house rules take players, "
-            "stock, first-player, partnerships, series, target, bonus, per-card, deck, "
-            "building-piles, must-play-stock, no-wild-start, extra, game, preset",
+            "odd.toml, colour: does not apply to Skip-Bo; its house rules are bonus, deck, "
+            "extra, first-player, games-to-play, must-play-stock, no-wild-start, partnerships, "
+            "per-card, players, scoring, series, stock, target",
         ),
         (
             ["--game", "skip-bo-board", "--partnerships"],

@@ -118,9 +118,9 @@ def test_bad_file_values_name_the_file_and_key(tmp_path: Path) -> None:
     [
         (
             "colour = 'red'\n",
-            "{path}, colour: unknown key; house rules take players, stock, "
-            "first-player, partnerships, series, target, bonus, per-card, deck, building-piles, "
-            "must-play-stock, no-wild-start, extra, game, preset",
+            "{path}, colour: does not apply to Skip-Bo; its house rules are bonus, deck, extra, "
+            "first-player, games-to-play, must-play-stock, no-wild-start, partnerships, "
+            "per-card, players, scoring, series, stock, target",
         ),
         ("stock = \n", "{path}: not valid TOML (Invalid value (at line 1, column 9))"),
         ("series = 'yes'\n", "{path}, series: 'yes' is not true or false"),

@@ -297,8 +297,12 @@ def test_export_json_has_exactly_the_documented_keys(runner, tmp_path: Path) -> 
     result = runner("export", "f.yaml", "--format", "json")
     assert result.exit_code == 0
     assert json.loads(result.output) == {
+        "game": "skip-bo",
         "title": "Friday nights",
+        "scoring": "winner",
         "target": 500,
+        "bonus": 25,
+        "per_card": 5,
         "stock": 30,
         "sides": ["Ann", "Bob", "Cy", "Di"],
         "games": [
@@ -307,6 +311,7 @@ def test_export_json_has_exactly_the_documented_keys(runner, tmp_path: Path) -> 
                 "winner": "Ann",
                 "left": {"Bob": 7, "Cy": 12, "Di": 3},
                 "points": 135,
+                "scores": {"Ann": 135, "Bob": 0, "Cy": 0, "Di": 0},
                 "totals": {"Ann": 135, "Bob": 0, "Cy": 0, "Di": 0},
             }
         ],

@@ -262,8 +262,9 @@ def test_exports_carry_names_exactly(runner: Any, names: list[str]) -> None:
     import csv
 
     rows = list(csv.reader(io.StringIO(table.output)))
-    assert rows[0][3:] == [f"total {name}" for name in names]
-    assert [row[1] for row in rows[1:]] == names[:3]
+    header = next(index for index, row in enumerate(rows) if row[:2] == ["game", "winner"])
+    assert rows[header][2:] == [*names, "points", *(f"total {name}" for name in names)]
+    assert [row[1] for row in rows[header + 1 :]] == names[:3]
 
 
 # Right-to-left and astral text on reportlab pages ----------------------------
