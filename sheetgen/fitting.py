@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 Measure = Callable[[str, float, bool], float]
 ELLIPSIS = "…"
@@ -144,6 +145,7 @@ def _balanced(
     return Fitted(tuple(found), size)
 
 
+@lru_cache(maxsize=2048)  # a batch of sheets fits the same reminder, goal and names again and again
 def wrap(
     text: str,
     width: float,
@@ -157,9 +159,12 @@ def wrap(
     """``text`` on at most ``lines`` lines of ``width``, at the largest size from ``size`` down to
     ``smallest`` (in half points) at which it fits whole; failing that, at ``smallest`` and cut
     short with an ellipsis."""
-    words = _words(text, bold, measure)
-    if not words.pieces:
+    flat = " ".join(text.split())
+    if not flat:
         return Fitted((), size)
+    if measure(flat, size, bold) <= width:  # the common case: it fits on one line as it is
+        return Fitted((flat,), size)
+    words = _words(text, bold, measure)
     steps = max(0, int((size - smallest) / STEP + 1e-9))
     sizes = [size - STEP * n for n in range(steps + 1)]
     if sizes[-1] > smallest + 1e-9:

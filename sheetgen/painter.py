@@ -203,9 +203,11 @@ class Painter:
 
 def _in_box(box: Box, value: str, bold: bool = False) -> Text:
     size = min(VALUE_SIZE, box.height * 0.5)
-    fitted = fit(value, box.width - 4, size, MIN_TEXT, fonts.string_width, bold)
-    baseline = box.y + (box.height - fitted.size * 0.72) / 2
-    return Text(fitted.line, box.x + box.width / 2, baseline, fitted.size, bold, "center")
+    if fonts.string_width(value, size, bold) > box.width - 4:  # only an absurdly long number
+        fitted = fit(value, box.width - 4, size, MIN_TEXT, fonts.string_width, bold)
+        value, size = fitted.line, fitted.size
+    baseline = box.y + (box.height - size * 0.72) / 2
+    return Text(value, box.x + box.width / 2, baseline, size, bold, "center")
 
 
 def _marker(hollow: Any, solid: Any, kind: str, x: float, y: float) -> None:
