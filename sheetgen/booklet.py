@@ -22,10 +22,11 @@ from jinja2 import Environment
 
 from sheetgen import __version__
 from sheetgen.errors import ChoiceError, HouseRulesError
+from sheetgen.fonts import font_files
 from sheetgen.games import TEAM_SIZE, GameDef, Section
 from sheetgen.houserules import HouseRules, differences, official_of
 from sheetgen.imposition import half_paper, impose_saddle_stitch
-from sheetgen.markdown import Heading, first_heading, render_markdown
+from sheetgen.markdown import ContentsEntry, first_heading, render_markdown
 from sheetgen.paper import Paper
 from sheetgen.preview import in_format
 from sheetgen.resources import fonts_dir, templates_dir
@@ -48,7 +49,7 @@ class Chapter:
     """One rendered section of the booklet."""
 
     html: str
-    headings: tuple[Heading, ...]
+    headings: tuple[ContentsEntry, ...]
     own_page: bool = False
     picture: str | None = None
 
@@ -244,7 +245,7 @@ def _extra_chapter(extra: str, source: str) -> Chapter:
     else:
         title, body, shift = first.title, first.rest, 1 - first.level
     rendered = render_markdown(body, id_prefix="extra", shift=shift, floor=2, source=source)
-    heading = Heading(1, "extra", title)
+    heading = ContentsEntry(1, "extra", title)
     opening = f'<h1 id="extra">{escape(title)}</h1>\n'
     return Chapter(opening + rendered.html, (heading, *rendered.headings))
 
@@ -276,7 +277,6 @@ def render_html(
         render_string(env, game.house_rules[toggle], context) for toggle in context["changed"]
     ]
     chapters = _chapters(env, game, context, extra_markdown)
-    fonts = fonts_dir()
     width, height = page_size_override or paper.portrait
     page = {
         "width": width,
@@ -293,10 +293,7 @@ def render_html(
             "creator": CREATOR,
             "chapters": chapters,
             "page": page,
-            "fonts": {
-                "regular": (fonts / "DejaVuSans.ttf").as_uri(),
-                "bold": (fonts / "DejaVuSans-Bold.ttf").as_uri(),
-            },
+            "fonts": {face: path.as_uri() for face, path in font_files().items()},
             "picture_alt": render_string(env, game.picture_alt, context),
             "sheet_slot": SHEET_SLOT if rules.series else None,
         },

@@ -90,7 +90,7 @@ def race_chart(
     width, height = page
     series = result.series
     # A cards-left series has no target: the lowest total after the agreed games wins.
-    target = None if series.rules.cards_left else series.rules.target
+    target = None if series.scoring.cards_left else series.scoring.target
     sides = series.table.sides
     games = max(len(result.games), 1)
     highest = max([target or 1, *result.totals.values()])
@@ -108,7 +108,7 @@ def race_chart(
         f"The race to {target}: each side's running total after every game"
         if target is not None
         else f"Each side's running total after every game; the lowest after "
-        f"{series.rules.games_to_play} games wins"
+        f"{series.scoring.games_to_play} games wins"
     )
     texts.append(Text(subtitle, MARGIN, baseline - 2, 10))
     top = baseline - 2 - 24

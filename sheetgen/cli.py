@@ -418,7 +418,7 @@ def record(
     if replace is not None:
         result = replace_game(file, replace, game)
         number = replace
-        line = result_line(result.games[number - 1], result.series.rules)
+        line = result_line(result.games[number - 1], result.series.scoring)
         click.echo(f"Game {number} replaced: {line}.")
     else:
         series = load_series(file)
@@ -433,7 +433,7 @@ def record(
                 click.confirm(f"Record it as game {played + 1}?", abort=True, err=True)
         result = record_game(file, game)
         click.echo(
-            f"Game {len(result.games)}: {result_line(result.games[-1], result.series.rules)}."
+            f"Game {len(result.games)}: {result_line(result.games[-1], result.series.scoring)}."
         )
     click.echo(standings_text(result), nl=False)
 
@@ -1023,8 +1023,10 @@ def rules(
             reads=reads,
             force=force,
         )
-    sheet = paper(paper_name) if paper_name else default_paper()
-    document = rules_document(house, paper=sheet, layout=layout, fmt=fmt or DOCUMENT_FORMATS[0])
+    chosen_paper = paper(paper_name) if paper_name else default_paper()
+    document = rules_document(
+        house, paper=chosen_paper, layout=layout, fmt=fmt or DOCUMENT_FORMATS[0]
+    )
     if target is not None:
         write_bytes(target, document)
         _said(target)

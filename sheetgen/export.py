@@ -109,7 +109,7 @@ def export_series(result: SeriesResult, fmt: str) -> str:
 def json_data(result: SeriesResult) -> dict[str, Any]:
     """The series as the documented JSON object."""
     series = result.series
-    rules = series.rules
+    rules = series.scoring
     how: dict[str, Any] = {"scoring": rules.way}
     if rules.cards_left:
         how["games_to_play"] = rules.games_to_play
@@ -171,7 +171,7 @@ def standings_text(result: SeriesResult) -> str:
     """A plain-text table of the series for a terminal."""
     series = result.series
     table = series.table
-    rules = series.rules
+    rules = series.scoring
     label = {side: table.side_label(side) for side in table.sides}
     rows: list[list[str]]
     if rules.cards_left:

@@ -30,7 +30,7 @@ def markdown_export(result: SeriesResult, source: str | None = None) -> str:
 
     series = result.series
     table = series.table
-    rules = series.rules
+    rules = series.scoring
     label = {side: table.side_label(side) for side in table.sides}
     heading = _cell(series.title or f"{load_game(series.game).name} series")
     lines = [f"# {heading} ({_cell(source)})" if source else f"# {heading}", ""]

@@ -55,10 +55,13 @@ class Failed:
 def check_printable(result: SeriesResult, where: str) -> fonts.Typeface:
     """Refuse a series whose names or title no font can print; the typeface that prints them."""
     series = result.series
-    typeface = fonts.check_printable(series.table.players, f"{where}: players")
-    typeface |= fonts.check_printable(series.table.sides, f"{where}: teams")
-    if series.title:
-        typeface |= fonts.check_printable([series.title], f"{where}: title")
+    try:
+        typeface = fonts.check_printable(series.table.players, "players")
+        typeface |= fonts.check_printable(series.table.sides, "teams")
+        if series.title:
+            typeface |= fonts.check_printable([series.title], "title")
+    except SheetgenError as exc:
+        raise exc.within(where) from None
     return typeface
 
 
@@ -85,8 +88,7 @@ def load_results(
         except SheetgenError as exc:
             if not keep_going:
                 raise
-            message = str(exc)
-            failed.append(Failed(path, message if str(path) in message else f"{path}: {message}"))
+            failed.append(Failed(path, str(exc.within(path))))
         else:
             loaded.append(Loaded(path, result, typeface))
         if progress is not None:
@@ -96,7 +98,7 @@ def load_results(
 
 def status_line(result: SeriesResult) -> str:
     """What the sheet says beside "Series winner:": the winner, or the leader and what is needed."""
-    rules = result.series.rules
+    rules = result.series.scoring
     target = rules.target
     if rules.cards_left:
         return _cards_left_status(result)
@@ -117,7 +119,7 @@ def _cards_left_status(result: SeriesResult) -> str:
     if result.finished:
         return "shared: the lowest total is tied after the last game"
     if not result.games:
-        agreed = result.series.rules.games_to_play
+        agreed = result.series.scoring.games_to_play
         return f"none yet; no games recorded, lowest total after {agreed} games"
     lead = f"{result.leader} leads" if result.leader else "the lead is shared"
     games = "game" if result.games_left == 1 else "games"
@@ -137,7 +139,7 @@ def filled_pages(
     partnership = series.table.partnership
     spec = spec_for(
         series.table,
-        series.rules,
+        series.scoring,
         heading,
         count=len(series.table.sides),
         teams=partnership,
@@ -146,8 +148,8 @@ def filled_pages(
         legend=True,
     )
     column = {side: index for index, side in enumerate(series.table.sides)}
-    if series.rules.cards_left:  # a row for every game agreed on
-        rows = max(len(result.games), series.rules.games_to_play)
+    if series.scoring.cards_left:  # a row for every game agreed on
+        rows = max(len(result.games), series.scoring.games_to_play)
         layouts = page_layouts(paper, spec, rows, typeface)
     else:  # whole pages of rows, so the table can go on writing games by hand after the last one
         layouts = page_layouts(paper, spec, len(result.games), typeface, whole_pages=True)
@@ -164,7 +166,7 @@ def filled_pages(
                 break
             game = result.games[number - 1]
             winner = column[game.winner]
-            if series.rules.cards_left:
+            if series.scoring.cards_left:
                 for side, cards in game.scores.items():
                     points[(row, column[side])] = str(cards)
             else:
@@ -206,7 +208,7 @@ def document_meta(first: SeriesResult, count: int, title: str | None = None) -> 
     """The title and subject of a PDF holding ``count`` series, the first of them ``first``."""
     name = load_game(first.series.game).name
     subject = (
-        f"{name} series, {first.series.rules.outcome}" if count == 1 else f"{count} {name} series"
+        f"{name} series, {first.series.scoring.outcome}" if count == 1 else f"{count} {name} series"
     )
     return Meta(title=heading_of(first, title), subject=subject)
 

@@ -206,9 +206,10 @@ def check_printable(texts: Iterable[str], field: str) -> Typeface:
             fallback = _covering(text, bold)
             if fallback is None:
                 raise FontCoverageError(
-                    f"{field}: {_quote(text)} has {_describe(gaps[0])}, which the bundled "
+                    f"{_quote(text)} has {_describe(gaps[0])}, which the bundled "
                     "typeface cannot print and no font on this system covers; "
-                    "spell it in Latin, Greek or Cyrillic letters"
+                    "spell it in Latin, Greek or Cyrillic letters",
+                    field=field,
                 )
             chosen.append((text, bold, fallback))
     return Typeface(tuple(chosen))
@@ -224,14 +225,16 @@ def _refuse_unprintable_order(text: str, field: str) -> None:
     for char in text:
         if unicodedata.bidirectional(char) in ("R", "AL"):
             raise FontCoverageError(
-                f"{field}: {_quote(text)} is written right to left ({_describe(char)}), "
+                f"{_quote(text)} is written right to left ({_describe(char)}), "
                 "which the score sheet cannot print in the right order; "
-                "spell it in Latin, Greek or Cyrillic letters"
+                "spell it in Latin, Greek or Cyrillic letters",
+                field=field,
             )
         if ord(char) > 0xFFFF:
             raise FontCoverageError(
-                f"{field}: {_quote(text)} has {_describe(char)}, which the score sheet "
-                "cannot print; leave out emoji and other symbols beyond U+FFFF"
+                f"{_quote(text)} has {_describe(char)}, which the score sheet "
+                "cannot print; leave out emoji and other symbols beyond U+FFFF",
+                field=field,
             )
 
 

@@ -24,7 +24,7 @@ MAX_DEPTH = 32
 
 
 @dataclass(frozen=True)
-class Heading:
+class ContentsEntry:
     """A heading as the table of contents lists it."""
 
     level: int
@@ -37,7 +37,7 @@ class RenderedMarkdown:
     """HTML and the headings found in it."""
 
     html: str
-    headings: tuple[Heading, ...]
+    headings: tuple[ContentsEntry, ...]
 
 
 @cache
@@ -111,7 +111,7 @@ def render_markdown(
     if shift is None:
         levels = [int(token.tag[1:]) for token in tokens if token.type == "heading_open"]
         shift = floor - min(levels, default=floor)
-    headings: list[Heading] = []
+    headings: list[ContentsEntry] = []
     seen: set[str] = set()
     for index, token in enumerate(tokens):
         if token.type not in ("heading_open", "heading_close"):
@@ -125,6 +125,6 @@ def render_markdown(
                 anchor += "-x"
             seen.add(anchor)
             token.attrSet("id", anchor)
-            headings.append(Heading(level, anchor, title))
+            headings.append(ContentsEntry(level, anchor, title))
     html = md.renderer.render(tokens, md.options, {})
     return RenderedMarkdown(html, tuple(headings))

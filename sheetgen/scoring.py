@@ -124,7 +124,7 @@ class Series:
 
     table: Table
     games: tuple[Game, ...] = ()
-    rules: ScoringRules = field(default_factory=ScoringRules)
+    scoring: ScoringRules = field(default_factory=ScoringRules)
     title: str | None = None
     game: str = "skip-bo"
 
@@ -170,7 +170,7 @@ class SeriesResult:
     @property
     def finished(self) -> bool:
         """Whether the series is over: won, or (cards left) all its games played."""
-        rules = self.series.rules
+        rules = self.series.scoring
         if rules.cards_left:
             return len(self.games) >= rules.games_to_play
         return self.winner is not None
@@ -178,13 +178,13 @@ class SeriesResult:
     @property
     def games_left(self) -> int:
         """Games still to play in a ``cards-left`` series (0 for the winner's way)."""
-        rules = self.series.rules
+        rules = self.series.scoring
         return max(0, rules.games_to_play - len(self.games)) if rules.cards_left else 0
 
     @property
     def standings(self) -> tuple[Standing, ...]:
         """Sides from the best total down (lowest first with cards left; ties keep seating)."""
-        rules = self.series.rules
+        rules = self.series.scoring
         wins = {side: 0 for side in self.totals}
         for game in self.games:
             wins[game.winner] += 1
@@ -206,7 +206,7 @@ class SeriesResult:
         rows = self.standings
         if not rows or not self.games:
             return None
-        if not self.series.rules.cards_left and rows[0].total == 0:
+        if not self.series.scoring.cards_left and rows[0].total == 0:
             return None
         if len(rows) > 1 and rows[1].total == rows[0].total:
             return None
@@ -301,7 +301,7 @@ def _scores(table: Table, game: Game, rules: ScoringRules) -> dict[str, int]:
 
 def score_series(series: Series) -> SeriesResult:
     """Check every game of a series and derive its points, totals and winner."""
-    table, rules = series.table, series.rules
+    table, rules = series.table, series.scoring
     totals = dict.fromkeys(table.sides, 0)
     results: list[GameResult] = []
     winner: str | None = None

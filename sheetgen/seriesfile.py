@@ -67,8 +67,9 @@ def series_format(path: Path) -> str:
         return FORMATS[path.suffix.lower()]
     except KeyError:
         raise SeriesFileError(
-            f"{path}: a series file ends in .yaml, .yml, .json or .csv, "
-            f"not {path.suffix or '(no suffix)'!r}"
+            file=path,
+            problem=f"a series file ends in .yaml, .yml, .json or .csv, "
+            f"not {path.suffix or '(no suffix)'!r}",
         ) from None
 
 
@@ -109,18 +110,20 @@ def parse_series(text: str, path: Path) -> Series:
 def _read(path: Path) -> str:
     # A FIFO or a device would block or never end: a series is an ordinary file.
     if path.exists() and not path.is_file() and not path.is_dir():
-        raise SeriesFileError(f"{path}: is not an ordinary file; give a series file")
+        raise SeriesFileError(file=path, problem="is not an ordinary file; give a series file")
     try:
         # Bytes, not read_text: line endings must come back exactly as they were.
         return path.read_bytes().decode("utf-8")
     except FileNotFoundError:
-        raise SeriesFileError(f"{path}: no such series file") from None
+        raise SeriesFileError(file=path, problem="no such series file") from None
     except IsADirectoryError:
-        raise SeriesFileError(f"{path}: is a folder, not a series file") from None
+        raise SeriesFileError(file=path, problem="is a folder, not a series file") from None
     except UnicodeDecodeError as exc:
-        raise SeriesFileError(f"{path}: is not UTF-8 text (byte {exc.start})") from None
+        raise SeriesFileError(file=path, problem=f"is not UTF-8 text (byte {exc.start})") from None
     except OSError as exc:
-        raise SeriesFileError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+        raise SeriesFileError(
+            file=path, problem=f"cannot be read ({exc.strerror or exc})"
+        ) from None
 
 
 # Reading -----------------------------------------------------------------
@@ -140,11 +143,13 @@ def _yaml_data(text: str, path: Path) -> Any:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}: " if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise SeriesFileError(f"{path}: {where}not valid YAML ({problem})") from None
+        raise SeriesFileError(file=path, problem=f"{where}not valid YAML ({problem})") from None
     except RecursionError:
         raise _too_deep(path) from None
     if node is None:
-        raise SeriesFileError(f"{path}: the file is empty; a series needs at least its players")
+        raise SeriesFileError(
+            file=path, problem="the file is empty; a series needs at least its players"
+        )
     try:
         return _node_value(node, path, set())
     except RecursionError:
@@ -168,7 +173,9 @@ def _could_nest_deeply(text: str) -> bool:
 
 
 def _too_deep(path: Path) -> SeriesFileError:
-    return SeriesFileError(f"{path}: lists or mappings are nested too deeply for a series file")
+    return SeriesFileError(
+        file=path, problem="lists or mappings are nested too deeply for a series file"
+    )
 
 
 def _node_value(node: Any, path: Path, seen: set[int]) -> Any:
@@ -181,8 +188,9 @@ def _node_value(node: Any, path: Path, seen: set[int]) -> Any:
 
     if id(node) in seen:
         raise SeriesFileError(
-            f"{path}: line {node.start_mark.line + 1}: this value is used again through an "
-            "alias (*name); a series file writes every value out in full"
+            file=path,
+            problem=f"line {node.start_mark.line + 1}: this value is used again through an "
+            "alias (*name); a series file writes every value out in full",
         )
     seen.add(id(node))
     if isinstance(node, MappingNode):
@@ -191,11 +199,13 @@ def _node_value(node: Any, path: Path, seen: set[int]) -> Any:
             key = _node_value(key_node, path, seen)
             if not isinstance(key, str):
                 raise SeriesFileError(
-                    f"{path}: line {key_node.start_mark.line + 1}: a key must be a plain name"
+                    file=path,
+                    problem=f"line {key_node.start_mark.line + 1}: a key must be a plain name",
                 )
             if key in result:
                 raise SeriesFileError(
-                    f"{path}: line {key_node.start_mark.line + 1}: {key!r} is given twice"
+                    file=path,
+                    problem=f"line {key_node.start_mark.line + 1}: {key!r} is given twice",
                 )
             result[key] = _node_value(value_node, path, seen)
         return result
@@ -212,7 +222,7 @@ def _json_data(text: str, path: Path) -> Any:
         result: dict[str, Any] = {}
         for key, value in pairs:
             if key in result:
-                raise SeriesFileError(f"{path}: {key!r} is given twice")
+                raise SeriesFileError(file=path, problem=f"{key!r} is given twice")
             result[key] = value
         return result
 
@@ -220,12 +230,12 @@ def _json_data(text: str, path: Path) -> Any:
         return json.loads(text, object_pairs_hook=no_duplicates)
     except json.JSONDecodeError as exc:
         raise SeriesFileError(
-            f"{path}: line {exc.lineno}, column {exc.colno}: not valid JSON ({exc.msg})"
+            file=path, problem=f"line {exc.lineno}, column {exc.colno}: not valid JSON ({exc.msg})"
         ) from None
     except RecursionError:
         raise _too_deep(path) from None
     except ValueError:  # Python refuses to read an integer of thousands of digits
-        raise SeriesFileError(f"{path}: a number in the file is far too long") from None
+        raise SeriesFileError(file=path, problem="a number in the file is far too long") from None
 
 
 CSV_SETTINGS = ("game", "title", *_SCORING_FIELDS, "stock")
@@ -239,9 +249,11 @@ def _csv_data(text: str, path: Path) -> dict[str, Any]:
     try:
         rows = [row for row in csv.reader(io.StringIO(text)) if any(c.strip() for c in row)]
     except csv.Error as exc:
-        raise SeriesFileError(f"{path}: not valid CSV ({exc})") from None
+        raise SeriesFileError(file=path, problem=f"not valid CSV ({exc})") from None
     if not rows:
-        raise SeriesFileError(f"{path}: the file is empty; the first row names the columns")
+        raise SeriesFileError(
+            file=path, problem="the file is empty; the first row names the columns"
+        )
     data: dict[str, Any] = {}
     teams: dict[str, list[str]] = {}
     while rows and rows[0][0].strip() in (*CSV_SETTINGS, "team") and not _is_header(rows[0]):
@@ -264,7 +276,7 @@ def _csv_data(text: str, path: Path) -> dict[str, Any]:
     header = [cell.strip() for cell in rows[0]] if rows else []
     if header[:2] != ["game", "winner"] or len(header) < 3:
         raise SeriesFileError(
-            f"{path}: the first row must be game,winner and then one column per player"
+            file=path, problem="the first row must be game,winner and then one column per player"
         )
     players = _csv_players(header[2:], list(teams))
     data["players"] = players
@@ -272,12 +284,16 @@ def _csv_data(text: str, path: Path) -> dict[str, Any]:
     for number, row in enumerate(rows[1:], start=1):
         if len(row) != len(header):
             raise SeriesFileError(
-                f"{path}, game {number}: the row has {len(row)} cells, the header {len(header)}"
+                game=number,
+                file=path,
+                problem=f"the row has {len(row)} cells, the header {len(header)}",
             )
         if row[0].strip() != str(number):
             raise SeriesFileError(
-                f"{path}, game {number}: the game column says {row[0].strip()!r}; "
-                f"games are numbered 1, 2, 3 in order, so this row is game {number}"
+                game=number,
+                file=path,
+                problem=f"the game column says {row[0].strip()!r}; "
+                f"games are numbered 1, 2, 3 in order, so this row is game {number}",
             )
         winner = row[1].strip()
         winners = teams.get(winner, [winner])
@@ -337,7 +353,7 @@ def _series(data: Any, path: Path) -> Series:
         if title is not None and not isinstance(title, str):
             raise RuleError(f"{title!r} is not text", field="title")
         games = _games(data.get("games"))
-        series = Series(table=table, games=games, rules=rules, title=title or None, game=game.id)
+        series = Series(table=table, games=games, scoring=rules, title=title or None, game=game.id)
         score_series(series)
     except SheetgenError as exc:
         raise SeriesFileError(exc.problem, file=path, game=exc.game, field=exc.field) from None
@@ -418,7 +434,7 @@ def _games(value: Any) -> tuple[Game, ...]:
 
 def _head(series: Series) -> dict[str, Any]:
     """What a new file says before its players: the game, title and how it scores."""
-    rules = series.rules
+    rules = series.scoring
     head: dict[str, Any] = {}
     if series.game != DEFAULT_GAME:
         head["game"] = series.game
@@ -465,7 +481,7 @@ def new_series_text(fmt: str, series: Series) -> str:
 
 def csv_settings_rows(series: Series) -> list[list[str]]:
     """The rows before a CSV series' header: what differs from the game's own figures."""
-    table, rules = series.table, series.rules
+    table, rules = series.table, series.scoring
     definition = load_game(series.game)
     rows = [["game", series.game]] if series.game != DEFAULT_GAME else []
     if series.title:
@@ -544,7 +560,7 @@ def undo_game(path: Path, expected: Game | None = None) -> tuple[Game, SeriesRes
         last = last_game(series, path)
         if expected is not None and last != expected:
             raise SeriesFileError(
-                f"{path}: the last game changed while you were asked; nothing was removed"
+                file=path, problem="the last game changed while you were asked; nothing was removed"
             )
         removed.append(last)
         updated = replace(series, games=series.games[:-1])
@@ -557,7 +573,9 @@ def undo_game(path: Path, expected: Game | None = None) -> tuple[Game, SeriesRes
 def last_game(series: Series, path: Path) -> Game:
     """The series' last game, the one ``undo`` removes."""
     if not series.games:
-        raise SeriesFileError(f"{path}: there is no game to undo; the series has no games")
+        raise SeriesFileError(
+            file=path, problem="there is no game to undo; the series has no games"
+        )
     return series.games[-1]
 
 
@@ -578,7 +596,9 @@ def _game_number_exists(path: Path, series: Series, number: int) -> None:
     played = len(series.games)
     if not 1 <= number <= played:
         games = "game" if played == 1 else "games"
-        raise SeriesFileError(f"{path}: there is no game {number}; the series has {played} {games}")
+        raise SeriesFileError(
+            file=path, problem=f"there is no game {number}; the series has {played} {games}"
+        )
 
 
 def _edit_series(
@@ -618,18 +638,20 @@ def _edit_series(
             new_text = bom + new_text
             if parse_series(new_text, path) != updated:
                 raise SeriesFileError(
-                    f"{path}: sheetgen could not change the games without changing what is "
-                    "already there; edit the file by hand"
+                    file=path,
+                    problem="sheetgen could not change the games without changing what is "
+                    "already there; edit the file by hand",
                 )
             write_bytes(path, new_text.encode("utf-8"))
     except Timeout:
         raise SeriesFileError(
-            f"{path}: another sheetgen is still writing this file; try again"
+            file=path, problem="another sheetgen is still writing this file; try again"
         ) from None
     except OSError as exc:
         raise SeriesFileError(
-            f"{path}: cannot lock the file to change it ({exc.strerror or exc}); "
-            "sheetgen needs to write in its folder"
+            file=path,
+            problem=f"cannot lock the file to change it ({exc.strerror or exc}); "
+            "sheetgen needs to write in its folder",
         ) from None
     return updated, result
 
@@ -681,7 +703,8 @@ def _yaml_game_lines_at(text: str, path: Path, index: int) -> tuple[int, int, st
         games = next((value for key, value in root.value if key.value == "games"), None)
     if not isinstance(games, SequenceNode) or games.flow_style:
         raise SeriesFileError(
-            f"{path}: games: the list is written in flow style; sheetgen edits only a block list"
+            file=path,
+            problem="games: the list is written in flow style; sheetgen edits only a block list",
         )
     items = games.value
     lines = text.splitlines()
@@ -698,7 +721,7 @@ def _yaml_game_lines_at(text: str, path: Path, index: int) -> tuple[int, int, st
     dash = line[: len(line) - len(line.lstrip())]
     if not line.lstrip().startswith("-") or end <= start:
         raise SeriesFileError(
-            f"{path}, game {index + 1}: it is not on lines of its own; edit the file by hand"
+            "it is not on lines of its own; edit the file by hand", file=path, game=index + 1
         )
     return start, end, dash
 

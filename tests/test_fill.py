@@ -330,7 +330,7 @@ def test_unprintable_name_is_refused(runner, tmp_path: Path, snapshot, monkeypat
     before = snapshot(tmp_path)
     result = runner("fill", "c.json")
     assert result.exit_code == 1
-    assert 'c.json: players: "王芳" has 王 (U+738B)' in result.stderr
+    assert 'c.json, players: "王芳" has 王 (U+738B)' in result.stderr
     assert snapshot(tmp_path) == before
 
 

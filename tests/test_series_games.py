@@ -78,7 +78,7 @@ def test_a_file_without_game_stays_skip_bo(tmp_path: Path) -> None:
     path = tmp_path / "old.yaml"
     path.write_text("players: [Ann, Bob]\ngames:\n", encoding="utf-8")
     series = load_series(path)
-    assert (series.game, series.table.stock, series.rules) == ("skip-bo", 30, ScoringRules())
+    assert (series.game, series.table.stock, series.scoring) == ("skip-bo", 30, ScoringRules())
 
 
 @pytest.mark.parametrize(
@@ -211,7 +211,7 @@ def test_cards_left_totals_are_the_cards_each_side_kept(series: Series) -> None:
     assert all(game.points == 0 for game in result.games)
     lowest = min(result.totals.values())
     bottom = [side for side, total in result.totals.items() if total == lowest]
-    if len(series.games) == series.rules.games_to_play and len(bottom) == 1:
+    if len(series.games) == series.scoring.games_to_play and len(bottom) == 1:
         assert (result.winner, result.won_in_game) == (bottom[0], len(series.games))
     else:
         assert result.winner is None

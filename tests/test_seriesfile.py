@@ -185,7 +185,7 @@ def test_new_writes_a_file_that_loads_and_refuses_to_overwrite(runner, tmp_path:
     assert result.exit_code == 0, result.output
     series = load_series(tmp_path / "f.yaml")
     assert series.table.sides == ("Red", "Blue")
-    assert series.rules.target == 300
+    assert series.scoring.target == 300
     before = (tmp_path / "f.yaml").read_bytes()
     again = runner("new", "f.yaml", "--players", "X,Y")
     assert again.exit_code == 1
@@ -448,7 +448,7 @@ def test_new_csv_holds_title_teams_stock_and_target(runner, tmp_path: Path) -> N
         == 0
     )
     series = load_series(tmp_path / "f.csv")
-    assert (series.title, series.table.stock, series.rules.target) == ("Friday", 12, 300)
+    assert (series.title, series.table.stock, series.scoring.target) == ("Friday", 12, 300)
     assert series.table.sides == ("Red", "Blue")
     assert series.games[0].left == {"Bob": 2, "Di": 5}
 
