@@ -19,6 +19,7 @@ import click
 
 from sheetgen import __version__
 from sheetgen.errors import SheetgenError
+from sheetgen.limits import DEFAULT_GAMES, MAX_COPIES, MAX_GAMES
 
 if TYPE_CHECKING:
     from sheetgen.printing import Job, Request, Sent
@@ -320,9 +321,7 @@ scoring_option = click.option(
 @click.option("--teams", help='Partnership play, teams of two: "Red=Ann+Cy,Blue=Bob+Di".')
 @click.option("--stock", type=click.IntRange(min=1), help="Cards in each stock pile.")
 @scoring_option
-@click.option(
-    "--target", type=int, show_default="the game's, 500", help="Points that win the series."
-)
+@click.option("--target", type=int, show_default="the game's", help="Points that win the series.")
 @click.option("--games-to-play", type=int, help="With cards-left scoring: games in the series.")
 @click.option("--title", help="A name for the series, printed on its sheets.")
 def new(
@@ -740,17 +739,19 @@ def _sent(sent: Sent) -> None:
 @click.option("--names", help='Player names for the header, e.g. "Ann,Bob,Cy" (sets the count).')
 @click.option("--teams", type=TeamsParam(), help='"Red=Ann+Cy,Blue=Bob+Di", or 2 or 3 teams.')
 @click.option(
-    "--games", type=click.IntRange(1, 200), default=10, show_default=True, help="Game rows."
+    "--games",
+    type=click.IntRange(1, MAX_GAMES),
+    default=DEFAULT_GAMES,
+    show_default=True,
+    help="Game rows.",
 )
 @scoring_option
-@click.option(
-    "--target", type=click.IntRange(1), show_default="the game's, 500", help="Points to win."
-)
+@click.option("--target", type=click.IntRange(1), show_default="the game's", help="Points to win.")
 @click.option("--title", show_default="Skip-Bo score sheet", help="Heading of the sheet.")
 @click.option("--games-to-play", type=click.IntRange(1), help="With cards-left scoring: games.")
 @click.option(
     "--copies",
-    type=click.IntRange(1, 100),
+    type=click.IntRange(1, MAX_COPIES),
     default=1,
     show_default=True,
     help="Copies: in the PDF, or printed ones with --print.",
@@ -898,7 +899,7 @@ RULES_SECTIONS = {
     show_default="the game's; series for Skip-Bo",
     help="The points game and its score sheet.",
 )
-@click.option("--target", type=int, show_default="500", help="Points that win the series.")
+@click.option("--target", type=int, show_default="the game's", help="Points that win the series.")
 @click.option(
     "--deck",
     type=DeckChoice(),
@@ -912,10 +913,13 @@ RULES_SECTIONS = {
     help="How many building piles (centre stacks) may stand at once, where the game allows.",
 )
 @click.option(
-    "--bonus", type=int, show_default="25", help="Points for going out in the points game."
+    "--bonus", type=int, show_default="the game's", help="Points for going out in the points game."
 )
 @click.option(
-    "--per-card", type=int, show_default="5", help="Points per card left in another's pile."
+    "--per-card",
+    type=int,
+    show_default="the game's",
+    help="Points per card left in another's pile.",
 )
 @scoring_option
 @click.option("--games-to-play", type=int, help="With cards-left scoring: games in the series.")

@@ -14,13 +14,11 @@ from sheetgen import fonts
 from sheetgen.errors import RuleError
 from sheetgen.games import TEAM_SIZE, GameDef, load_game
 from sheetgen.layout import Heading, Layout, SheetSpec, layout_sheet
+from sheetgen.limits import DEFAULT_GAMES, MAX_COPIES, MAX_GAMES
 from sheetgen.paper import Paper, default_paper
 from sheetgen.scoring import ScoringRules
 from sheetgen.table import Table, make_table
 
-DEFAULT_GAMES = 10
-MAX_GAMES = 200
-MAX_COPIES = 100
 STOCK_PILES = "stock piles"
 
 Teams = Mapping[str, Sequence[str]] | int
