@@ -240,11 +240,19 @@ class LeftCount(click.ParamType[tuple[str, int]]):
 
 
 class DataChoice(click.Choice[str]):
-    """Choices the game folders declare, read only when the option is used or its help shown."""
+    """Choices the game folders declare, read only when the option is used or its help shown.
 
-    def __init__(self, source: Callable[[], Sequence[str]]) -> None:
+    Unless ``checked``, the help shows them all but a value goes on to the chosen
+    game, which refuses one that is not its own and names its own choices.
+    """
+
+    def __init__(self, source: Callable[[], Sequence[str]], *, checked: bool = False) -> None:
         self._source = source
+        self._checked = checked
         super().__init__(())
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        return super().convert(value, param, ctx) if self._checked else str(value)
 
     @property
     def choices(self) -> tuple[str, ...]:
@@ -271,7 +279,7 @@ class GameChoice(DataChoice):
     """The games under rules/ (and any --rules-dir)."""
 
     def __init__(self) -> None:
-        super().__init__(_game_ids)
+        super().__init__(_game_ids, checked=True)
 
 
 class DeckChoice(DataChoice):
@@ -832,7 +840,7 @@ def _write_document(pdf: bytes, fmt: str, output: Path) -> None:
 
 
 @cli.command()
-@click.option("--game", type=GameChoice(), help="Only this game (default: every game).")
+@click.option("--game", type=GameChoice(), show_default="every game", help="Only this game.")
 def games(game: str | None) -> None:
     """List the games sheetgen knows and the house rules (toggles) each one declares.
 
@@ -852,7 +860,15 @@ def games(game: str | None) -> None:
 # The rules options by what they are about; an option not named here is still shown,
 # under "Other options".
 RULES_SECTIONS = {
-    "The table": ("game", "players", "partnerships", "deck", "stock", "building_piles"),
+    "The table": (
+        "game",
+        "rules_dir",
+        "players",
+        "partnerships",
+        "deck",
+        "stock",
+        "building_piles",
+    ),
     "House rules": (
         "preset",
         "list_presets",

@@ -82,13 +82,32 @@ def test_rules_choices_are_shown(runner, option: str, shown: str) -> None:
     assert shown in _help(runner, "rules")
 
 
-def test_a_wrong_choice_names_the_right_ones(runner) -> None:
-    result = runner("rules", "--first-player", "oldest")
-    assert result.exit_code == 2
-    assert result.stderr.splitlines()[-1] == (
-        "Error: Invalid value for '--first-player': 'oldest' is not one of "
-        "'left-of-dealer', 'youngest'."
-    )
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--first-player", "oldest"],
+            "Error: --first-player: 'oldest' is not a choice for Skip-Bo; choose left-of-dealer, "
+            "youngest",
+        ),
+        (
+            ["--deck", "board"],
+            "Error: --deck: Skip-Bo is not played with 'board'; choose skip-bo, standard",
+        ),
+        (
+            ["--game", "spite-and-malice", "--preset", "strict"],
+            "Error: --preset: Spite and Malice has no preset 'strict'; choose official",
+        ),
+    ],
+)
+def test_a_choice_of_another_game_is_refused_by_this_one(
+    runner, tmp_path, args: list[str], message: str
+) -> None:
+    """The help lists every game's choices; the chosen game names its own."""
+    result = runner("rules", *args, "-o", "rules.pdf")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[-1] == message
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_list_presets(runner, tmp_path) -> None:
