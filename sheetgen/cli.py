@@ -233,10 +233,16 @@ class LeftCount(click.ParamType[tuple[str, int]]):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, tuple):
             return value
+        from sheetgen.numbers import whole_number
+
         name, sep, count = str(value).rpartition("=")
-        if not sep or not name.strip() or not count.strip().isdigit():
+        try:
+            number = whole_number(count)
+        except SheetgenError:
+            number = None
+        if not sep or not name.strip() or number is None:
             self.fail(f"{value!r} is not NAME=N, for example Bob=7", param, ctx)
-        return (name.strip(), int(count))
+        return (name.strip(), number)
 
 
 class DataChoice(click.Choice[str]):
@@ -612,15 +618,18 @@ class TeamsParam(click.ParamType[int | dict[str, list[str]]]):
     ) -> int | dict[str, list[str]]:
         if isinstance(value, (int, dict)):
             return value
+        from sheetgen.numbers import whole_number
         from sheetgen.table import parse_teams
 
         text = str(value).strip()
-        if text.isdigit():
-            return int(text)
+        try:
+            return whole_number(text)
+        except SheetgenError:
+            pass
         try:
             return parse_teams(text)
         except SheetgenError as exc:
-            self.fail(str(exc), param, ctx)
+            self.fail(exc.problem, param, ctx)
 
 
 paper_option = click.option(

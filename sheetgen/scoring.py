@@ -259,7 +259,9 @@ def check_game(table: Table, game: Game, number: int) -> None:
             raise fail(f"no count for {player}", "left")
         if isinstance(count, bool) or not isinstance(count, int):
             raise fail(f"{count!r} is not a whole number", f"left {player}")
-        if count < 0 or count > table.stock:
+        if count < 0:
+            raise fail(f"{player} cannot have {count} cards left; give 0 to {table.stock}")
+        if count > table.stock:
             raise fail(f"{player} has {count} cards left, but stock piles hold {table.stock}")
         if player in winners and count != 0:
             raise fail(f"{player} won but has {count} cards left; the winner's stock is empty")

@@ -236,3 +236,26 @@ def test_scoring_figures_are_checked_in_one_place(figures: dict[str, Any], messa
     with pytest.raises(RuleError) as error:
         ScoringRules.from_mapping(figures)
     assert str(error.value) == message
+
+
+@pytest.mark.parametrize(
+    ("left", "message"),
+    [
+        ("Bob=-3", "Error: x.yaml, game 1: Bob cannot have -3 cards left; give 0 to 30\n"),
+        ("Bob=3.5", "Usage:"),
+        ("Bob=seven", "Usage:"),
+    ],
+)
+def test_cards_left_on_the_command_line_are_read_as_whole_numbers(
+    runner: Any, tmp_path: Path, left: str, message: str
+) -> None:
+    assert runner("new", "x.yaml", "--players", "Ann,Bob").exit_code == 0
+    before = (tmp_path / "x.yaml").read_bytes()
+    result = runner("record", "x.yaml", "--winner", "Ann", "--left", left)
+    assert result.exit_code in (1, 2)
+    assert result.output.startswith(message)
+    if message == "Usage:":
+        assert f"'{left}' is not NAME=N, for example Bob=7" in result.output
+    assert (tmp_path / "x.yaml").read_bytes() == before
+    result = runner("record", "x.yaml", "--winner", "Ann", "--left", "Bob=+3")
+    assert result.output.splitlines()[0] == "Game 1: Ann scores 40."
