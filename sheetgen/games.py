@@ -470,6 +470,8 @@ def _toggles(raw: Any, deck_ids: list[str]) -> dict[str, Toggle]:
                     f"{where}.{key}", f"unknown key; a toggle has {', '.join(_TOGGLE_KEYS)}"
                 )
         fixed = STRUCTURAL.get(name)
+        if fixed is None and "kind" not in spec:
+            raise _fail(f"{where}.kind", f"missing; give one of {', '.join(PLAIN_KINDS)}")
         kind = str(spec.get("kind", fixed))
         if fixed is not None and kind != fixed:
             raise _fail(f"{where}.kind", f"{name} is a {fixed} toggle, not {kind!r}")

@@ -252,6 +252,7 @@ def _build(game: GameDef, merged: Mapping[str, tuple[Any, Origin]]) -> HouseRule
             values[key] = getattr(scoring, figure)
     if values.get("series") and not scoring.cards_left and scoring.bonus == scoring.per_card == 0:
         _refuse_unwinnable_series(game, merged)
+    _refuse_figures_of_the_other_way(game, merged, scoring)
 
     deck = checked("deck", game.deck, str(merged.get("deck", (game.official_deck.id,))[0]))
     stock = checked("stock", _stock, game, players, deck, merged.get("stock", ("official",))[0])
@@ -298,6 +299,28 @@ def _refuse_figures_without_series(game: GameDef, merged: Mapping[str, tuple[Any
                 f"{game.name} keeps no points without the series, so {_shown(origin, key)} "
                 f"changes nothing; {series} or leave {_shown(origin, key)} out",
             )
+
+
+def _refuse_figures_of_the_other_way(
+    game: GameDef, merged: Mapping[str, tuple[Any, Origin]], scoring: ScoringRules
+) -> None:
+    """A figure the table chose that its way of scoring never uses would change nothing."""
+    unused = ("target", "bonus", "per-card") if scoring.cards_left else ("games-to-play",)
+    for key in unused:
+        if _chosen(game, merged, key):
+            origin = merged[key][1]
+            if scoring.cards_left:
+                problem = (
+                    f"a cards-left series has no points, so {_shown(origin, key)} changes "
+                    f"nothing: the lowest total after {scoring.games_to_play} games wins"
+                )
+            else:
+                problem = (
+                    f"only a cards-left series is played for an agreed number of games, so "
+                    f"{_shown(origin, key)} changes nothing; choose cards-left scoring or "
+                    f"leave {_shown(origin, key)} out"
+                )
+            raise _fail(origin, key, problem)
 
 
 def _refuse_unwinnable_series(game: GameDef, merged: Mapping[str, tuple[Any, Origin]]) -> None:

@@ -86,7 +86,10 @@ def test_rules_are_parameters() -> None:
             Game("Ann", {"Bob": 31, "Cy": 1, "Di": 1}),
             "Bob has 31 cards left, but stock piles hold 30",
         ),
-        (Game("Ann", {"Bob": -1, "Cy": 1, "Di": 1}), "^game 1: Bob cannot have -1 cards left; give 0 to 30$"),
+        (
+            Game("Ann", {"Bob": -1, "Cy": 1, "Di": 1}),
+            "^game 1: Bob cannot have -1 cards left; give 0 to 30$",
+        ),
         (Game("Ann", {"Bob": 1, "Cy": 1}), "game 1, left: no count for Di"),
         (Game("Ann", {"Ann": 2, "Bob": 1, "Cy": 1, "Di": 1}), "Ann won but has 2 cards left"),
         (Game("Ann", {"Bob": 0, "Cy": 1, "Di": 1}), "Bob has 0 cards left too"),

@@ -259,3 +259,60 @@ def test_cards_left_on_the_command_line_are_read_as_whole_numbers(
     assert (tmp_path / "x.yaml").read_bytes() == before
     result = runner("record", "x.yaml", "--winner", "Ann", "--left", "Bob=+3")
     assert result.output.splitlines()[0] == "Game 1: Ann scores 40."
+
+
+def test_a_cards_left_booklet_scores_every_page_that_way(runner: Any, tmp_path: Path) -> None:
+    result = runner(
+        "rules", "--players", "3", "--scoring", "cards-left", "--games-to-play", "6", "-o", "c.pdf"
+    )
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(tmp_path / "c.pdf") as document:
+        pages = [re.sub(r"\s+", " ", page.extract_text() or "") for page in document.pages]
+    text = " ".join(pages)
+    assert (
+        "Nobody scores points: every player adds up the cards left in their own stock piles, "
+        "and after 6 games the lowest total wins." in pages[0]
+    )
+    assert "At this table nobody scores points." in text
+    assert "After six games the lowest total wins the series." in text
+    assert "Only the winner of a game scores" not in text
+    assert "6 games: the lowest total after the last one wins the series." in pages[-1]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--scoring", "cards-left", "--target", "300"],
+            "--target: a cards-left series has no points, so --target changes nothing: "
+            "the lowest total after 10 games wins",
+        ),
+        (
+            ["--set", "scoring=cards-left", "--set", "bonus=10"],
+            "--set bonus: a cards-left series has no points, so --set bonus changes nothing: "
+            "the lowest total after 10 games wins",
+        ),
+        (
+            ["--games-to-play", "6"],
+            "--games-to-play: only a cards-left series is played for an agreed number of games, "
+            "so --games-to-play changes nothing; choose cards-left scoring or leave "
+            "--games-to-play out",
+        ),
+        (
+            ["--scoring", "cards-left", "--games-to-play", "0"],
+            "--games-to-play: a series of 0 games cannot be played; give 1 or more",
+        ),
+        (
+            ["--game", "spite-and-malice", "--scoring", "cards-left"],
+            "--scoring: does not apply to Spite and Malice; its house rules are bonus, "
+            "building-piles, extra, per-card, players, series, stock, target",
+        ),
+    ],
+)
+def test_figures_the_way_of_scoring_never_uses_are_refused(
+    runner: Any, tmp_path: Path, args: list[str], message: str
+) -> None:
+    result = runner("rules", *args)
+    assert result.exit_code == 1
+    assert result.output == f"Error: {message}\n"
+    assert list(tmp_path.iterdir()) == []
