@@ -143,6 +143,8 @@ class SheetSpec:
     partnership: bool = False
     status: str = ""
     legend: bool = False
+    # What each game puts in a side's first column: the winner's points, or cards left.
+    scored: str = "Points"
 
     @property
     def columns(self) -> int:
@@ -493,7 +495,7 @@ def _layout_page(
     names: list[Box] = []
     for x, words in zip(columns, plan.heads, strict=True):
         names.append(Box(x, name_bottom, side_width, plan.name_row))
-        for offset, label in ((0.0, "Points"), (sub, "Total")):
+        for offset, label in ((0.0, spec.scored), (sub, "Total")):
             labels.append(
                 Text(label, x + offset + sub / 2, sub_bottom + 4, SUBHEAD_SIZE, False, "center")
             )

@@ -65,6 +65,7 @@ def spec_for(
         partnership=teams,
         status=status,
         legend=legend,
+        scored="Cards left" if rules.cards_left else "Points",
     )
 
 

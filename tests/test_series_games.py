@@ -163,6 +163,7 @@ def test_a_cards_left_series_from_new_to_export(runner: Any, tmp_path: Path) -> 
     text, _ = first_page((tmp_path / "c.pdf").read_bytes())
     assert "3 games: the lowest total after the last one wins the series." in text
     assert "Series winner: Bob, lowest after 3 games (6 cards)" in text
+    assert text.count("Cards left Total") == 3 and "Points" not in text
 
 
 def test_a_blank_cards_left_sheet_says_how_the_table_scores(runner: Any, tmp_path: Path) -> None:
