@@ -40,14 +40,15 @@ class Sheet:
     back_right: int | None
 
 
-def half_paper(sheet: Paper) -> Paper:
-    """The page size of a booklet folded from ``sheet``: A5 from A4, half-letter from Letter."""
+def half_paper(paper: Paper) -> Paper:
+    """The page size of a booklet folded from ``paper``: A5 from A4, half-letter from Letter."""
     try:
-        return HALF_PAPERS[sheet.name]
+        return HALF_PAPERS[paper.name]
     except KeyError:
         raise ChoiceError(
-            f"paper: a booklet cannot be folded from {sheet.name!r} paper; "
-            f"choose {' or '.join(sorted(HALF_PAPERS))}"
+            f"a booklet cannot be folded from {paper.name!r} paper; "
+            f"choose {' or '.join(sorted(HALF_PAPERS))}",
+            field="paper",
         ) from None
 
 
@@ -103,8 +104,8 @@ def _is_landscape(page: pikepdf.Page) -> bool:
     return wide != turned
 
 
-def impose_saddle_stitch(pdf_bytes: bytes, sheet: Paper) -> bytes:
-    """Impose the half-size pages of ``pdf_bytes`` on landscape ``sheet`` paper.
+def impose_saddle_stitch(pdf_bytes: bytes, paper: Paper) -> bytes:
+    """Impose the half-size pages of ``pdf_bytes`` on landscape ``paper``.
 
     Each side of a sheet carries two pages at full scale (a page too big for
     its half is shrunk to fit, keeping its proportions, and centred). The
@@ -113,7 +114,7 @@ def impose_saddle_stitch(pdf_bytes: bytes, sheet: Paper) -> bytes:
     own pages, so the imposed document carries none of them; the document
     information (title, author) is kept.
     """
-    half_paper(sheet)
+    half_paper(paper)
     out = io.BytesIO()
     with pikepdf.open(io.BytesIO(pdf_bytes)) as source, pikepdf.new() as imposed:
         for page in source.pages:
@@ -124,7 +125,7 @@ def impose_saddle_stitch(pdf_bytes: bytes, sheet: Paper) -> bytes:
         # Each page becomes a form drawn where it belongs: qpdf copies its content
         # stream as it is, without reading it.
         forms = [page.as_form_xobject() for page in folded]
-        width, height = sheet.landscape
+        width, height = paper.landscape
         for printed in saddle_stitch_order(len(folded)):
             for left, right in (
                 (printed.front_left, printed.front_right),
