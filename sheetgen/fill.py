@@ -175,8 +175,8 @@ def filled_pages(
             for side, total in game.totals.items():
                 totals[(row, column[side])] = str(total)
                 final[column[side]] = str(total)
-            if number == result.won_in_game:
-                reached = (row, winner)
+            if number == result.won_in_game and result.winner is not None:
+                reached = (row, column[result.winner])
         if not result.games:
             final = {index: "0" for index in column.values()}
         pages.append(

@@ -64,6 +64,7 @@ FOOT_LINES = 2
 KEY_WIDTH = 22.0
 LEGEND_WON = "won the game"
 LEGEND_REACHED = "reached the target"
+LEGEND_WON_SERIES = "won the series"
 
 
 @dataclass(frozen=True)
@@ -133,7 +134,8 @@ class SheetSpec:
     ``goal`` is the sentence boxed under the title: how the series is won.
 
     ``status`` is what a filled sheet writes beside "Series winner:"; ``legend``
-    asks for the key to the marks a filled sheet makes.
+    asks for the key to the marks a filled sheet makes, ``boxed`` saying what the
+    heavy box round a total means.
     """
 
     headings: tuple[Heading, ...]
@@ -145,6 +147,7 @@ class SheetSpec:
     legend: bool = False
     # What each game puts in a side's first column: the winner's points, or cards left.
     scored: str = "Points"
+    boxed: str = LEGEND_REACHED  # what the heavy box round a total means, in the key
 
     @property
     def columns(self) -> int:
@@ -291,7 +294,7 @@ def _plan(page: tuple[float, float], spec: SheetSpec, measure: Measure) -> _Page
     # The footnote, and on a filled sheet the key to its marks, at one size.
     room = right - left
     if spec.legend:
-        won, reached = (measure(words, FOOT_SIZE, False) for words in (LEGEND_WON, LEGEND_REACHED))
+        won, reached = (measure(words, FOOT_SIZE, False) for words in (LEGEND_WON, spec.boxed))
         legend = 4 + KEY_WIDTH + 3 + won + 10 + KEY_WIDTH + 3 + reached
         room -= legend + 12
     reminder = wrap(spec.reminder, room, FOOT_SIZE, MIN_FOOTNOTE, measure, lines=FOOT_LINES)
@@ -300,7 +303,7 @@ def _plan(page: tuple[float, float], spec: SheetSpec, measure: Measure) -> _Page
         plan.keys.append(Box(right - legend + 4, 0, KEY_WIDTH, FOOT_LINE))
         plan.key_texts.append(Text(LEGEND_WON, plan.keys[0].right + 3, 0, FOOT_SIZE))
         plan.keys.append(Box(plan.keys[0].right + 3 + won + 10, 0, KEY_WIDTH, FOOT_LINE))
-        plan.key_texts.append(Text(LEGEND_REACHED, plan.keys[1].right + 3, 0, FOOT_SIZE))
+        plan.key_texts.append(Text(spec.boxed, plan.keys[1].right + 3, 0, FOOT_SIZE))
     return plan
 
 

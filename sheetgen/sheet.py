@@ -13,7 +13,14 @@ from collections.abc import Mapping, Sequence
 from sheetgen import fonts
 from sheetgen.errors import RuleError
 from sheetgen.games import TEAM_SIZE, GameDef, load_game
-from sheetgen.layout import Heading, Layout, SheetSpec, layout_sheet
+from sheetgen.layout import (
+    LEGEND_REACHED,
+    LEGEND_WON_SERIES,
+    Heading,
+    Layout,
+    SheetSpec,
+    layout_sheet,
+)
 from sheetgen.limits import DEFAULT_GAMES, MAX_COPIES, MAX_GAMES
 from sheetgen.paper import Paper, default_paper
 from sheetgen.scoring import ScoringRules
@@ -66,6 +73,7 @@ def spec_for(
         status=status,
         legend=legend,
         scored="Cards left" if rules.cards_left else "Points",
+        boxed=LEGEND_WON_SERIES if rules.cards_left else LEGEND_REACHED,
     )
 
 

@@ -416,3 +416,31 @@ def test_ties_stay_visible_and_lines_at_zero_clear_the_axis(series_folder: Path)
         rule.y1 for rule in chart.background.rules if rule.y1 == rule.y2 and rule.width >= 0.9
     )
     assert min(y for _, y in lines["Cy"].points) >= axis + 4
+
+
+def test_a_cards_left_series_says_how_it_is_won_and_boxes_the_lowest_total(
+    series_folder: Path,
+) -> None:
+    # Ann wins game 1; Bob wins game 2 but ends with the higher total: Ann wins the series.
+    data = {
+        "players": ["Ann", "Bob"],
+        "scoring": "cards-left",
+        "games_to_play": 2,
+        "stock": 20,
+        "games": [
+            {"winner": "Ann", "left": {"Bob": 20}},
+            {"winner": "Bob", "left": {"Ann": 5}},
+        ],
+    }
+    path = series_folder / "cards-left.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    result = score_series(load_series(path))
+    assert result.winner == "Ann" and result.won_in_game == 2
+    ((layout, values),) = filled_pages(result, paper("letter"))
+    assert layout.games == (1, 2)  # a row for each game agreed on
+    assert values.reached == (1, 0)  # Ann's total in game 2, not the game's winner's
+    pdf = fill_pdf([result], paper("letter"))
+    sheet, chart = (page.extract_text() or "" for page in pages_of(pdf))
+    assert "2 games: the lowest total after the last one wins the series." in sheet
+    assert "won the series" in sheet and "reached the target" not in sheet
+    assert "Target" not in chart and "the lowest after 2 games wins" in chart
