@@ -28,6 +28,7 @@ from sheetgen.errors import OutputError
 STDOUT = Path("-")
 DEFAULT_FOLDER = Path("output")
 SNIFF_BYTES = 4096
+TEMP_NAME_ROOM = 200  # of the 255 bytes a name may have, what a temporary keeps of its file's
 # What each kind of document sheetgen writes starts with (or holds near its start).
 _SIGNS: dict[str, tuple[bytes, ...]] = {
     "pdf": (b"%PDF-",),
@@ -62,9 +63,15 @@ def _reason(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
+def _temp_head(path: Path) -> str:
+    """How the names of ``path``'s temporaries begin; cut so that a long but valid file
+    name still leaves room for the rest of a temporary's name."""
+    return f".{path.name[:TEMP_NAME_ROOM]}."
+
+
 def _temp_prefix(path: Path) -> str:
     """Temporaries carry the writer's process id, so a later writer knows which are stale."""
-    return f".{path.name}.{os.getpid()}-"
+    return f"{_temp_head(path)}{os.getpid()}-"
 
 
 @contextlib.contextmanager
@@ -123,7 +130,7 @@ def sweep_stale_temporaries(path: Path) -> list[Path]:
     own files are touched.
     """
     folder = path.parent if str(path.parent) else Path(".")
-    head = f".{path.name}."
+    head = _temp_head(path)
     removed: list[Path] = []
     try:
         entries = list(os.scandir(folder))

@@ -253,10 +253,23 @@ def _extra_chapter(extra: str, source: str) -> Chapter:
 def _read_extra(rules: HouseRules) -> str | None:
     if rules.extra is None:
         return None
+    from sheetgen.markdown import MAX_MARKDOWN
+
     try:
-        return rules.extra.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise HouseRulesError(f"{rules.extra}: cannot read the table's own rules ({exc})") from exc
+        with rules.extra.open("rb") as handle:  # no further than the cap: it may be huge
+            raw = handle.read(4 * MAX_MARKDOWN + 1)
+        if len(raw) > 4 * MAX_MARKDOWN:
+            raise HouseRulesError(
+                f"{rules.extra}: a booklet takes at most {MAX_MARKDOWN:,} characters "
+                "of a table's own rules"
+            )
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise HouseRulesError(f"{rules.extra}: is not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise HouseRulesError(
+            f"{rules.extra}: cannot read the table's own rules ({exc.strerror or exc})"
+        ) from None
 
 
 def render_html(

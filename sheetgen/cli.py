@@ -225,8 +225,8 @@ def _said(path: Path) -> None:
 FORCE_HELP = "Replace the file at -o even if it is not a document of this kind."
 
 
-class LeftCount(click.ParamType[tuple[str, int]]):
-    """``NAME=N``: the cards left in one player's stock pile."""
+class LeftCount(click.ParamType[tuple[tuple[str, int], ...]]):
+    """``NAME=N``, or several as ``NAME=N,NAME=N``: the cards left in players' stock piles."""
 
     name = "NAME=N"
 
@@ -235,14 +235,16 @@ class LeftCount(click.ParamType[tuple[str, int]]):
             return value
         from sheetgen.numbers import whole_number
 
-        name, sep, count = str(value).rpartition("=")
-        try:
-            number = whole_number(count)
-        except SheetgenError:
-            number = None
-        if not sep or not name.strip() or number is None:
-            self.fail(f"{value!r} is not NAME=N, for example Bob=7", param, ctx)
-        return (name.strip(), number)
+        pairs = []
+        for part in str(value).split(","):
+            name, sep, count = part.rpartition("=")
+            if not sep or not name.strip() or not count.strip():
+                self.fail(f"{part.strip()!r} is not NAME=N, for example Bob=7", param, ctx)
+            try:
+                pairs.append((name.strip(), whole_number(count, name.strip())))
+            except SheetgenError as exc:
+                self.fail(str(exc), param, ctx)
+        return tuple(pairs)
 
 
 class DataChoice(click.Choice[str]):
@@ -392,7 +394,8 @@ yes_option = click.option("-y", "--yes", is_flag=True, help="Do not ask; go ahea
     "left",
     multiple=True,
     type=LeftCount(),
-    help="Cards left in a stock pile, once per other player: --left Bob=7.",
+    help="Cards left in the other players' stock piles: --left Bob=7 --left Cy=2, "
+    "or --left Bob=7,Cy=2.",
 )
 @click.option(
     "--replace",
@@ -404,7 +407,7 @@ yes_option = click.option("-y", "--yes", is_flag=True, help="Do not ask; go ahea
 def record(
     file: Path,
     winner: str,
-    left: tuple[tuple[str, int], ...],
+    left: tuple[tuple[tuple[str, int], ...], ...],
     replace: int | None,
     yes: bool,
 ) -> None:
@@ -424,8 +427,9 @@ def record(
     from sheetgen.scoring import Game, result_line
     from sheetgen.seriesfile import load_series, record_game, repeats_last_game, replace_game
 
-    counts = dict(left)
-    if len(counts) != len(left):
+    pairs = [pair for given in left for pair in given]
+    counts = dict(pairs)
+    if len(counts) != len(pairs):
         raise click.BadParameter("a player is named twice", param_hint="--left")
     game = Game(winner, counts)
     if replace is not None:
@@ -816,6 +820,7 @@ def sheet(
     definition = load_game(game or DEFAULT_GAME)
     figures = {"way": scoring, "target": target, "games_to_play": games_to_play}
     rules = ScoringRules.from_mapping(figures, definition.scoring)
+    title = _checked_title(title)
 
     def sheets(count: int) -> bytes:
         return blank_sheet_pdf(
@@ -837,6 +842,18 @@ def sheet(
         _write_document(sheets(copies), fmt, where)
     if print_on is not None:  # one copy in the PDF, the printer makes the others
         _print(score_sheet_plan(sheets(1), copies), print_on)
+
+
+def _checked_title(title: str | None) -> str | None:
+    """``--title`` as every document takes it: one printable line the fonts can draw."""
+    if title is None:
+        return None
+    from sheetgen import fonts
+    from sheetgen.names import check_title
+
+    title = check_title(title, "--title")
+    fonts.check_printable([title], "--title")
+    return title
 
 
 def _write_document(pdf: bytes, fmt: str, output: Path) -> None:
@@ -1112,6 +1129,7 @@ def fill(
 
     if split_dir is not None and output is not None:
         raise click.UsageError("give --split FOLDER or -o FILE, not both")
+    title = _checked_title(title)
     paths = series_paths(inputs)
     one = len(inputs) == 1 and not inputs[0].is_dir()
     stem = inputs[0].stem if one else "filled-sheets"

@@ -68,6 +68,8 @@ def _missing(text: str, name: str) -> list[str]:
 def _describe(char: str) -> str:
     code = f"U+{ord(char):04X}"
     category = unicodedata.category(char)
+    if category == "Cc":
+        return f"{code} (a control character)"
     if category.startswith(("C", "Z")) and char != " ":
         label = unicodedata.name(char, "an unassigned or private character")
         return f"{code} ({label.lower()})"

@@ -105,12 +105,19 @@ def _placed(error: E, origin: Origin, key: str) -> E:
 
 def read_toml(path: Path) -> dict[str, Any]:
     """Read a house-rules or preset file, reporting a missing or malformed one by name."""
+    # A FIFO or a device would block or never end: house rules are an ordinary file.
+    if path.exists() and not path.is_file():
+        raise HouseRulesError("is not an ordinary file; give a TOML house-rules file", file=path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise HouseRulesError("no such house-rules file", file=path) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise HouseRulesError(f"cannot read this house-rules file ({exc})", file=path) from exc
+    except UnicodeDecodeError as exc:
+        raise HouseRulesError(f"is not UTF-8 text (byte {exc.start})", file=path) from None
+    except OSError as exc:
+        raise HouseRulesError(
+            f"cannot read this house-rules file ({exc.strerror or exc})", file=path
+        ) from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -132,6 +139,19 @@ def parse_settings(items: Iterable[str]) -> dict[str, str]:
             raise HouseRulesError(f"{name} is set twice", field=SET)
         settings[name] = value.strip()
     return settings
+
+
+def _beside(house_rules: Path, extra: str) -> Path:
+    """The house rules' ``extra`` file, which must sit in the house-rules file's folder or
+    below it: a shared house-rules file cannot print /etc/passwd into a booklet."""
+    folder = house_rules.parent.resolve()
+    path = house_rules.parent / extra
+    if not path.resolve().is_relative_to(folder):
+        raise HouseRulesError(
+            f"{extra} is outside the folder of the house-rules file; "
+            "keep the table's Markdown beside it"
+        )
+    return path
 
 
 def resolve(
@@ -363,9 +383,9 @@ def _value(game: GameDef, toggle: Toggle, value: Any, origin: Origin) -> Any:
         return number
     if value is None:
         return None
-    extra = Path(value)
-    if isinstance(origin, Path) and not extra.is_absolute() and isinstance(value, str):
-        extra = origin.parent / extra
+    if not isinstance(value, str) or not value.strip():
+        raise HouseRulesError(f"{value!r} is not a file name; give a Markdown file")
+    extra = _beside(origin, value) if isinstance(origin, Path) else Path(value)
     if not extra.is_file():
         raise HouseRulesError(f"{extra} is not a readable Markdown file")
     return extra

@@ -21,6 +21,8 @@ MAX_HEADING = 6
 # Deeper nesting than any rules text needs; past a few hundred levels the
 # HTML renderer runs out of stack, so refuse it with a message instead.
 MAX_DEPTH = 32
+# Forty or so printed pages: far more than any table's own rules, and quick to set.
+MAX_MARKDOWN = 100_000
 
 
 @dataclass(frozen=True)
@@ -100,6 +102,11 @@ def render_markdown(
     heading of its caller's. ``source`` names the text in the message when it
     nests too deeply to set.
     """
+    if len(text) > MAX_MARKDOWN:
+        raise HouseRulesError(
+            f"{source}: the text has {len(text):,} characters; a booklet takes at most "
+            f"{MAX_MARKDOWN:,} of a table's own rules"
+        )
     md = _parser()
     tokens = md.parse(text)
     depth = _depth(tokens)
@@ -113,6 +120,7 @@ def render_markdown(
         shift = floor - min(levels, default=floor)
     headings: list[ContentsEntry] = []
     seen: set[str] = set()
+    repeats: dict[str, int] = {}
     for index, token in enumerate(tokens):
         if token.type not in ("heading_open", "heading_close"):
             continue
@@ -120,9 +128,12 @@ def render_markdown(
         token.tag = f"h{level}"
         if token.type == "heading_open":
             title = _title(tokens[index + 1])
-            anchor = f"{id_prefix}-{slug(title)}"
+            base = anchor = f"{id_prefix}-{slug(title)}"
+            # Numbered from where the last repeat of this heading stopped: linear, however
+            # many times a heading repeats.
             while anchor in seen:
-                anchor += "-x"
+                repeats[base] = repeats.get(base, 1) + 1
+                anchor = f"{base}-{repeats[base]}"
             seen.add(anchor)
             token.attrSet("id", anchor)
             headings.append(ContentsEntry(level, anchor, title))

@@ -74,6 +74,8 @@ def default_paper(
 
 def _read_papersize(path: Path) -> str | None:
     try:
+        if not path.is_file():  # a FIFO or a device would block or never end
+            return None
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return None

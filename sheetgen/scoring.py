@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from sheetgen.errors import RuleError
+from sheetgen.names import choices
 from sheetgen.numbers import whole_number
 
 if TYPE_CHECKING:
@@ -243,13 +244,14 @@ def check_game(table: Table, game: Game, number: int) -> None:
     if game.winner not in table.sides:
         kind = "team" if table.partnership else "player"
         raise fail(
-            f"{game.winner!r} is not a {kind} of this series "
-            f"(choose from {', '.join(table.sides)})",
+            f"{game.winner!r} is not a {kind} of this series ({choices(game.winner, table.sides)})",
             "winner",
         )
     for name in game.left:
         if name not in table.players:
-            raise fail(f"{name!r} is not a player of this series", "left")
+            raise fail(
+                f"{name!r} is not a player of this series ({choices(name, table.players)})", "left"
+            )
     winners = table.members(game.winner)
     for player in table.players:
         count = game.left.get(player)

@@ -18,6 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from sheetgen import fonts
 from sheetgen.atomic import (
     check_replaceable,
     create_bytes,
@@ -26,6 +27,7 @@ from sheetgen.atomic import (
 )
 from sheetgen.errors import RuleError, SeriesFileError, SheetgenError
 from sheetgen.games import DEFAULT_GAME, GameDef, load_game
+from sheetgen.names import check_title, find_name, normal
 from sheetgen.numbers import whole_number
 from sheetgen.scoring import Game, ScoringRules, Series, SeriesResult, score_series
 from sheetgen.table import make_table
@@ -58,6 +60,10 @@ LOCK_TIMEOUT = 30.0
 _NULL_TAG = "tag:yaml.org,2002:null"
 FAST_PARSER_DEPTH = 200
 _YAML11_WORDS = re.compile(r"(?i)y|n|yes|no|on|off|true|false|null|~")
+# Characters YAML cannot hold as they are (its "printable" set, inverted).
+_YAML_UNPRINTABLE = re.compile(
+    "[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+)
 _PLAIN_SAFE = re.compile(r"[^\s\-?:,\[\]{}#&*!|>'\"%@`][^:#,\[\]{}\n]*")
 
 
@@ -78,7 +84,12 @@ def series_paths(inputs: Iterable[Path]) -> list[Path]:
     paths: list[Path] = []
     for item in inputs:
         if item.is_dir():
-            found = sorted(p for p in item.iterdir() if p.suffix.lower() in FORMATS)
+            # Hidden names are editors' lock and backup files (.#friday.yaml), not series.
+            found = sorted(
+                p
+                for p in item.iterdir()
+                if p.suffix.lower() in FORMATS and not p.name.startswith(".")
+            )
             if not found:
                 raise SeriesFileError(
                     f"{item}: the folder holds no series files (.yaml, .yml, .json or .csv)"
@@ -350,8 +361,8 @@ def _series(data: Any, path: Path) -> Series:
         )
         rules = _scoring(data, game)
         title = data.get("title")
-        if title is not None and not isinstance(title, str):
-            raise RuleError(f"{title!r} is not text", field="title")
+        if title is not None and title != "":
+            title = check_title(title, "title")
         games = _games(data.get("games"))
         series = Series(table=table, games=games, scoring=rules, title=title or None, game=game.id)
         score_series(series)
@@ -425,7 +436,7 @@ def _games(value: Any) -> tuple[Game, ...]:
             }
         except RuleError as exc:
             raise exc.at(game=number) from None
-        games.append(Game(winner=winner, left=counts))
+        games.append(Game(winner=normal(winner), left={normal(n): c for n, c in counts.items()}))
     return tuple(games)
 
 
@@ -519,6 +530,12 @@ def create_series(
         {"way": scoring, "target": target, "games_to_play": games_to_play}, definition.scoring
     )
     table = make_table(players, stock=stock, teams=teams, game=definition)
+    if title is not None:
+        title = check_title(title, "--title")
+    # What fill would refuse later is refused now, while the file is being made.
+    fonts.check_printable(table.players, "--players")
+    fonts.check_printable([team.name for team in table.teams], "--teams")
+    fonts.check_printable([title] if title else [], "--title")
     series = Series(table, (), rules, title or None, game=definition.id)
     create_bytes(path, new_series_text(fmt, series).encode("utf-8"))
     return series
@@ -580,11 +597,18 @@ def last_game(series: Series, path: Path) -> Game:
 
 
 def settled_game(series: Series, game: Game) -> Game:
-    """``game`` as it is stored: a winner's own empty piles are not written down."""
-    winners = series.table.members(game.winner)
-    return Game(
-        game.winner, {name: n for name, n in game.left.items() if not (name in winners and n == 0)}
-    )
+    """``game`` as it is stored: names as the series spells them (whatever case or spaces
+    were typed), and a winner's own empty piles not written down."""
+    table = series.table
+    winner = find_name(game.winner, table.sides) or game.winner
+    left: dict[str, int] = {}
+    for typed, count in game.left.items():
+        name = find_name(typed, table.players) or typed
+        if name in left:
+            raise RuleError(f"{name} is named twice", field="--left")
+        left[name] = count
+    winners = table.members(winner)
+    return Game(winner, {name: n for name, n in left.items() if not (name in winners and n == 0)})
 
 
 def repeats_last_game(series: Series, game: Game) -> bool:
@@ -662,13 +686,13 @@ def _rewrite_game(text: str, path: Path, series: Series, index: int) -> str:
     fmt = series_format(path)
     game = series.games[index] if index < len(series.games) else None
     if fmt == "json":
-        data = json.loads(text)
+        data = json.loads(text.removeprefix(BOM))
         games = data["games"]
         if game is None:
             del games[index]
         else:
             games[index] = {"winner": game.winner, "left": dict(game.left)}
-        return json.dumps(data, indent=_json_indent(text), ensure_ascii=False) + "\n"
+        return _json_like(data, text)
     lines = text.splitlines(keepends=True)
     newline = "\r\n" if "\r\n" in text else "\n"
     if fmt == "csv":
@@ -732,12 +756,12 @@ def _append_game(text: str, fmt: str, series: Series, game: Game) -> str:
         ending = "" if text.endswith("\n") or not text else "\n"
         return text + ending + _csv_line([str(len(series.games)), game.winner, *counts])
     if fmt == "json":
-        data = json.loads(text)
+        data = json.loads(text.removeprefix(BOM))
         data.setdefault("games", [])
         if data["games"] is None:
             data["games"] = []
         data["games"].append({"winner": game.winner, "left": dict(game.left)})
-        return json.dumps(data, indent=_json_indent(text), ensure_ascii=False) + "\n"
+        return _json_like(data, text)
     return _yaml_append(text, game)
 
 
@@ -747,9 +771,27 @@ def _csv_line(cells: Sequence[str]) -> str:
     return out.getvalue()
 
 
-def _json_indent(text: str) -> int:
-    match = re.search(r"\n( +)\"", text)
-    return len(match.group(1)) if match else 2
+def _json_like(data: Any, text: str) -> str:
+    """``data`` as JSON written the way ``text`` is: its byte-order mark, indentation (spaces,
+    tabs or one line), line endings and, for a file of plain ASCII, its \\u escapes."""
+    body = text.removeprefix(BOM)
+    match = re.search(r"\n([ \t]+)\"", body)
+    indent: int | str | None = None
+    if match:
+        indent = match.group(1) if "\t" in match.group(1) else len(match.group(1))
+    elif "\n" in body.strip():
+        indent = 2
+    compact = "," in body and ", " not in body and ": " not in body
+    out = json.dumps(
+        data,
+        indent=indent,
+        ensure_ascii=body.isascii(),
+        separators=(",", ":") if compact and indent is None else None,
+    )
+    newline = "\r\n" if "\r\n" in body else "\n"
+    ending = newline if body.endswith("\n") or indent is not None else ""
+    # json.dumps escapes line breaks inside strings, so every newline here is layout.
+    return text[: len(text) - len(body)] + out.replace("\n", newline) + ending
 
 
 def yaml_scalar(text: str) -> str:
@@ -763,7 +805,8 @@ def yaml_scalar(text: str) -> str:
     )
     if plain and resolver.resolve(ScalarNode, text, (True, False)) == "tag:yaml.org,2002:str":
         return text
-    return json.dumps(text, ensure_ascii=False)
+    # YAML may not hold some characters (U+FFFF, lone controls) as they are: escape those.
+    return json.dumps(text, ensure_ascii=_YAML_UNPRINTABLE.search(text) is not None)
 
 
 def _yaml_game_lines(game: Game, dash_indent: str) -> list[str]:

@@ -7,18 +7,15 @@ how many cards go in each stock pile, and what is left for the draw pile.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sheetgen.errors import RuleError
+from sheetgen.names import check_length, is_control, name_key, normal, refuse_lookalikes
 
 if TYPE_CHECKING:
     from sheetgen.games import GameDef
-
-# Embeddings, overrides and isolates reorder the text around them (marks like U+200F do not).
-_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 @dataclass(frozen=True)
@@ -150,19 +147,15 @@ def check_name(name: object, field: str) -> str:
         raise RuleError("a name cannot be blank", field=field)
     if name != name.strip():
         raise RuleError(f"{name!r} starts or ends with spaces", field=field)
-    control = next((char for char in name if _is_control(char)), None)
+    control = next((char for char in name if is_control(char)), None)
     if control is not None:
         raise RuleError(
             f"{name!r} holds the control character U+{ord(control):04X}; "
             "a name is one line of printable text",
             field=field,
         )
-    return name
-
-
-def _is_control(char: str) -> bool:
-    """Line breaks, tabs, escapes and bidi overrides: they break tables and reorder text."""
-    return unicodedata.category(char) in ("Cc", "Zl", "Zp") or char in _BIDI_CONTROLS
+    check_length(name, field)
+    return normal(name)
 
 
 def make_table(
@@ -177,12 +170,8 @@ def make_table(
     game = _game(game)
     names = tuple(players)
     game.check_players(len(names))
-    seen: set[str] = set()
-    for index, name in enumerate(names, start=1):
-        check_name(name, f"players, player {index}")
-        if name in seen:
-            raise RuleError(f"{name} is listed twice; every name must be unique", field="players")
-        seen.add(name)
+    names = tuple(check_name(name, f"players, player {i}") for i, name in enumerate(names, 1))
+    refuse_lookalikes(names, "players")
     built_teams: tuple[Team, ...] = ()
     if teams:
         built_teams = _make_teams(names, teams, game)
@@ -204,11 +193,11 @@ def _make_teams(
         raise exc.at(field="teams") from None
     built: list[Team] = []
     placed: dict[str, str] = {}
-    for team_name, members in teams.items():
-        check_name(team_name, "teams")
-        if team_name in names:
+    for typed_name, members in teams.items():
+        team_name = check_name(typed_name, "teams")
+        if name_key(team_name) in {name_key(name) for name in names}:
             raise RuleError(f"team {team_name} has the same name as a player", field="teams")
-        team_members = tuple(members)
+        team_members = tuple(normal(m) if isinstance(m, str) else m for m in members)
         if len(team_members) != TEAM_SIZE:
             raise RuleError(
                 f"team {team_name} has {len(team_members)} players; a team is {TEAM_SIZE} partners",
@@ -226,6 +215,7 @@ def _make_teams(
                 )
             placed[member] = team_name
         built.append(Team(team_name, team_members))
+    refuse_lookalikes([team.name for team in built], "teams")
     missing = [name for name in names if name not in placed]
     if missing:
         raise RuleError(

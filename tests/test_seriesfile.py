@@ -75,20 +75,21 @@ def test_names_are_text_whatever_they_look_like(tmp_path: Path, names: list[str]
     assert series.games[0].winner == names[1]
 
 
-UNICODE = ["Zoë", "Łukasz", "Σοφία", "Дмитрий", "王芳"]
+# Names the bundled typeface prints: new refuses what fill could not print.
+UNICODE = ["Zoë", "Łukasz", "Σοφία", "Дмитрий", "Ōkubo"]
 
 
 def test_unicode_names_round_trip_through_the_commands(runner, tmp_path: Path) -> None:
     result = runner("new", "u.yaml", "--players", ",".join(UNICODE))
     assert result.exit_code == 0, result.output
-    args = ["record", "u.yaml", "--winner", "王芳"]
+    args = ["record", "u.yaml", "--winner", "Ōkubo"]
     for name in UNICODE[:-1]:
         args += ["--left", f"{name}=2"]
     assert runner(*args).exit_code == 0
     exported = json.loads(runner("export", "u.yaml").output)
     assert exported["sides"] == UNICODE
     assert exported["games"][0]["left"] == {name: 2 for name in UNICODE[:-1]}
-    assert exported["totals"]["王芳"] == 25 + 5 * 8
+    assert exported["totals"]["Ōkubo"] == 25 + 5 * 8
 
 
 BAD_FILES = [
@@ -468,30 +469,43 @@ def test_record_rejects_unknown_winner_and_repeated_player(runner, tmp_path: Pat
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
+from sheetgen.names import name_key, normal  # noqa: E402
+
 NAME = st.text(
-    alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc", "Zl", "Zp")),
+    # Latin, Greek and Cyrillic, as the bundled typeface prints them (new refuses the rest).
+    alphabet=st.characters(max_codepoint=0x4FF, exclude_categories=("Cs", "Cc", "Zl", "Zp")),
     min_size=1,
     max_size=12,
-).filter(lambda s: s == s.strip() and "," not in s and "+" not in s and "=" not in s)
+).filter(
+    lambda s: s == s.strip() and "," not in s and "+" not in s and "=" not in s and s == normal(s)
+)
 
 
 @settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.filter_too_much],
 )
 @given(
-    names=st.lists(NAME, min_size=2, max_size=6, unique=True),
+    names=st.lists(NAME, min_size=2, max_size=6, unique_by=name_key),
     suffix=st.sampled_from([".yaml", ".json", ".csv"]),
     data=st.data(),
 )
 def test_any_names_and_games_round_trip(
     tmp_path_factory: pytest.TempPathFactory, names: list[str], suffix: str, data: st.DataObject
 ) -> None:
+    from hypothesis import assume
+
+    from sheetgen.errors import FontCoverageError
     from sheetgen.scoring import Game
     from sheetgen.seriesfile import create_series, record_game
 
     folder = tmp_path_factory.mktemp("rt")
     path = folder / f"s{suffix}"
-    create_series(path, names, target=None if suffix == ".csv" else 100000)
+    try:
+        create_series(path, names, target=None if suffix == ".csv" else 100000)
+    except FontCoverageError:  # refused where it enters: the sheet could not print it
+        assume(False)
     stock = 30 if len(names) <= 4 else 20
     games = []
     for _ in range(data.draw(st.integers(0, 1 if suffix == ".csv" else 3))):

@@ -252,8 +252,12 @@ def test_control_characters_in_names_are_refused(runner: Any, name: str) -> None
 
 @pytest.mark.parametrize("names", [HOSTILE, [*LONG, "דוד כהן", 'Łukasz, "Ł"']])
 def test_exports_carry_names_exactly(runner: Any, names: list[str]) -> None:
+    """Exactly, in their composed (NFC) form: a name typed either way is one name."""
+    import unicodedata
+
     path = runner.cwd / "names.json"
     path.write_text(series_json(names, 3), encoding="utf-8")
+    names = [unicodedata.normalize("NFC", name) for name in names]
     exported = runner("export", str(path), "--format", "json")
     assert exported.exit_code == 0, exported.output
     assert json.loads(exported.output)["sides"] == names

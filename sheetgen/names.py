@@ -1,0 +1,96 @@
+"""Names and titles as people type them: one form for each, and the nearest for a typo.
+
+A name is compared by what a reader sees: composed Unicode (NFC), any case,
+invisible characters and runs of spaces ignored. Two players a reader cannot
+tell apart are refused; a name typed with another case or stray spaces finds
+its player.
+"""
+
+from __future__ import annotations
+
+import difflib
+import unicodedata
+from collections.abc import Sequence
+
+from sheetgen.errors import RuleError
+
+MAX_NAME = 200
+MAX_TITLE = 300
+# Embeddings, overrides and isolates reorder the text around them (marks like U+200F do not).
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def is_control(char: str) -> bool:
+    """Line breaks, tabs, escapes and bidi overrides: they break lines and reorder text."""
+    return unicodedata.category(char) in ("Cc", "Zl", "Zp") or char in BIDI_CONTROLS
+
+
+def normal(text: str) -> str:
+    """The composed (NFC) form: ``José`` typed either way is one name."""
+    return unicodedata.normalize("NFC", text)
+
+
+def name_key(text: str) -> str:
+    """What a reader sees of a name: no case, no invisible characters, single spaces."""
+    visible = "".join(c for c in normal(text) if unicodedata.category(c) != "Cf")
+    return " ".join(visible.split()).casefold()
+
+
+def check_title(title: object, field: str) -> str:
+    """A title is one line of printable text, not too long to print; returned in NFC."""
+    if not isinstance(title, str):
+        raise RuleError(f"{title!r} is not text", field=field)
+    if not title.strip():
+        raise RuleError("a title cannot be blank", field=field)
+    control = next((char for char in title if is_control(char)), None)
+    if control is not None:
+        raise RuleError(
+            f"the title holds the control character U+{ord(control):04X}; "
+            "a title is one line of printable text",
+            field=field,
+        )
+    if len(title) > MAX_TITLE:
+        raise RuleError(
+            f"the title has {len(title)} characters; a sheet prints at most {MAX_TITLE}",
+            field=field,
+        )
+    return normal(title)
+
+
+def check_length(name: str, field: str) -> None:
+    if len(name) > MAX_NAME:
+        raise RuleError(
+            f"a name of {len(name)} characters is too long; a name has at most {MAX_NAME}",
+            field=field,
+        )
+
+
+def refuse_lookalikes(names: Sequence[str], field: str) -> None:
+    """Refuse two names a reader cannot tell apart (case, spacing, invisible characters)."""
+    seen: dict[str, str] = {}
+    for name in names:
+        key = name_key(name)
+        if key in seen:
+            first = seen[key]
+            problem = (
+                f"{name} is listed twice; every name must be unique"
+                if first == name
+                else f"{first!r} and {name!r} differ only in case, spacing or invisible "
+                "characters; give every player a name of their own"
+            )
+            raise RuleError(problem, field=field)
+        seen[key] = name
+
+
+def find_name(typed: str, names: Sequence[str]) -> str | None:
+    """The one of ``names`` that ``typed`` means, ignoring case and surrounding spaces."""
+    key = name_key(typed)
+    return next((name for name in names if name_key(name) == key), None)
+
+
+def choices(typed: str, names: Sequence[str]) -> str:
+    """``choose from Ann, Bob; did you mean Ann?``: the names, and the nearest to ``typed``."""
+    keys = {name_key(name): name for name in names}
+    near = difflib.get_close_matches(name_key(typed), list(keys), n=1, cutoff=0.6)
+    hint = f"; did you mean {keys[near[0]]}?" if near else ""
+    return f"choose from {', '.join(names)}{hint}"
