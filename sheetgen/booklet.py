@@ -253,7 +253,7 @@ def _extra_chapter(extra: str, source: str) -> Chapter:
 def _read_extra(rules: HouseRules) -> str | None:
     if rules.extra is None:
         return None
-    from sheetgen.markdown import MAX_MARKDOWN
+    from sheetgen.markdown import MAX_MARKDOWN, check_size
 
     try:
         with rules.extra.open("rb") as handle:  # no further than the cap: it may be huge
@@ -263,7 +263,9 @@ def _read_extra(rules: HouseRules) -> str | None:
                 f"{rules.extra}: a booklet takes at most {MAX_MARKDOWN:,} characters "
                 "of a table's own rules"
             )
-        return raw.decode("utf-8-sig")
+        text = raw.decode("utf-8-sig")
+        check_size(text, str(rules.extra))
+        return text
     except UnicodeDecodeError as exc:
         raise HouseRulesError(f"{rules.extra}: is not UTF-8 text (byte {exc.start})") from None
     except OSError as exc:

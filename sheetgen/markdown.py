@@ -21,8 +21,8 @@ MAX_HEADING = 6
 # Deeper nesting than any rules text needs; past a few hundred levels the
 # HTML renderer runs out of stack, so refuse it with a message instead.
 MAX_DEPTH = 32
-# Forty or so printed pages: far more than any table's own rules, and quick to set.
-MAX_MARKDOWN = 100_000
+# A dozen printed pages of prose: far more than any table's own rules, and quick to set.
+MAX_MARKDOWN = 30_000
 
 
 @dataclass(frozen=True)
@@ -87,6 +87,15 @@ def first_heading(text: str) -> Opening | None:
     return Opening(_title(tokens[1]), int(tokens[0].tag[1:]), rest)
 
 
+def check_size(text: str, source: str) -> None:
+    """Refuse Markdown longer than a booklet sets in reasonable time."""
+    if len(text) > MAX_MARKDOWN:
+        raise HouseRulesError(
+            f"{source}: the text has {len(text):,} characters; a booklet takes at most "
+            f"{MAX_MARKDOWN:,} of a table's own rules"
+        )
+
+
 def render_markdown(
     text: str,
     *,
@@ -102,11 +111,7 @@ def render_markdown(
     heading of its caller's. ``source`` names the text in the message when it
     nests too deeply to set.
     """
-    if len(text) > MAX_MARKDOWN:
-        raise HouseRulesError(
-            f"{source}: the text has {len(text):,} characters; a booklet takes at most "
-            f"{MAX_MARKDOWN:,} of a table's own rules"
-        )
+    check_size(text, source)
     md = _parser()
     tokens = md.parse(text)
     depth = _depth(tokens)

@@ -1,0 +1,427 @@
+"""Hostile input, by class: absurd numbers, wrong types, files that never end, paths that
+fail every way, Ctrl-C, a full disk; leaks through house rules; names and titles that look
+alike or carry escapes; sizes that would blow up. Each in a process of its own.
+
+Every case asserts one ``Error:`` line (the exact one) or success, no traceback, every
+input byte-identical after a refusal, no temporary file and no process left.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hostile import (
+    PACKAGE_ROOT,
+    Done,
+    assert_clean,
+    assert_no_process_left,
+    assert_refused,
+    run,
+    snapshot,
+    temporaries,
+)
+
+SERIES = """\
+title: Friday nights
+players: [Ann, Bob, Cy, Di]
+games:
+  - winner: Ann
+    left: {Bob: 7, Cy: 12, Di: 3}
+"""
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    (tmp_path / "f.yaml").write_text(SERIES, encoding="utf-8")
+    return tmp_path
+
+
+def refused(folder: Path, args: list[str], message: str, code: int = 1, **kw: object) -> Done:
+    before = snapshot(folder)
+    done = run(args, folder, **kw)  # type: ignore[arg-type]
+    assert_refused(done, message, code)
+    assert snapshot(folder) == before
+    assert temporaries(folder) == []
+    return done
+
+
+def games_of(folder: Path, name: str = "f.yaml") -> list[dict[str, object]]:
+    done = run(["export", name], folder)
+    assert done.code == 0, done.err
+    games: list[dict[str, object]] = json.loads(done.out)["games"]
+    return games
+
+
+# Numbers -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("count", "message"),
+    [
+        ("²", "'²' is not a whole number"),
+        ("٣", "'٣' is not a whole number"),
+        ("9" * 5000, "a number of 5000 digits is far too large"),
+        ("1e400", "'1e400' is not a whole number"),
+    ],
+    ids=["superscript", "arabic-indic", "5000-digits", "float-overflow"],
+)
+def test_absurd_numbers_in_an_option(folder: Path, count: str, message: str) -> None:
+    before = snapshot(folder)
+    done = run(["record", "f.yaml", "--winner", "Bob", "--left", f"Ann={count}"], folder)
+    assert done.code == 2 and "Traceback" not in done.err
+    assert done.err.splitlines()[-1] == f"Error: Invalid value for '--left': Ann: {message}"
+    assert snapshot(folder) == before
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("target = 1e400\n", "ours.toml, target: inf is not a whole number"),
+        ('players = "²"\n', "ours.toml, players: '²' is not a whole number"),
+        (
+            'extra = ["a.md"]\n',
+            "ours.toml, extra: ['a.md'] is not a file name; give a Markdown file",
+        ),
+    ],
+    ids=["float-overflow", "superscript", "list-for-a-path"],
+)
+def test_wrong_numbers_and_types_in_house_rules(folder: Path, text: str, message: str) -> None:
+    (folder / "ours.toml").write_text(text, encoding="utf-8")
+    refused(folder, ["rules", "--house-rules", "ours.toml", "-o", "r.pdf"], message)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (
+            {"players": ["Ann", "Bob"], "games": "x"},
+            "give a list of games, each with winner and left",
+        ),
+        ({"players": "Ann"}, "give the list of players, for example [Ann, Bob, Cy]"),
+        ({"players": ["Ann", "Bob"], "title": ["x"]}, "['x'] is not text"),
+    ],
+    ids=["games-a-string", "players-a-string", "title-a-list"],
+)
+def test_wrong_types_in_a_json_series(folder: Path, data: object, message: str) -> None:
+    (folder / "s.json").write_text(json.dumps(data), encoding="utf-8")
+    done = run(["standings", "s.json"], folder)
+    assert_clean(done)
+    assert done.code == 1 and done.err.endswith(f": {message}\n") and "s.json" in done.err
+
+
+# Files that never end and paths that fail -----------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_a_fifo_or_device_as_house_rules_is_refused_without_hanging(
+    folder: Path, kind: str
+) -> None:
+    path = folder / "ours.toml"
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/zero")
+    refused(
+        folder,
+        ["rules", "--house-rules", "ours.toml", "-o", "r.pdf"],
+        "ours.toml: is not an ordinary file; give a TOML house-rules file",
+    )
+
+
+def test_a_fifo_as_the_paper_configuration_is_passed_over(folder: Path) -> None:
+    os.mkfifo(folder / "papersize")
+    env_run = subprocess.run(
+        [sys.executable, "-m", "sheetgen", "sheet", "-o", "s.pdf"],
+        cwd=folder,
+        env={**os.environ, "PAPERCONF": str(folder / "papersize"), "PAPERSIZE": ""},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert env_run.returncode == 0, env_run.stderr
+    assert (folder / "s.pdf").read_bytes().startswith(b"%PDF-")
+
+
+def test_a_symlink_loop_and_a_name_too_long(folder: Path) -> None:
+    (folder / "a.pdf").symlink_to("b.pdf")
+    (folder / "b.pdf").symlink_to("a.pdf")
+    refused(
+        folder,
+        ["sheet", "-o", "a.pdf"],
+        "a.pdf: cannot be used (Too many levels of symbolic links)",
+    )
+    (folder / "a.yaml").symlink_to("a.yaml")
+    refused(
+        folder,
+        ["standings", "a.yaml"],
+        "a.yaml: cannot be read (Too many levels of symbolic links)",
+    )
+    long = "x" * 300 + ".pdf"
+    refused(folder, ["sheet", "-o", long], f"{long}: File name too long")
+
+
+def test_a_long_but_valid_file_name_works(folder: Path) -> None:
+    name = "y" * 251 + ".pdf"  # 255 bytes, the most a name may have
+    done = run(["sheet", "-o", name], folder)
+    assert done.code == 0, done.err
+    assert (folder / name).read_bytes().startswith(b"%PDF-")
+    assert temporaries(folder) == []
+
+
+def test_a_full_disk_or_file_size_limit(folder: Path) -> None:
+    (folder / "sheet.pdf").write_bytes(b"%PDF-1.4 the old sheet\n")
+    refused(
+        folder,
+        ["sheet", "-o", "sheet.pdf"],
+        "sheet.pdf: cannot write in . (File too large; "
+        "the disk is full or the file is larger than allowed)",
+        file_limit=4096,
+    )
+    refused(
+        folder,
+        ["record", "f.yaml", "--winner", "Bob", "--left", "Ann=1,Cy=2,Di=3"],
+        "f.yaml: cannot write in . (File too large; "
+        "the disk is full or the file is larger than allowed)",
+        file_limit=100,
+    )
+
+
+def test_standard_output_that_cannot_be_written(folder: Path) -> None:
+    with open("/dev/full", "wb") as full:
+        done = run(["standings", "f.yaml"], folder, stdout=full.fileno())
+    assert_refused(done, "No space left on device")
+    with open("/dev/full", "wb") as full:
+        done = run(["sheet", "-o", "-"], folder, stdout=full.fileno())
+    assert_refused(done, "No space left on device")
+
+
+def test_ctrl_c_exits_quietly_with_130(folder: Path) -> None:
+    """Interrupted while it works (the booklet takes a few seconds): no trace, no temporary."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sheetgen", "rules", "-o", "r.pdf"],
+        cwd=folder,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        env={**os.environ, "PYTHONPATH": str(PACKAGE_ROOT)},
+    )
+    time.sleep(1.5)
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert_no_process_left(process.pid)
+    assert process.returncode == 130, err
+    assert b"Traceback" not in err and b"Aborted" not in err
+    assert not (folder / "r.pdf").exists() and temporaries(folder) == []
+
+
+# Leaks ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "extra", ["/etc/passwd", "../outside.md", "/proc/self/environ", "linked.md"]
+)
+def test_a_house_rules_extra_stays_inside_its_folder(tmp_path: Path, extra: str) -> None:
+    (tmp_path / "outside.md").write_text("# secret\n", encoding="utf-8")
+    table = tmp_path / "table"
+    table.mkdir()
+    (table / "linked.md").symlink_to(tmp_path / "outside.md")
+    (table / "ours.toml").write_text(f'extra = "{extra}"\n', encoding="utf-8")
+    refused(
+        table,
+        ["rules", "--house-rules", "ours.toml", "-o", "r.pdf"],
+        f"ours.toml, extra: {extra} is outside the folder of the house-rules file; "
+        "keep the table's Markdown beside it",
+    )
+
+
+def test_a_house_rules_extra_in_its_folder_is_used(folder: Path) -> None:
+    (folder / "sub").mkdir()
+    (folder / "sub" / "ours.md").write_text("# Our way\n\nFast.\n", encoding="utf-8")
+    (folder / "ours.toml").write_text('extra = "sub/ours.md"\n', encoding="utf-8")
+    done = run(["rules", "--house-rules", "ours.toml", "-o", "r.pdf"], folder)
+    assert done.code == 0, done.err
+
+
+ESCAPE_TITLE = 'title: "Friday\\e[2J\\e[31mnights"\nplayers: [Ann, Bob]\n'
+
+
+@pytest.mark.parametrize("command", [["standings"], ["export", "--format", "md"], ["fill"]])
+def test_a_title_with_escape_sequences_is_refused_everywhere(
+    folder: Path, command: list[str]
+) -> None:
+    (folder / "t.yaml").write_text(ESCAPE_TITLE, encoding="utf-8")
+    refused(
+        folder,
+        [command[0], "t.yaml", *command[1:]],
+        "t.yaml, title: the title holds the control character U+001B; "
+        "a title is one line of printable text",
+    )
+
+
+@pytest.mark.parametrize(
+    "command", [["sheet"], ["fill", "f.yaml"], ["new", "n.yaml", "--players", "Ann,Bob"]]
+)
+def test_title_options_get_the_same_checks_everywhere(folder: Path, command: list[str]) -> None:
+    refused(
+        folder,
+        [*command, "--title", "Friday\nnights"],
+        "--title: the title holds the control character U+000A; "
+        "a title is one line of printable text",
+    )
+    refused(
+        folder,
+        [*command, "--title", "T" * 301],
+        "--title: the title has 301 characters; a sheet prints at most 300",
+    )
+
+
+def test_new_refuses_what_fill_could_not_print(folder: Path) -> None:
+    refused(
+        folder,
+        ["new", "n.yaml", "--players", "Ann,Bo𐀀"],
+        '--players: "Bo𐀀" has 𐀀 (U+10000), which the score sheet cannot print; '
+        "leave out emoji and other symbols beyond U+FFFF",
+    )
+
+
+# Names ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("second", "shown"),
+    [
+        ("ann", "'ann'"),
+        ("An\u200bn", "'An\\u200bn'"),
+        ("A\u00a0nn", "'A\\xa0nn'"),
+        ("A  nn", "'A  nn'"),
+    ],
+    ids=["case", "zero-width", "no-break-space", "two-spaces"],
+)
+def test_names_that_look_the_same_are_refused(folder: Path, second: str, shown: str) -> None:
+    first = "A nn" if " " in second or "\u00a0" in second else "Ann"
+    (folder / "s.json").write_text(json.dumps({"players": [first, second]}), encoding="utf-8")
+    refused(
+        folder,
+        ["standings", "s.json"],
+        f"s.json, players: {first!r} and {shown} differ only in case, spacing or invisible "
+        "characters; give every player a name of their own",
+    )
+
+
+def test_a_name_composed_or_decomposed_is_one_player(folder: Path) -> None:
+    composed, decomposed = "Jos\u00e9", "Jose\u0301"
+    (folder / "s.yaml").write_text(
+        f"players: [{composed}, Bob]\ngames:\n  - winner: {decomposed}\n    left: {{Bob: 3}}\n",
+        encoding="utf-8",
+    )
+    done = run(["record", "s.yaml", "--winner", decomposed, "--left", "Bob=2"], folder)
+    assert done.code == 0, done.err
+    assert [game["winner"] for game in games_of(folder, "s.yaml")] == [composed, composed]
+
+
+@pytest.mark.parametrize("typed", ["ann", "Ann ", " ANN"])
+def test_a_winner_typed_in_another_case_or_with_spaces_is_found(folder: Path, typed: str) -> None:
+    done = run(
+        ["record", "f.yaml", "--winner", typed, "--left", "bob=1,Cy=2", "--left", "di=3"], folder
+    )
+    assert done.code == 0, done.err
+    assert done.out.decode().startswith("Game 2: Ann scores 55.")
+    assert games_of(folder)[-1]["left"] == {"Bob": 1, "Cy": 2, "Di": 3}
+
+
+def test_an_unknown_name_lists_the_players_and_the_nearest(folder: Path) -> None:
+    refused(
+        folder,
+        ["record", "f.yaml", "--winner", "Anne", "--left", "Bob=1,Cy=2,Di=3"],
+        "f.yaml, game 2, winner: 'Anne' is not a player of this series "
+        "(choose from Ann, Bob, Cy, Di; did you mean Ann?)",
+    )
+    refused(
+        folder,
+        ["record", "f.yaml", "--winner", "Ann", "--left", "Bbo=1,Cy=2,Di=3"],
+        "f.yaml, game 2, left: 'Bbo' is not a player of this series "
+        "(choose from Ann, Bob, Cy, Di; did you mean Bob?)",
+    )
+
+
+def test_a_name_too_long_is_refused_quickly(folder: Path) -> None:
+    name = "word " * 2000
+    start = time.perf_counter()
+    refused(
+        folder,
+        ["sheet", "--names", f"Ann,{name.strip()}"],
+        "players, player 2: a name of 9999 characters is too long; a name has at most 200",
+    )
+    assert time.perf_counter() - start < 20
+
+
+def test_repeated_headings_in_extra_are_linear_and_the_input_is_capped(folder: Path) -> None:
+    from sheetgen.markdown import MAX_MARKDOWN, render_markdown
+
+    rendered = render_markdown("# Same\n" * 4000, id_prefix="x")
+    ids = [heading.id for heading in rendered.headings]
+    assert len(set(ids)) == 4000 and ids[:3] == ["x-same", "x-same-2", "x-same-3"]
+    assert len(rendered.html) < 40 * 4000
+    (folder / "big.md").write_text("# Same\n" * (MAX_MARKDOWN // 7 + 1), encoding="utf-8")
+    refused(
+        folder,
+        ["rules", "--extra", "big.md", "-o", "r.pdf"],
+        f"big.md: the text has {(MAX_MARKDOWN // 7 + 1) * 7:,} characters; a booklet takes "
+        f"at most {MAX_MARKDOWN:,} of a table's own rules",
+    )
+
+
+# Details --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["s.csv", "s.json"])
+def test_a_byte_order_mark_is_read_and_kept(folder: Path, name: str) -> None:
+    text = (
+        "game,winner,Ann,Bob\n1,Ann,0,3\n"
+        if name.endswith(".csv")
+        else json.dumps({"players": ["Ann", "Bob"], "games": []}, indent=2) + "\n"
+    )
+    path = folder / name
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    assert run(["standings", name], folder).code == 0
+    done = run(["record", name, "--winner", "Bob", "--left", "Ann=4"], folder)
+    assert done.code == 0, done.err
+    assert path.read_bytes().startswith(b"\xef\xbb\xbf" + text.encode()[:10])
+
+
+def test_record_on_json_keeps_its_indentation_and_escapes(folder: Path) -> None:
+    path = folder / "s.json"
+    path.write_text(
+        json.dumps({"players": ["Zo\u00eb", "Bob"], "games": []}, indent="\t") + "\n",
+        encoding="utf-8",
+    )
+    done = run(["record", "s.json", "--winner", "Bob", "--left", "Zo\u00eb=4"], folder)
+    assert done.code == 0, done.err
+    text = path.read_text(encoding="utf-8")
+    assert '\t"players": [\n\t\t"Zo\\u00eb",' in text
+    assert text.endswith('\t\t\t"left": {\n\t\t\t\t"Zo\\u00eb": 4\n\t\t\t}\n\t\t}\n\t]\n}\n')
+
+
+def test_editor_lock_files_in_a_folder_are_skipped(folder: Path) -> None:
+    (folder / "series").mkdir()
+    (folder / "series" / "a.yaml").write_text(SERIES, encoding="utf-8")
+    (folder / "series" / ".#a.yaml").symlink_to("root@host.1234:1700000000")
+    done = run(["fill", "series", "-o", "all.pdf"], folder)
+    assert done.code == 0, done.err
+    assert (folder / "all.pdf").read_bytes().startswith(b"%PDF-")
+
+
+def test_a_newline_is_called_a_control_character(folder: Path) -> None:
+    from sheetgen.errors import FontCoverageError
+    from sheetgen.fonts import check_printable
+
+    with pytest.raises(FontCoverageError, match=r"has U\+000A \(a control character\)"):
+        check_printable(["Ann\nBob"], "names")
