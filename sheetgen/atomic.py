@@ -35,7 +35,7 @@ _SIGNS: dict[str, tuple[bytes, ...]] = {
     "png": (b"\x89PNG\r\n\x1a\n",),
     "html": (b"<!DOCTYPE html", b"<!doctype html", b"<html"),
     "json": (b'"sides"',),
-    "csv": (b"game,winner,points",),
+    "csv": (b",points,total ",),
     "md": (b"\n| Side | Total | Games won |",),
 }
 # File kinds a mistyped -o most often names: never written under another kind's name.
@@ -364,7 +364,7 @@ def looks_like(path: Path, fmt: str) -> bool:
     except OSError:
         return False
     signs = _SIGNS.get(fmt, ())
-    if fmt in ("json", "html", "md"):
+    if fmt in ("json", "html", "md", "csv"):
         return any(sign in head for sign in signs)
     return any(head.startswith(sign) for sign in signs)
 

@@ -383,9 +383,9 @@ def _value(game: GameDef, toggle: Toggle, value: Any, origin: Origin) -> Any:
         return number
     if value is None:
         return None
-    if not isinstance(value, str) or not value.strip():
+    if not isinstance(value, (str, Path)) or not str(value).strip():
         raise HouseRulesError(f"{value!r} is not a file name; give a Markdown file")
-    extra = _beside(origin, value) if isinstance(origin, Path) else Path(value)
+    extra = _beside(origin, str(value)) if isinstance(origin, Path) else Path(value)
     if not extra.is_file():
         raise HouseRulesError(f"{extra} is not a readable Markdown file")
     return extra

@@ -152,7 +152,9 @@ def test_the_format_follows_the_name(folder: Path) -> None:
     assert (folder / "y.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
     done = run(["export", "f2.yaml", "-o", "f2.csv"], folder)
     assert done.code == 0, done.err
-    assert (folder / "f2.csv").read_text(encoding="utf-8").startswith("game,winner,points")
+    assert "\ngame,winner,Ann,Bob,Cy,Di,points," in (folder / "f2.csv").read_text(encoding="utf-8")
+    done = run(["export", "f3.yaml", "-o", "f2.csv"], folder)  # replaces its own export
+    assert done.code == 0, done.err
 
 
 @pytest.mark.parametrize(
