@@ -20,12 +20,14 @@ import shutil
 import subprocess
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
-
-import pikepdf
+from typing import TYPE_CHECKING, Literal
 
 from sheetgen.errors import PrintError
 from sheetgen.paper import PAPERS
+
+# pikepdf (about 0.1 s to import) is loaded only when a document is really printed.
+if TYPE_CHECKING:
+    import pikepdf
 
 Sides = Literal["one-sided", "two-sided-long-edge", "two-sided-short-edge"]
 TWO_SIDED: tuple[Sides, ...] = ("two-sided-long-edge", "two-sided-short-edge")
@@ -131,6 +133,8 @@ def rules_plan(pdf: bytes, layout: str) -> list[Job]:
     ``pages`` turns on the long edge; the folded ``booklet`` turns on the short
     edge, as a sheet folded down its middle must.
     """
+    import pikepdf
+
     with pikepdf.open(io.BytesIO(pdf)) as document:
         pages = list(document.pages)
         if layout == "booklet":
@@ -150,6 +154,8 @@ def rules_plan(pdf: bytes, layout: str) -> list[Job]:
 
 def _job(pdf: bytes, sides: Sides, *, copies: int = 1, title: str | None = None) -> Job:
     """A job for ``pdf`` with the paper and orientation its pages show and its own title."""
+    import pikepdf
+
     with pikepdf.open(io.BytesIO(pdf)) as document:
         page = document.pages[0]
         width, height = _shown_size(page)
@@ -184,6 +190,8 @@ def _is_imposed_side(page: pikepdf.Page) -> bool:
 
     The score sheet after the folded sheets is a page of its own, with its own fonts.
     """
+    import pikepdf
+
     resources = page.obj.get("/Resources", pikepdf.Dictionary())
     if set(resources.keys()) != {"/XObject"}:
         return False
@@ -202,6 +210,8 @@ def _pages_pdf(
 ) -> bytes:
     """A PDF of the pages ``numbers`` of ``document`` (0-based), each turned 180 degrees
     if ``turn``, with a blank page of the last page's size added if ``blank``."""
+    import pikepdf
+
     out = io.BytesIO()
     with pikepdf.new() as part:
         for number in numbers:
@@ -227,6 +237,8 @@ def manual_duplex(plan: Sequence[Job]) -> list[Step]:
     CUPS can put it in the printer's own output order, as it did the fronts:
     on a printer that stacks face up it prints both jobs last page first.
     """
+    import pikepdf
+
     steps: list[Step] = []
     for job in plan:
         if job.sides not in TWO_SIDED:
