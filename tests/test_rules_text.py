@@ -51,6 +51,8 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("skip-bo", {"partnerships": True, "stock": "short", "deck": "standard"}),
     ("skip-bo", {"partnerships": True, "stock": 1, "deck": "standard", "series": False}),
     ("skip-bo", {"players": 6, "partnerships": True, "stock": 1, "bonus": 600}),
+    ("skip-bo", {"scoring": "cards-left"}),
+    ("skip-bo", {"scoring": "cards-left", "partnerships": True, "stock": "short"}),
     ("spite-and-malice", {}),
     ("spite-and-malice", {"stock": 1}),
     ("spite-and-malice", {"stock": 46}),
@@ -198,6 +200,20 @@ def test_without_partnerships_no_sentence_speaks_of_partners_or_teams() -> None:
 def test_two_players_speak_of_one_other_pile() -> None:
     text = text_of("skip-bo", players=2)
     assert "each card left in the other player's stock pile." in text
+
+
+@pytest.mark.parametrize("partnerships", [False, True])
+def test_a_cards_left_series_keeps_no_sentence_about_points(partnerships: bool) -> None:
+    text = text_of("skip-bo", scoring="cards-left", partnerships=partnerships)
+    side = "team" if partnerships else "player"
+    assert "This table plays a series of ten games." in text
+    assert f"Nobody scores points. After each game every {side} adds the cards left" in text
+    assert "after ten games the lowest total wins" in text
+    assert f"to {'its' if partnerships else 'their'} total" in text
+    legit = ("carry no points", "nobody scores points", "Nobody scores points")
+    for phrase in legit:
+        text = text.replace(phrase, "")
+    assert "points" not in text
 
 
 # ---------------------------------------------------------------- counts
