@@ -10,6 +10,7 @@ exactly those names.
 from __future__ import annotations
 
 import csv
+import gc
 import io
 import json
 import re
@@ -57,7 +58,8 @@ GAME_KEYS = ("winner", "left")
 BOM = "\ufeff"
 FORMATS = {".yaml": "yaml", ".yml": "yaml", ".json": "json", ".csv": "csv"}
 LOCK_TIMEOUT = 30.0
-_NULL_TAG = "tag:yaml.org,2002:null"
+# An empty plain value or ~ (tagged as text by the base resolver, or as null explicitly).
+_NULL_TAGS = ("tag:yaml.org,2002:null", "tag:yaml.org,2002:str")
 FAST_PARSER_DEPTH = 200
 _YAML11_WORDS = re.compile(r"(?i)y|n|yes|no|on|off|true|false|null|~")
 # Characters YAML cannot hold as they are (its "printable" set, inverted).
@@ -146,8 +148,22 @@ def _yaml_data(text: str, path: Path) -> Any:
     # libyaml's composer recurses in C and can overflow the stack on absurd nesting,
     # so only text that cannot nest deeply goes to it; the rest takes the pure-Python
     # composer, which stops with a RecursionError instead.
-    fast = getattr(yaml, "CSafeLoader", None)
-    loader = yaml.SafeLoader if fast is None or _could_nest_deeply(text) else fast
+    # Every scalar is read as the text written, so no tag resolution is needed: the base
+    # loaders skip the resolver's regular expressions, a third of the time of a long series.
+    fast = getattr(yaml, "CBaseLoader", None)
+    loader = yaml.BaseLoader if fast is None or _could_nest_deeply(text, fast) else fast
+    # Millions of nodes, none of them in a cycle: the garbage collector's passes over
+    # them, as they are made, would cost more than making them.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _yaml_nodes(yaml, text, path, loader)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _yaml_nodes(yaml: Any, text: str, path: Path, loader: Any) -> Any:
     try:
         node = yaml.compose(text, Loader=loader)
     except yaml.YAMLError as exc:
@@ -162,25 +178,73 @@ def _yaml_data(text: str, path: Path) -> Any:
             file=path, problem="the file is empty; a series needs at least its players"
         )
     try:
-        return _node_value(node, path, set())
+        return _node_value(node, path, anchors="&" in text)
     except RecursionError:
         raise _too_deep(path) from None
 
 
-def _could_nest_deeply(text: str) -> bool:
+def _could_nest_deeply(text: str, fast: Any) -> bool:
     """Whether YAML text might nest deeper than ``FAST_PARSER_DEPTH`` levels.
 
     Every level needs an opening bracket, more indentation or a block indicator
-    on its line, so their counts bound the depth from above.
+    on its line, so their counts bound the depth from above. A series written by
+    ``record`` has a bracket on every game's line, so past that bound the depth
+    is measured from libyaml's events: its parser keeps its own stack instead of
+    recursing, and only its composer must be spared deep text.
     """
-    if text.count("[") + text.count("{") > FAST_PARSER_DEPTH:
-        return True
+    if _flow_depth_bound(text) <= FAST_PARSER_DEPTH and not any(
+        len(line) - len(body) + body.count("- ") + body.count("? ") + body.count(": ")
+        > FAST_PARSER_DEPTH
+        for line in text.splitlines()
+        if (body := line.lstrip()) is not None
+    ):
+        return False
+    return _event_depth(text, fast) > FAST_PARSER_DEPTH
+
+
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def _flow_depth_bound(text: str) -> int:
+    """An upper bound of how deep brackets nest, in one pass.
+
+    On a line without quotes or a comment a closing bracket really closes (outside
+    brackets it is plain text, so the count never drops below 0); on a line with
+    them it may be text, so only its opening brackets count.
+    """
+    depth = deepest = 0
     for line in text.splitlines():
-        body = line.lstrip()
-        indicators = body.count("- ") + body.count("? ") + body.count(": ")
-        if len(line) - len(body) + indicators > FAST_PARSER_DEPTH:
-            return True
-    return False
+        if "[" not in line and "{" not in line and not depth:
+            continue
+        if "'" in line or '"' in line or "#" in line:
+            depth += line.count("[") + line.count("{")
+        else:
+            for match in _BRACKET.finditer(line):
+                depth = depth + 1 if match.group() in "[{" else max(0, depth - 1)
+                deepest = max(deepest, depth)
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def _event_depth(text: str, fast: Any) -> int:
+    """How deep the text nests, from the parser's events; unparsable text counts as deep,
+    so the pure-Python reader reports where it breaks."""
+    import yaml
+    from yaml.events import CollectionEndEvent, CollectionStartEvent
+
+    depth = deepest = 0
+    try:
+        for event in yaml.parse(text, Loader=fast):
+            if isinstance(event, CollectionStartEvent):
+                depth += 1
+                deepest = max(deepest, depth)
+                if deepest > FAST_PARSER_DEPTH:
+                    break
+            elif isinstance(event, CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError:
+        return FAST_PARSER_DEPTH + 1
+    return deepest
 
 
 def _too_deep(path: Path) -> SeriesFileError:
@@ -189,43 +253,50 @@ def _too_deep(path: Path) -> SeriesFileError:
     )
 
 
-def _node_value(node: Any, path: Path, seen: set[int]) -> Any:
+def _node_value(root: Any, path: Path, anchors: bool = True) -> Any:
     """A YAML node as plain data, every scalar kept as the text that was written.
 
     An alias hands back a node already read; refusing it keeps a few hundred bytes of
-    nested aliases from expanding into billions of values.
+    nested aliases from expanding into billions of values. Text without an anchor
+    (``&name``) can hold no alias, so then no node needs remembering.
     """
-    from yaml.nodes import MappingNode, SequenceNode
+    from yaml.nodes import MappingNode, ScalarNode
 
-    if id(node) in seen:
-        raise SeriesFileError(
-            file=path,
-            problem=f"line {node.start_mark.line + 1}: this value is used again through an "
-            "alias (*name); a series file writes every value out in full",
-        )
-    seen.add(id(node))
-    if isinstance(node, MappingNode):
-        result: dict[str, Any] = {}
-        for key_node, value_node in node.value:
-            key = _node_value(key_node, path, seen)
-            if not isinstance(key, str):
+    seen: set[int] = set()
+
+    def value(node: Any) -> Any:
+        if anchors:
+            if id(node) in seen:
                 raise SeriesFileError(
                     file=path,
-                    problem=f"line {key_node.start_mark.line + 1}: a key must be a plain name",
+                    problem=f"line {node.start_mark.line + 1}: this value is used again "
+                    "through an alias (*name); a series file writes every value out in full",
                 )
-            if key in result:
-                raise SeriesFileError(
-                    file=path,
-                    problem=f"line {key_node.start_mark.line + 1}: {key!r} is given twice",
-                )
-            result[key] = _node_value(value_node, path, seen)
-        return result
-    if isinstance(node, SequenceNode):
-        return [_node_value(item, path, seen) for item in node.value]
-    # Only an empty value or ~ is "nothing": a player called Null keeps the name.
-    if node.tag == _NULL_TAG and node.style is None and node.value in ("", "~"):
-        return None
-    return str(node.value)
+            seen.add(id(node))
+        if isinstance(node, ScalarNode):  # most nodes: checked first
+            # Only an empty value or ~ is "nothing": a player called Null keeps the name.
+            if node.style is None and node.value in ("", "~") and node.tag in _NULL_TAGS:
+                return None
+            return str(node.value)
+        if isinstance(node, MappingNode):
+            result: dict[str, Any] = {}
+            for key_node, value_node in node.value:
+                key = value(key_node)
+                if not isinstance(key, str):
+                    raise SeriesFileError(
+                        file=path,
+                        problem=f"line {key_node.start_mark.line + 1}: a key must be a plain name",
+                    )
+                if key in result:
+                    raise SeriesFileError(
+                        file=path,
+                        problem=f"line {key_node.start_mark.line + 1}: {key!r} is given twice",
+                    )
+                result[key] = value(value_node)
+            return result
+        return [value(item) for item in node.value]
+
+    return value(root)
 
 
 def _json_data(text: str, path: Path) -> Any:

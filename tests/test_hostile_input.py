@@ -425,3 +425,23 @@ def test_a_newline_is_called_a_control_character(folder: Path) -> None:
 
     with pytest.raises(FontCoverageError, match=r"has U\+000A \(a control character\)"):
         check_printable(["Ann\nBob"], "names")
+
+
+# Reading a long series --------------------------------------------------------------------
+
+
+def test_a_long_series_written_by_record_is_read_by_libyaml(tmp_path: Path) -> None:
+    """Past 200 games a bracket count alone sent every file to the pure-Python reader
+    (139 s for 100,000 games); the bound now follows where brackets close."""
+    import yaml
+
+    from sheetgen.seriesfile import _could_nest_deeply, _flow_depth_bound
+
+    fast = getattr(yaml, "CBaseLoader", None)
+    if fast is None:
+        pytest.skip("PyYAML was built without libyaml")
+    text = "players: [Ann, Bob]\ngames:\n" + "  - winner: Ann\n    left: {Bob: 3}\n" * 5000
+    assert _flow_depth_bound(text) == 1 and not _could_nest_deeply(text, fast)
+    # Brackets inside quotes or comments never lower the bound below the real depth.
+    hidden = "players: " + '[[[[ "]]]]" # ]]]]\n' * 100 + "]" * 400 + "\n"
+    assert _flow_depth_bound(hidden) >= 400 and _could_nest_deeply(hidden, fast)
