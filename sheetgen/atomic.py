@@ -83,7 +83,7 @@ def _synced_temp(path: Path, data: bytes, mode: int) -> Iterator[Path]:
     try:
         fd, tmp_name = tempfile.mkstemp(prefix=_temp_prefix(path), suffix=".tmp", dir=folder)
     except OSError as exc:
-        raise OutputError(f"{path}: cannot write in {folder} ({_reason(exc)})") from None
+        raise OutputError(f"cannot write in {folder} ({_reason(exc)})", file=path) from None
     tmp = Path(tmp_name)
     try:
         try:
@@ -93,7 +93,7 @@ def _synced_temp(path: Path, data: bytes, mode: int) -> Iterator[Path]:
                 os.fsync(handle.fileno())
             os.chmod(tmp, mode)
         except OSError as exc:
-            raise OutputError(f"{path}: cannot write in {folder} ({_reason(exc)})") from None
+            raise OutputError(f"cannot write in {folder} ({_reason(exc)})", file=path) from None
         yield tmp
     finally:
         with contextlib.suppress(OSError):
@@ -120,7 +120,7 @@ def make_folder(folder: Path) -> None:
     try:
         folder.mkdir()
     except OSError as exc:
-        raise OutputError(f"{folder}: cannot make this folder ({_reason(exc)})") from None
+        raise OutputError(f"cannot make this folder ({_reason(exc)})", file=folder) from None
 
 
 def sweep_stale_temporaries(path: Path) -> list[Path]:
@@ -171,7 +171,7 @@ def check_replaceable(path: Path) -> None:
     except FileNotFoundError:
         return
     except OSError as exc:
-        raise OutputError(f"{path}: cannot be used ({_reason(exc)})") from None
+        raise OutputError(f"cannot be used ({_reason(exc)})", file=path) from None
     if stat.S_ISLNK(link.st_mode):
         _check_planted_link(path, link)
     try:
@@ -179,7 +179,7 @@ def check_replaceable(path: Path) -> None:
     except FileNotFoundError:
         return  # a dangling link: the file it names will be made
     except OSError as exc:
-        raise OutputError(f"{path}: cannot be used ({_reason(exc)})") from None
+        raise OutputError(f"cannot be used ({_reason(exc)})", file=path) from None
     if not stat.S_ISREG(info.st_mode):
         return
     if info.st_uid != os.geteuid():
@@ -188,7 +188,7 @@ def check_replaceable(path: Path) -> None:
             "so write somewhere else"
         )
     if not info.st_mode & stat.S_IWUSR:
-        raise OutputError(f"{path}: is read-only; make it writable first if it should change")
+        raise OutputError("is read-only; make it writable first if it should change", file=path)
     if info.st_nlink > 1:
         raise OutputError(
             f"{path}: has {info.st_nlink} names (hard links); replacing it would split them, "
@@ -224,7 +224,7 @@ def write_bytes(path: Path, data: bytes) -> None:
     if path.is_symlink():
         path = Path(os.path.realpath(path))
     if path.is_dir():
-        raise OutputError(f"{path}: is a folder; give a file name to write to")
+        raise OutputError("is a folder; give a file name to write to", file=path)
     if path.exists() and not path.is_file():
         _stream(path, data)
         return
@@ -236,7 +236,7 @@ def write_bytes(path: Path, data: bytes) -> None:
         try:
             os.replace(tmp, path)
         except OSError as exc:
-            raise OutputError(f"{path}: cannot write here ({_reason(exc)})") from None
+            raise OutputError(f"cannot write here ({_reason(exc)})", file=path) from None
 
 
 def _stream(path: Path, data: bytes) -> None:
@@ -245,7 +245,7 @@ def _stream(path: Path, data: bytes) -> None:
         with path.open("wb") as handle:
             handle.write(data)
     except OSError as exc:
-        raise OutputError(f"{path}: cannot write here ({_reason(exc)})") from None
+        raise OutputError(f"cannot write here ({_reason(exc)})", file=path) from None
 
 
 def refuse_own_input(outputs: Iterable[Path], inputs: Iterable[Path]) -> None:
@@ -343,7 +343,7 @@ def check_target(path: Path, fmt: str, *, reads: Iterable[Path] = (), force: boo
     except FileNotFoundError:
         info = None
     except OSError as exc:
-        raise OutputError(f"{path}: cannot be used ({_reason(exc)})") from None
+        raise OutputError(f"cannot be used ({_reason(exc)})", file=path) from None
     replaces = info is not None and stat.S_ISREG(info.st_mode) and info.st_size > 0
     if replaces and not force and not looks_like(path, fmt):
         raise OutputError(
@@ -372,15 +372,15 @@ def looks_like(path: Path, fmt: str) -> bool:
 def create_bytes(path: Path, data: bytes) -> None:
     """Write a new file atomically; refuse to replace one that is already there."""
     if path.exists() or path.is_symlink():
-        raise OutputError(f"{path}: already exists; sheetgen will not overwrite it")
+        raise OutputError("already exists; sheetgen will not overwrite it", file=path)
     with _synced_temp(path, data, 0o666 & ~_umask()) as tmp:
         try:
             # A hard link fails if the name exists, so a file made meanwhile is never replaced.
             os.link(tmp, path)
         except FileExistsError:
-            raise OutputError(f"{path}: already exists; sheetgen will not overwrite it") from None
+            raise OutputError("already exists; sheetgen will not overwrite it", file=path) from None
         except OSError as exc:
-            raise OutputError(f"{path}: cannot write here ({_reason(exc)})") from None
+            raise OutputError(f"cannot write here ({_reason(exc)})", file=path) from None
 
 
 def write_text(path: Path, text: str) -> None:

@@ -382,9 +382,11 @@ def rules_document(
     Every choice is checked before anything is rendered.
     """
     if layout not in LAYOUTS:
-        raise ChoiceError(f"layout: {layout!r} is not a layout; choose {' or '.join(LAYOUTS)}")
+        raise ChoiceError(
+            f"{layout!r} is not a layout; choose {' or '.join(LAYOUTS)}", field="layout"
+        )
     if fmt not in FORMATS:
-        raise ChoiceError(f"format: {fmt!r} is not a format; choose {' or '.join(FORMATS)}")
+        raise ChoiceError(f"{fmt!r} is not a format; choose {' or '.join(FORMATS)}", field="format")
     if layout == "booklet":
         half = half_paper(paper)
         pdf = impose_saddle_stitch(

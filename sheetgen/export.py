@@ -77,8 +77,9 @@ def export_season(named: Sequence[tuple[Path, SeriesResult]], fmt: str) -> str:
     results = [result for _, result in named]
     if fmt == "csv":
         raise ChoiceError(
-            f"--format csv: a CSV export holds one series (it reads back as a series file); "
-            f"for {len(named)} series use --format json or md"
+            "a CSV export holds one series (it reads back as a series file); "
+            f"for {len(named)} series use --format json or md",
+            field="--format csv",
         )
     if fmt == "json":
         data = {

@@ -52,7 +52,7 @@ def paper(name: str) -> Paper:
         return PAPERS[name.strip().lower()]
     except KeyError:
         raise ChoiceError(
-            f"paper: {name!r} is not a paper size sheetgen lays out; choose letter or a4"
+            f"{name!r} is not a paper size sheetgen lays out; choose letter or a4", field="paper"
         ) from None
 
 

@@ -17,7 +17,7 @@ def pdf_to_png(pdf_bytes: bytes, page: int = 0, dpi: int = PREVIEW_DPI) -> bytes
     try:
         if not 0 <= page < len(document):
             raise OutputError(
-                f"preview: page {page + 1} does not exist; the PDF has {len(document)}"
+                f"page {page + 1} does not exist; the PDF has {len(document)}", field="preview"
             )
         bitmap = document[page].render(scale=dpi / 72)
         image = bitmap.to_pil()

@@ -907,7 +907,8 @@ def _yaml_append(text: str, game: Game) -> str:
         lines[games_at] = "games:" + comment.rstrip("\r") + newline
     elif rest:
         raise SeriesFileError(
-            "games: the list is written in flow style; sheetgen appends only to a block list"
+            "the list is written in flow style; sheetgen appends only to a block list",
+            field="games",
         )
     end = games_at + 1
     dash_indent: str | None = None

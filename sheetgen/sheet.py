@@ -105,7 +105,7 @@ def page_layouts(
 
 def _check_count(name: str, value: int, low: int, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise RuleError(f"{name}: {value!r} is out of range; choose {low} to {high}")
+        raise RuleError(f"{value!r} is out of range; choose {low} to {high}", field=name)
 
 
 def sheet_table(
@@ -150,7 +150,9 @@ def sheet_table(
         return table, len(table.sides), True
     if names is not None:
         if players is not None and players != len(names):
-            raise RuleError(f"names: {len(names)} names given, but --players asks for {players}")
+            raise RuleError(
+                f"{len(names)} names given, but --players asks for {players}", field="names"
+            )
         table = make_table(names, game=game)
         return table, len(table.players), False
     count = game.max_players if players is None else players
@@ -185,7 +187,9 @@ def blank_sheet_pdf(
     _check_count("copies", copies, 1, MAX_COPIES)
     heading = title_for(game) if title is None else title
     if not heading.strip():
-        raise RuleError("title: the title cannot be blank; leave --title out for the default")
+        raise RuleError(
+            "the title cannot be blank; leave --title out for the default", field="title"
+        )
     typeface = fonts.check_printable([heading], "title")
     if table is not None:
         typeface |= fonts.check_printable(table.players, "names")
