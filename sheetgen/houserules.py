@@ -368,7 +368,7 @@ def _value(game: GameDef, toggle: Toggle, value: Any, origin: Origin) -> Any:
         if origin == SET and isinstance(value, str) and value.strip().lower() in _TRUE + _FALSE:
             return value.strip().lower() in _TRUE
         if not isinstance(value, bool):
-            raise HouseRulesError(f"{value!r} is not true or false")
+            raise HouseRulesError(f"{game.name}'s {toggle.name} is true or false, not {value!r}")
         return value
     if toggle.kind == "choice":
         for choice in toggle.choices:
@@ -377,9 +377,16 @@ def _value(game: GameDef, toggle: Toggle, value: Any, origin: Origin) -> Any:
         shown = ", ".join(str(choice) for choice in toggle.choices)
         raise HouseRulesError(f"{value!r} is not a choice for {game.name}; choose {shown}")
     if toggle.kind == "number":
-        number = whole_number(value)
+        try:
+            number = whole_number(value)
+        except RuleError:
+            raise HouseRulesError(
+                f"{game.name}'s {toggle.name} is a whole number, not {value!r}"
+            ) from None
         if toggle.low is not None and number < toggle.low:
-            raise HouseRulesError(f"{number} is below {toggle.low}; give {toggle.low} or more")
+            raise HouseRulesError(
+                f"{game.name}'s {toggle.name} is {toggle.low} or more, not {number}"
+            )
         return number
     if value is None:
         return None

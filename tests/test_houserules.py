@@ -123,7 +123,7 @@ def test_bad_file_values_name_the_file_and_key(tmp_path: Path) -> None:
             "per-card, players, scoring, series, stock, target",
         ),
         ("stock = \n", "{path}: not valid TOML (Invalid value (at line 1, column 9))"),
-        ("series = 'yes'\n", "{path}, series: 'yes' is not true or false"),
+        ("series = 'yes'\n", "{path}, series: Skip-Bo's series is true or false, not 'yes'"),
         ("target = 0\n", "{path}, target: 0 points cannot win a series; give 1 or more"),
         ("game = 'chess'\n", "{path}, game: no rules for 'chess'; choose {games}"),
         ("preset = 'nope'\n", "{path}, preset: Skip-Bo has no preset 'nope'; choose {presets}"),

@@ -124,7 +124,10 @@ def test_a_house_rules_file_sets_the_same_toggle(runner: Any, tmp_path: Path) ->
     (tmp_path / "bad.toml").write_text('game = "pocket-bo"\ndiscard-piles = "x"\n', "utf-8")
     result = runner("rules", *POCKET, "--house-rules", "bad.toml")
     assert result.exit_code == 1
-    assert result.output == "Error: bad.toml, discard-piles: 'x' is not a whole number\n"
+    assert (
+        result.output
+        == "Error: bad.toml, discard-piles: Pocket Bo's discard-piles is a whole number, not 'x'\n"
+    )
 
 
 @pytest.mark.parametrize(
@@ -132,11 +135,11 @@ def test_a_house_rules_file_sets_the_same_toggle(runner: Any, tmp_path: Path) ->
     [
         (
             ["--set", "discard-piles=0"],
-            "--set discard-piles: 0 is below 1; give 1 or more",
+            "--set discard-piles: Pocket Bo's discard-piles is 1 or more, not 0",
         ),
         (
             ["--set", "discard-piles=many"],
-            "--set discard-piles: 'many' is not a whole number",
+            "--set discard-piles: Pocket Bo's discard-piles is a whole number, not 'many'",
         ),
         (
             ["--set", "colour=red"],
@@ -152,7 +155,10 @@ def test_a_house_rules_file_sets_the_same_toggle(runner: Any, tmp_path: Path) ->
             ["--set", "scoring=most"],
             "--set scoring: 'most' is not a way of scoring; choose winner or cards-left",
         ),
-        (["--set", "series=maybe"], "--set series: 'maybe' is not true or false"),
+        (
+            ["--set", "series=maybe"],
+            "--set series: Pocket Bo's series is true or false, not 'maybe'",
+        ),
         (
             ["--first-player", "youngest"],
             "--first-player: does not apply to Pocket Bo; its house rules are discard-piles, games-to-play, players, scoring, series, stock",
