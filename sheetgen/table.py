@@ -98,11 +98,6 @@ def _game(game: GameDef | None) -> GameDef:
     return game if game is not None else load_game()
 
 
-def check_player_count(players: int, game: GameDef | None = None) -> None:
-    """Refuse a table size the game (Skip-Bo unless told) is not played by."""
-    _game(game).check_players(players)
-
-
 def deal(
     players: int,
     stock: int | None = None,
