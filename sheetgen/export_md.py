@@ -26,13 +26,13 @@ def _row(cells: list[str]) -> str:
 def markdown_export(result: SeriesResult, source: str | None = None) -> str:
     """The series as Markdown: heading, outcome, standings table and game-by-game table;
     ``source`` (the series file) is named in the heading when given."""
-    from sheetgen.games import load_game
+    from sheetgen.games import game_of
 
     series = result.series
     table = series.table
     rules = series.scoring
     label = {side: table.side_label(side) for side in table.sides}
-    heading = _cell(series.title or f"{load_game(series.game).name} series")
+    heading = _cell(series.title or f"{game_of(series).name} series")
     lines = [f"# {heading} ({_cell(source)})" if source else f"# {heading}", ""]
     played = len(result.games)
     games = f"{played} game{'s' if played != 1 else ''} played"

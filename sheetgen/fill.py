@@ -18,7 +18,7 @@ from sheetgen.atomic import refuse_own_input
 from sheetgen.batching import Workers, ordered_map, usable_cores
 from sheetgen.chart import race_chart
 from sheetgen.errors import SeriesFileError, SheetgenError
-from sheetgen.games import load_game
+from sheetgen.games import game_of
 from sheetgen.layout import Layout
 from sheetgen.painter import Meta, PageValues, Painter
 from sheetgen.paper import Paper
@@ -135,7 +135,7 @@ def filled_pages(
     """The layouts of a series' sheet and the values that go into each page."""
     series = result.series
     heading = heading_of(result, title)
-    definition = load_game(series.game)
+    definition = game_of(series)
     partnership = series.table.partnership
     spec = spec_for(
         series.table,
@@ -206,7 +206,7 @@ def _paint_series(painter: Painter, result: SeriesResult, paper: Paper, title: s
 
 def document_meta(first: SeriesResult, count: int, title: str | None = None) -> Meta:
     """The title and subject of a PDF holding ``count`` series, the first of them ``first``."""
-    name = load_game(first.series.game).name
+    name = game_of(first.series).name
     subject = (
         f"{name} series, {first.series.scoring.outcome}" if count == 1 else f"{count} {name} series"
     )
@@ -215,7 +215,7 @@ def document_meta(first: SeriesResult, count: int, title: str | None = None) -> 
 
 def heading_of(result: SeriesResult, title: str | None = None) -> str:
     """A filled sheet's heading: the one asked for, the series' title, or the game's sheet."""
-    return title or result.series.title or title_for(load_game(result.series.game))
+    return title or result.series.title or title_for(game_of(result.series))
 
 
 def fill_pdf(

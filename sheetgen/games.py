@@ -27,7 +27,7 @@ from sheetgen.errors import (
 )
 from sheetgen.numbers import whole_number
 from sheetgen.resources import rules_dir
-from sheetgen.scoring import SCORING_KEYS, WAYS, ScoringRules
+from sheetgen.scoring import SCORING_KEYS, WAYS, ScoringRules, Series
 
 DEFINITION = "game.toml"
 DEFAULT_GAME = "skip-bo"
@@ -297,8 +297,14 @@ def search_path() -> tuple[Path, ...]:
 
 def game_folders() -> dict[str, Path]:
     """Every game on the search path by id: folders holding a game.toml, or being one."""
+    return dict(_folders(search_path()))
+
+
+@cache
+def _folders(places: tuple[Path, ...]) -> tuple[tuple[str, Path], ...]:
+    # Looked up once per search path: a batch asks for its series' game once per file.
     found: dict[str, Path] = {}
-    for place in search_path():
+    for place in places:
         try:
             candidates = [place] if (place / DEFINITION).is_file() else sorted(place.iterdir())
             for folder in candidates:
@@ -308,12 +314,17 @@ def game_folders() -> dict[str, Path]:
             raise ChoiceError(
                 f"cannot look for games in {place} ({exc.strerror or exc})", field="rules-dir"
             ) from None
-    return found
+    return tuple(found.items())
 
 
 def game_ids() -> list[str]:
     """Every game that can be asked for, sorted."""
     return sorted(game_folders())
+
+
+def game_of(series: Series) -> GameDef:
+    """The game a series is of: the definition it was read with, else looked up by its id."""
+    return series.definition if series.definition is not None else load_game(series.game)
 
 
 def games_text(game_id: str | None = None) -> str:

@@ -24,6 +24,7 @@ from sheetgen.names import choices
 from sheetgen.numbers import whole_number
 
 if TYPE_CHECKING:
+    from sheetgen.games import GameDef
     from sheetgen.table import Table
 
 WINNER = "winner"
@@ -128,6 +129,8 @@ class Series:
     scoring: ScoringRules = field(default_factory=ScoringRules)
     title: str | None = None
     game: str = "skip-bo"
+    # The game's definition the series was read with, so that nothing looks it up again.
+    definition: GameDef | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from sheetgen.atomic import (
     write_bytes,
 )
 from sheetgen.errors import RuleError, SeriesFileError, SheetgenError
-from sheetgen.games import DEFAULT_GAME, GameDef, load_game
+from sheetgen.games import DEFAULT_GAME, GameDef, game_of, load_game
 from sheetgen.names import check_title, find_name, normal
 from sheetgen.numbers import whole_number
 from sheetgen.scoring import Game, ScoringRules, Series, SeriesResult, score_series
@@ -435,7 +435,14 @@ def _series(data: Any, path: Path) -> Series:
         if title is not None and title != "":
             title = check_title(title, "title")
         games = _games(data.get("games"))
-        series = Series(table=table, games=games, scoring=rules, title=title or None, game=game.id)
+        series = Series(
+            table=table,
+            games=games,
+            scoring=rules,
+            title=title or None,
+            game=game.id,
+            definition=game,
+        )
         score_series(series)
     except SheetgenError as exc:
         raise SeriesFileError(exc.problem, file=path, game=exc.game, field=exc.field) from None
@@ -544,7 +551,7 @@ def new_series_text(fmt: str, series: Series) -> str:
             data["teams"] = {team.name: list(team.members) for team in table.teams}
         data["games"] = []
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    name = load_game(series.game).name
+    name = game_of(series).name
     lines = [f"# A {name} series kept by sheetgen. Add games with: sheetgen record FILE"]
     lines += [
         f"{key}: {yaml_scalar(value) if isinstance(value, str) else value}"
@@ -564,7 +571,7 @@ def new_series_text(fmt: str, series: Series) -> str:
 def csv_settings_rows(series: Series) -> list[list[str]]:
     """The rows before a CSV series' header: what differs from the game's own figures."""
     table, rules = series.table, series.scoring
-    definition = load_game(series.game)
+    definition = game_of(series)
     rows = [["game", series.game]] if series.game != DEFAULT_GAME else []
     if series.title:
         rows.append(["title", series.title])
@@ -607,7 +614,7 @@ def create_series(
     fonts.check_printable(table.players, "--players")
     fonts.check_printable([team.name for team in table.teams], "--teams")
     fonts.check_printable([title] if title else [], "--title")
-    series = Series(table, (), rules, title or None, game=definition.id)
+    series = Series(table, (), rules, title or None, game=definition.id, definition=definition)
     create_bytes(path, new_series_text(fmt, series).encode("utf-8"))
     return series
 

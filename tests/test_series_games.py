@@ -256,7 +256,8 @@ def test_cards_left_on_the_command_line_are_read_as_whole_numbers(
     assert result.exit_code in (1, 2)
     assert result.output.startswith(message)
     if message == "Usage:":
-        assert f"'{left}' is not NAME=N, for example Bob=7" in result.output
+        count = left.split("=")[1]
+        assert f"Invalid value for '--left': Bob: '{count}' is not a whole number" in result.output
     assert (tmp_path / "x.yaml").read_bytes() == before
     result = runner("record", "x.yaml", "--winner", "Ann", "--left", "Bob=+3")
     assert result.output.splitlines()[0] == "Game 1: Ann scores 40."
@@ -271,8 +272,8 @@ def test_a_cards_left_booklet_scores_every_page_that_way(runner: Any, tmp_path: 
         pages = [re.sub(r"\s+", " ", page.extract_text() or "") for page in document.pages]
     text = " ".join(pages)
     assert (
-        "Nobody scores points: every player adds up the cards left in their own stock piles, "
-        "and after 6 games the lowest total wins." in pages[0]
+        "Nobody scores points: every player adds up the cards left in their own stock pile, "
+        "and after six games the lowest total wins." in pages[0]
     )
     assert "At this table nobody scores points." in text
     assert "After six games the lowest total wins the series." in text
