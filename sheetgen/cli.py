@@ -1123,7 +1123,7 @@ def fill(
     import sys
 
     from sheetgen.atomic import STDOUT, check_target, destination, make_folder, write_bytes
-    from sheetgen.fill import fill_documents
+    from sheetgen.fill import Failed, fill_documents
     from sheetgen.paper import default_paper, paper
     from sheetgen.seriesfile import series_paths
 
@@ -1162,6 +1162,11 @@ def fill(
         keep = print_on is None or output is not None or split_dir is not None
         written, printed = [], []
         for path, data in documents:  # with --split, each file is made as it is written
+            if isinstance(data, Failed):
+                if not keep_going:
+                    raise SheetgenError(data.message)
+                failed.append(data)
+                continue
             if keep:
                 write_bytes(path, data)
                 written.append(path)

@@ -351,9 +351,15 @@ def _load_in_chunks(
     return loaded, failed
 
 
-def _fill_one(job: tuple[Loaded, Paper, str | None, str]) -> bytes:
+def _fill_one(job: tuple[Loaded, Paper, str | None, str]) -> bytes | Failed:
+    """One series' document, or, if drawing it fails, that file as a failure of the batch."""
     item, paper, title, fmt = job
-    return in_format(fill_pdf([item.result], paper, title, typeface=item.typeface), fmt)
+    try:
+        return in_format(fill_pdf([item.result], paper, title, typeface=item.typeface), fmt)
+    # Whatever stops one drawing (its checks all passed) stops only its own file.
+    except Exception as exc:
+        problem = str(exc) if isinstance(exc, SheetgenError) else f"{type(exc).__name__}: {exc}"
+        return Failed(item.path, f"{item.path}: cannot be drawn ({problem})")
 
 
 def split_documents(
@@ -363,7 +369,7 @@ def split_documents(
     fmt: str = "pdf",
     progress: Progress | None = None,
     pool: Workers | None = None,
-) -> Iterator[bytes]:
+) -> Iterator[bytes | Failed]:
     """One document per series, in order, each made only shortly before it is asked for.
 
     With a pool, a few documents are rendered ahead by the workers; never all of
@@ -405,8 +411,11 @@ def fill_documents(
     keep_going: bool = False,
     progress: Progress | None = None,
     workers: int | None = None,
-) -> tuple[Iterable[tuple[Path, bytes]], list[Failed]]:
+) -> tuple[Iterable[tuple[Path, bytes | Failed]], list[Failed]]:
     """Every document to write (path and bytes) and the files that failed, all checked first.
+
+    A file whose drawing fails (after its checks passed) comes as a ``Failed`` in
+    place of its bytes, so a batch treats it as it treats any bad file.
 
     One PDF holds every series unless ``split`` names a folder for one file
     per series; ``png`` makes each document a preview of its first page. Every
@@ -442,7 +451,7 @@ class _Batch:
 
 def _one_document(
     paths: Sequence[Path], output: Path, batch: _Batch
-) -> tuple[list[tuple[Path, bytes]], list[Failed]]:
+) -> tuple[list[tuple[Path, bytes | Failed]], list[Failed]]:
     paper, title, progress = batch.paper, batch.title, batch.progress
     if batch.pool is not None:
         try:
@@ -464,7 +473,7 @@ def _one_document(
 
 def _split_batch(
     paths: Sequence[Path], folder: Path, batch: _Batch
-) -> tuple[Iterable[tuple[Path, bytes]], list[Failed]]:
+) -> tuple[Iterable[tuple[Path, bytes | Failed]], list[Failed]]:
     if batch.pool is not None:
         loaded, failed = _load_in_chunks(batch.pool, paths, batch.keep_going, batch.progress)
     else:

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hostile import (
@@ -445,3 +446,44 @@ def test_a_long_series_written_by_record_is_read_by_libyaml(tmp_path: Path) -> N
     # Brackets inside quotes or comments never lower the bound below the real depth.
     hidden = "players: " + '[[[[ "]]]]" # ]]]]\n' * 100 + "]" * 400 + "\n"
     assert _flow_depth_bound(hidden) >= 400 and _could_nest_deeply(hidden, fast)
+
+
+# A file that fails while it is drawn ------------------------------------------------------
+
+
+@pytest.mark.parametrize("keep_going", [False, True])
+def test_a_file_failing_while_drawn_is_a_bad_file_of_the_batch(
+    runner: Any, monkeypatch: pytest.MonkeyPatch, keep_going: bool
+) -> None:
+    """Its checks passed but drawing it fails: one message naming it, never a traceback;
+    with --keep-going the others are still written."""
+    from sheetgen import fill
+
+    drawn = fill.fill_pdf
+
+    def fragile(results: Any, *args: Any, **kwargs: Any) -> bytes:
+        if results[0].series.title == "Breaks":
+            raise ValueError("the painter gave up")
+        return drawn(results, *args, **kwargs)
+
+    monkeypatch.setattr(fill, "fill_pdf", fragile)
+    (runner.cwd / "in").mkdir()
+    for index, title in enumerate(["Fine", "Breaks", "Also fine"]):
+        (runner.cwd / "in" / f"s{index}.yaml").write_text(
+            SERIES.replace("Friday nights", title), encoding="utf-8"
+        )
+    result = runner("fill", "in", "--split", "out", *(["--keep-going"] if keep_going else []))
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    message = "in/s1.yaml: cannot be drawn (ValueError: the painter gave up)"
+    if keep_going:
+        assert sorted(p.name for p in (runner.cwd / "out").iterdir()) == ["s0.pdf", "s2.pdf"]
+        assert result.stderr.splitlines()[-2:] == [
+            message,
+            "Error: 1 of 3 series files were not filled",
+        ]
+    else:
+        assert result.stderr.splitlines()[-1] == f"Error: {message}"
+        assert not (runner.cwd / "out" / "s1.pdf").exists()
+    assert temporaries(runner.cwd) == []
