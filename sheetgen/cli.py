@@ -241,9 +241,9 @@ class LeftCount(click.ParamType[tuple[tuple[str, int], ...]]):
             if not sep or not name.strip() or not count.strip():
                 self.fail(f"{part.strip()!r} is not NAME=N, for example Bob=7", param, ctx)
             try:
-                pairs.append((name.strip(), whole_number(count)))
-            except SheetgenError:
-                self.fail(f"{part.strip()!r} is not NAME=N, for example Bob=7", param, ctx)
+                pairs.append((name.strip(), whole_number(count, name.strip())))
+            except SheetgenError as exc:
+                self.fail(str(exc), param, ctx)
         return tuple(pairs)
 
 
