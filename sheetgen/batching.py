@@ -35,7 +35,12 @@ def usable_cores() -> int:
 
 
 def _die_with(parent: int) -> None:
-    """Ask the kernel to kill this worker when its parent dies, even by SIGKILL."""
+    """Ask the kernel to kill this worker when its parent dies, even by SIGKILL.
+
+    Ctrl-C reaches every process of the terminal's group: only the parent answers
+    it (quietly, with status 130), so a worker ignores it instead of printing a trace.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform == "linux":
         import ctypes
 

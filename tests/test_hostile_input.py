@@ -487,3 +487,28 @@ def test_a_file_failing_while_drawn_is_a_bad_file_of_the_batch(
         assert result.stderr.splitlines()[-1] == f"Error: {message}"
         assert not (runner.cwd / "out" / "s1.pdf").exists()
     assert temporaries(runner.cwd) == []
+
+
+def test_ctrl_c_during_a_parallel_batch_exits_quietly_with_130(folder: Path) -> None:
+    """The workers ignore Ctrl-C and leave it to the parent: no trace from any of them."""
+    (folder / "in").mkdir()
+    for index in range(400):
+        (folder / "in" / f"s{index:03}.yaml").write_text(SERIES, encoding="utf-8")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sheetgen", "fill", "in", "--split", "out"],
+        cwd=folder,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        env={**os.environ, "PYTHONPATH": str(PACKAGE_ROOT)},
+    )
+    deadline, out = time.monotonic() + 60, folder / "out"
+    while not (out.is_dir() and any(out.glob("*.pdf"))):  # interrupted mid-batch
+        assert time.monotonic() < deadline and process.poll() is None
+        time.sleep(0.02)
+    os.killpg(process.pid, signal.SIGINT)  # the whole group, as a terminal's Ctrl-C
+    _, err = process.communicate(timeout=60)
+    assert_no_process_left(process.pid)
+    assert process.returncode == 130, err
+    assert err == b""
+    assert temporaries(folder) == []
