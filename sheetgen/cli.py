@@ -8,7 +8,9 @@ turned into one clean message in one place: ``SheetgenGroup.invoke``.
 
 from __future__ import annotations
 
+import errno
 import functools
+import io
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -186,23 +188,34 @@ def cli() -> None:
     """
 
 
+class _ClosedOutput(io.RawIOBase):
+    """Standard output that was closed before sheetgen started (``>&-``): writing fails."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+
 def main() -> None:
     """Entry point of the ``sheetgen`` console script."""
-    import os
     import sys
 
+    if sys.stdout is None:  # Python leaves it None when descriptor 1 is closed
+        sys.stdout = io.TextIOWrapper(io.BufferedWriter(_ClosedOutput()))
     try:
         cli(prog_name="sheetgen")
     except KeyboardInterrupt:
         sys.exit(INTERRUPTED)
     finally:
         try:
-            if sys.stdout is not None:
-                sys.stdout.flush()
+            sys.stdout.flush()
         except (OSError, ValueError):
             # Standard output went away (a closed pipe): let Python's exit flush nowhere.
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, 1)
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives until the process ends
 
 
 @contextmanager

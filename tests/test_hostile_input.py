@@ -204,6 +204,22 @@ def test_standard_output_that_cannot_be_written(folder: Path) -> None:
     assert_refused(done, "No space left on device")
 
 
+@pytest.mark.parametrize("args", [["standings", "f.yaml"], ["sheet", "-o", "-"]])
+def test_standard_output_closed_before_the_start(folder: Path, args: list[str]) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "sheetgen", *args],
+        cwd=folder,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        preexec_fn=lambda: os.close(1),  # as `sheetgen ... >&-`
+        env={**os.environ, "PYTHONPATH": str(PACKAGE_ROOT)},
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert done.stderr == b"Error: standard output is closed\n"
+
+
 def test_ctrl_c_exits_quietly_with_130(folder: Path) -> None:
     """Interrupted while it works (the booklet takes a few seconds): no trace, no temporary."""
     process = subprocess.Popen(
