@@ -1,5 +1,10 @@
 """Let ``python -m sheetgen`` run the command line."""
 
-from sheetgen.cli import main
+import sys
+
+try:
+    from sheetgen.cli import main
+except KeyboardInterrupt:  # Ctrl-C while Python is still starting up
+    sys.exit(130)
 
 main()
