@@ -153,12 +153,29 @@ class SheetgenGroup(click.Group):
         except KeyboardInterrupt:
             # Ctrl-C: the user knows why it stopped; say nothing, exit as the shell expects.
             ctx.exit(INTERRUPTED)
+        except BrokenPipeError:
+            # The reader went away (`| head`): as other tools do, stop quietly. Standard
+            # output goes to /dev/null so that Python's own flush at exit cannot complain.
+            _silence_stdout()
+            ctx.exit(1)
         except OSError as exc:
             # Whatever the system refuses (a full disk, a closed pipe) is one line, not a trace.
             raise click.ClickException(_os_message(exc)) from exc
 
 
 INTERRUPTED = 130
+
+
+def _silence_stdout() -> None:
+    import sys
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass  # standard output is already gone or was never a file
+    finally:
+        os.close(devnull)
 
 
 def _first_paragraph(text: str) -> str:
@@ -236,6 +253,29 @@ def _said(path: Path) -> None:
 
 
 FORCE_HELP = "Replace the file at -o even if it is not a document of this kind."
+
+
+class _Digits:
+    """Whole numbers as sheetgen reads them everywhere (``numbers.whole_number``): ASCII
+    digits only, so ``--games ٣`` is refused as a series file would refuse it."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str):
+            from sheetgen.numbers import whole_number
+
+            try:
+                value = whole_number(value)
+            except SheetgenError as exc:
+                cast("click.ParamType[Any]", self).fail(str(exc), param, ctx)
+        return super().convert(value, param, ctx)  # type: ignore[misc]
+
+
+class WholeNumber(_Digits, click.types.IntParamType):
+    """Any whole number."""
+
+
+class WholeRange(_Digits, click.IntRange):
+    """A whole number within a range, shown in the help as click shows its ranges."""
 
 
 class LeftCount(click.ParamType[tuple[tuple[str, int], ...]]):
@@ -348,10 +388,14 @@ scoring_option = click.option(
 )
 @click.option("--players", required=True, help='The players in seating order: "Ann,Bob,Cy,Di".')
 @click.option("--teams", help='Partnership play, teams of two: "Red=Ann+Cy,Blue=Bob+Di".')
-@click.option("--stock", type=click.IntRange(min=1), help="Cards in each stock pile.")
+@click.option("--stock", type=WholeRange(min=1), help="Cards in each stock pile.")
 @scoring_option
-@click.option("--target", type=int, show_default="the game's", help="Points that win the series.")
-@click.option("--games-to-play", type=int, help="With cards-left scoring: games in the series.")
+@click.option(
+    "--target", type=WholeNumber(), show_default="the game's", help="Points that win the series."
+)
+@click.option(
+    "--games-to-play", type=WholeNumber(), help="With cards-left scoring: games in the series."
+)
 @click.option("--title", help="A name for the series, printed on its sheets.")
 def new(
     file: Path,
@@ -412,7 +456,7 @@ yes_option = click.option("-y", "--yes", is_flag=True, help="Do not ask; go ahea
 )
 @click.option(
     "--replace",
-    type=click.IntRange(min=1),
+    type=WholeRange(min=1),
     metavar="N",
     help="Put this game in place of game N instead of adding it.",
 )
@@ -599,10 +643,12 @@ def export(
 
 @cli.command()
 @click.option("--game", type=GameChoice(), show_default="skip-bo", help="Which game.")
-@click.option("--players", required=True, type=int, help="Players at the table (Skip-Bo: 2 to 6).")
+@click.option(
+    "--players", required=True, type=WholeNumber(), help="Players at the table (Skip-Bo: 2 to 6)."
+)
 @click.option(
     "--stock",
-    type=int,
+    type=WholeNumber(),
     show_default="the game's official size",
     help="Cards in each stock pile.",
 )
@@ -768,24 +814,27 @@ def _sent(sent: Sent) -> None:
     "--game", type=GameChoice(), show_default="skip-bo", help="Which game the sheet is for."
 )
 @click.option(
-    "--players", type=int, show_default="6", help="Players at the table (Skip-Bo: 2 to 6)."
+    "--players",
+    type=WholeNumber(),
+    show_default="6",
+    help="Players at the table (Skip-Bo: 2 to 6).",
 )
 @click.option("--names", help='Player names for the header, e.g. "Ann,Bob,Cy" (sets the count).')
 @click.option("--teams", type=TeamsParam(), help='"Red=Ann+Cy,Blue=Bob+Di", or 2 or 3 teams.')
 @click.option(
     "--games",
-    type=click.IntRange(1, MAX_GAMES),
+    type=WholeRange(1, MAX_GAMES),
     default=DEFAULT_GAMES,
     show_default=True,
     help="Game rows.",
 )
 @scoring_option
-@click.option("--target", type=click.IntRange(1), show_default="the game's", help="Points to win.")
+@click.option("--target", type=WholeRange(1), show_default="the game's", help="Points to win.")
 @click.option("--title", show_default="Skip-Bo score sheet", help="Heading of the sheet.")
-@click.option("--games-to-play", type=click.IntRange(1), help="With cards-left scoring: games.")
+@click.option("--games-to-play", type=WholeRange(1), help="With cards-left scoring: games.")
 @click.option(
     "--copies",
-    type=click.IntRange(1, MAX_COPIES),
+    type=WholeRange(1, MAX_COPIES),
     default=1,
     show_default=True,
     help="Copies: in the PDF, or printed ones with --print.",
@@ -927,7 +976,10 @@ RULES_SECTIONS = {
 @cli.command(sections=RULES_SECTIONS)
 @click.option("--game", type=GameChoice(), show_default="skip-bo", help="Which game's rules.")
 @click.option(
-    "--players", type=int, show_default="4", help="Players at the table (Skip-Bo: 2 to 6)."
+    "--players",
+    type=WholeNumber(),
+    show_default="4",
+    help="Players at the table (Skip-Bo: 2 to 6).",
 )
 @click.option(
     "--stock",
@@ -954,7 +1006,9 @@ RULES_SECTIONS = {
     show_default="the game's; series for Skip-Bo",
     help="The points game and its score sheet.",
 )
-@click.option("--target", type=int, show_default="the game's", help="Points that win the series.")
+@click.option(
+    "--target", type=WholeNumber(), show_default="the game's", help="Points that win the series."
+)
 @click.option(
     "--deck",
     type=DeckChoice(),
@@ -963,21 +1017,26 @@ RULES_SECTIONS = {
 )
 @click.option(
     "--building-piles",
-    type=int,
+    type=WholeNumber(),
     show_default="the game's",
     help="How many building piles (centre stacks) may stand at once, where the game allows.",
 )
 @click.option(
-    "--bonus", type=int, show_default="the game's", help="Points for going out in the points game."
+    "--bonus",
+    type=WholeNumber(),
+    show_default="the game's",
+    help="Points for going out in the points game.",
 )
 @click.option(
     "--per-card",
-    type=int,
+    type=WholeNumber(),
     show_default="the game's",
     help="Points per card left in another's pile.",
 )
 @scoring_option
-@click.option("--games-to-play", type=int, help="With cards-left scoring: games in the series.")
+@click.option(
+    "--games-to-play", type=WholeNumber(), help="With cards-left scoring: games in the series."
+)
 @click.option(
     "--must-play-stock", is_flag=True, default=None, help="A fitting stock card must be played."
 )

@@ -599,13 +599,17 @@ HURTFUL = {
 
 @pytest.mark.parametrize("name", sorted(HURTFUL))
 def test_files_built_to_hurt_are_refused_quickly_and_cleanly(runner: Any, name: str) -> None:
-    """No traceback, no runaway expansion: one clean line within a few seconds."""
+    """No traceback, no runaway expansion: one clean line.
+
+    The bound is on this process's CPU time, not the wall clock, so a loaded
+    machine cannot fail it; a runaway expansion would take minutes of CPU.
+    """
     import time
 
     (runner.cwd / name).write_text(HURTFUL[name], encoding="utf-8")
-    start = time.perf_counter()
+    start = time.process_time()
     result = runner("standings", name)
-    assert time.perf_counter() - start < 5
+    assert time.process_time() - start < 10
     assert_clean(result)
     assert result.exit_code == 1
     assert result.output.startswith(f"Error: {name}")
