@@ -21,6 +21,7 @@ from typing import Any
 from jinja2 import Environment
 
 from sheetgen import __version__
+from sheetgen.cards import lay_out, load_examples
 from sheetgen.errors import ChoiceError, HouseRulesError
 from sheetgen.fonts import font_files
 from sheetgen.games import TEAM_SIZE, GameDef, Section
@@ -42,6 +43,20 @@ EXAMPLE_NAMES = ("Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal", "Ida", "J
 EXAMPLE_SHARES = (0.25, 0.4, 0.1, 0.5, 0.3)
 EXTRA_TITLE = "Our own rules"
 SHEET_SLOT = "score-sheet"
+# Every page of running text is at least a quarter full, measured on the glyphs; lines as
+# laid out stand a little taller than their glyphs, hence 0.28 of the page's height here.
+# When the normal spacing leaves a page emptier, the booklet is set again tighter or
+# looser, in this order, and the result whose emptiest page is fullest is kept.
+MIN_FILL = 0.28
+SPACINGS = ("", "tight", "loose", "tighter", "looser")
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A drawn worked example: the SVG (its title is the alternative text) and its caption."""
+
+    svg: str
+    caption: str
 
 
 @dataclass(frozen=True)
@@ -52,6 +67,7 @@ class Chapter:
     headings: tuple[ContentsEntry, ...]
     own_page: bool = False
     picture: str | None = None
+    examples: tuple[Figure, ...] = ()
 
 
 def _example_table(rules: HouseRules) -> Table:
@@ -207,6 +223,7 @@ def _chapters(
     picture = None
     if game.picture:
         picture = render_template(env, game.picture, context)
+    examples = _examples(env, game, context)
     chapters: list[Chapter] = []
     sections: list[Section] = list(game.sections)
     if not any(section.slot == "extra" for section in sections):
@@ -227,9 +244,37 @@ def _chapters(
                 rendered.headings,
                 own_page=section.own_page,
                 picture=picture if section.picture else None,
+                examples=tuple(examples.get(section.file, ())),
             )
         )
     return chapters
+
+
+def _examples(
+    env: Environment, game: GameDef, context: Mapping[str, Any]
+) -> dict[str, list[Figure]]:
+    """The game's worked examples drawn as cards of this table's deck, by the section
+    each follows."""
+    data = load_examples(game.folder)
+    faces: dict[str, Any] = data["faces"].get(context["rules"].deck) or next(
+        iter(data["faces"].values()), {}
+    )
+    drawn: dict[str, list[Figure]] = {}
+    for example in data["examples"]:
+        piles = [
+            {**pile, "label": [render_string(env, line, context) for line in pile.get("label", [])]}
+            for pile in example["piles"]
+        ]
+        laid_out = lay_out(
+            piles,
+            faces,
+            after=example["after"],
+            alt=render_string(env, example["alt"], context),
+            caption=render_string(env, example["caption"], context),
+        )
+        svg = render_template(env, "cards.svg.j2", {"example": laid_out})
+        drawn.setdefault(example["after"], []).append(Figure(svg, laid_out.caption))
+    return drawn
 
 
 def _extra_chapter(extra: str, source: str) -> Chapter:
@@ -280,8 +325,12 @@ def render_html(
     paper: Paper,
     extra_markdown: str | None = None,
     page_size_override: tuple[float, float] | None = None,
+    spacing: str = "",
 ) -> str:
-    """The booklet as one HTML document (fonts and styles from the package only)."""
+    """The booklet as one HTML document (fonts and styles from the package only).
+
+    ``spacing`` is one of SPACINGS: how tightly the running text is set.
+    """
     game = rules.definition
     if extra_markdown is None:
         extra_markdown = _read_extra(rules)
@@ -311,6 +360,7 @@ def render_html(
             "fonts": {face: path.as_uri() for face, path in font_files().items()},
             "picture_alt": render_string(env, game.picture_alt, context),
             "sheet_slot": SHEET_SLOT if rules.series else None,
+            "spacing": spacing,
         },
     )
 
@@ -345,6 +395,34 @@ def _fetcher() -> Any:
     return AssetFetcher()
 
 
+def _fills(document: Any) -> list[float]:
+    """How full each page of the running text is: the share of the page's height from
+    its first line to its last (page numbers left out). The back cover and the score
+    sheet, which stand alone by design, are left out."""
+    from weasyprint.formatting_structure import boxes
+
+    def marks(box: Any, found: list[tuple[float, float]]) -> None:
+        if isinstance(box, boxes.MarginBox):
+            return
+        if isinstance(box, (boxes.LineBox, boxes.ReplacedBox)) or box.element_tag == "svg":
+            found.append((box.position_y, box.position_y + box.margin_height()))
+            return
+        for child in getattr(box, "children", ()):
+            marks(child, found)
+
+    fills = []
+    for page in document.pages:
+        if page._page_box.page_type.name in ("back", "sheet"):
+            continue
+        found: list[tuple[float, float]] = []
+        marks(page._page_box, found)
+        if found:
+            top = min(start for start, _ in found)
+            bottom = max(end for _, end in found)
+            fills.append((bottom - top) / page.height)
+    return fills
+
+
 def build_booklet(
     rules: HouseRules,
     *,
@@ -356,13 +434,27 @@ def build_booklet(
     from sheetgen.weasy import load_weasyprint
 
     weasyprint = load_weasyprint()
-    html = render_html(
-        rules, paper=paper, extra_markdown=extra_markdown, page_size_override=page_size_override
-    )
-    document = weasyprint.HTML(
-        string=html, base_url=templates_dir().as_uri(), url_fetcher=_fetcher()
-    )
-    # PDF/UA-1: tagged, with the language, title and figure alternatives a screen reader needs.
+    laid_out = None
+    for spacing in SPACINGS:
+        html = render_html(
+            rules,
+            paper=paper,
+            extra_markdown=extra_markdown,
+            page_size_override=page_size_override,
+            spacing=spacing,
+        )
+        # PDF/UA-1: tagged, with the language, title and figure alternatives a screen
+        # reader needs.
+        document = weasyprint.HTML(
+            string=html, base_url=templates_dir().as_uri(), url_fetcher=_fetcher()
+        ).render(pdf_variant="pdf/ua-1")
+        emptiest = min(_fills(document), default=1.0)
+        if laid_out is None or emptiest > laid_out[0]:
+            laid_out = (emptiest, document)
+        if emptiest >= MIN_FILL:
+            break
+    assert laid_out is not None
+    document = laid_out[1]
     # The bundled faces are already cut down to the letters sheetgen prints, so
     # weasyprint's own subsetting of them is quick.
     pdf: bytes = document.write_pdf(pdf_variant="pdf/ua-1")

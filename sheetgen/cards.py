@@ -1,0 +1,122 @@
+"""Drawn cards for the booklet's worked examples: read a game's examples.toml, lay out its piles.
+
+A game may ship ``examples.toml`` beside its ``game.toml``: for each deck, the face each
+card value shows (``faces``), and the examples, each drawn after one section as a row of
+piles, fanned so that every covered card still shows its corner. Values are the game's
+own numbers (1 up to the top card) or ``wild`` and ``wild2`` (the deck's wild cards).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sheetgen.errors import HouseRulesError
+
+EXAMPLES = "examples.toml"
+CARD_WIDTH = 62
+CARD_HEIGHT = 86
+FAN = 24  # how much of a covered card shows beside the one on it
+ARROW = 44
+# Drawn at half a point a unit, so 15-unit labels print at 7.5 pt whatever the page;
+# an example up to 640 units wide fits the narrowest column (the folded A5 and half-letter).
+POINTS_PER_UNIT = 0.5
+LABEL_CHAR = 8.6  # the width of one label character, 15 units tall
+LABEL_LINE = 18
+MARGIN = 6
+
+
+@dataclass(frozen=True)
+class DrawnCard:
+    """One card as drawn: where its left edge is and the lines of its face."""
+
+    x: float
+    lines: tuple[str, ...]
+    corner: str
+    wild: bool
+    top: bool
+
+
+@dataclass(frozen=True)
+class DrawnPile:
+    """A pile of fanned cards with its label underneath, and an arrow before it if asked."""
+
+    x: float
+    width: float
+    cards: tuple[DrawnCard, ...]
+    label: tuple[str, ...]
+    arrow_from: float | None
+
+
+@dataclass(frozen=True)
+class DrawnExample:
+    """A worked example laid out: its piles and the size of its picture."""
+
+    after: str
+    alt: str
+    caption: str
+    piles: tuple[DrawnPile, ...]
+    width: float
+    height: float
+
+    @property
+    def printed_width(self) -> float:
+        """The width to set the picture at, in points."""
+        return round(self.width * POINTS_PER_UNIT, 1)
+
+    @property
+    def printed_height(self) -> float:
+        return round(self.height * POINTS_PER_UNIT, 1)
+
+
+def load_examples(folder: Path) -> dict[str, Any]:
+    """The game's examples.toml as read, or no examples when the game has none."""
+    path = folder / EXAMPLES
+    if not path.is_file():
+        return {"faces": {}, "examples": []}
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise HouseRulesError(f"{path}: cannot read the drawn examples ({exc})") from exc
+
+
+def face(value: int | str, faces: dict[str, Any]) -> tuple[tuple[str, ...], str, bool]:
+    """What a card of ``value`` shows: its face line by line, its corner, whether it is wild."""
+    if value in ("wild", "wild2"):
+        wild = faces[str(value)]
+        return tuple(wild["face"]), str(wild["corner"]), True
+    names: dict[str, str] = faces.get("names", {})
+    name = names.get(str(value), str(value))
+    return (name,), name, False
+
+
+def lay_out(
+    piles: list[dict[str, Any]], faces: dict[str, Any], *, after: str, alt: str, caption: str
+) -> DrawnExample:
+    """Place the piles left to right, each as wide as its cards or its label."""
+    drawn = []
+    x = float(MARGIN)
+    for pile in piles:
+        label = tuple(pile.get("label", ()))
+        arrow_from = None
+        if pile.get("arrow", False):
+            arrow_from = x
+            x += ARROW
+        cards_width = CARD_WIDTH + FAN * (len(pile["cards"]) - 1)
+        label_width = max((len(line) * LABEL_CHAR for line in label), default=0.0)
+        width = max(cards_width, label_width)
+        left = x + (width - cards_width) / 2
+        cards = []
+        last = len(pile["cards"]) - 1
+        for index, value in enumerate(pile["cards"]):
+            lines, corner, wild = face(value, faces)
+            cards.append(
+                DrawnCard(round(left + index * FAN, 1), lines, corner, wild, index == last)
+            )
+        drawn.append(DrawnPile(round(x, 1), round(width, 1), tuple(cards), label, arrow_from))
+        x += width + 12
+    label_lines = max((len(pile.label) for pile in drawn), default=0)
+    height = MARGIN + CARD_HEIGHT + 8 + label_lines * LABEL_LINE + MARGIN
+    return DrawnExample(after, alt, caption, tuple(drawn), round(x - 12 + MARGIN, 1), height)

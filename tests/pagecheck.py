@@ -1,0 +1,180 @@
+"""Read a rules booklet back as a reader meets it: pages in reading order, how full each is.
+
+The measures follow the project's page-check tool (../shared/tools/page-check): a page's
+fill is the share of its height from its first to its last mark, page numbers left out;
+the body size is the commonest glyph size; a heading is a line set well above it. A folded
+booklet's sides are cut into their half pages and put back in reading order with the
+saddle-stitch order, so its blank pages and page numbers can be checked where they fall.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import statistics
+from dataclasses import dataclass, field
+
+import pdfplumber
+
+# A page at least this full, from its first mark to its last, is worth its sheet.
+MIN_FILL = 0.25
+MIN_GLYPH = 6.95
+HEADING_OVER_BODY = 1.2
+# A line from the command line's world: "sheetgen rules", "--layout", "-o file".
+COMMAND_LINE = re.compile(r"\bsheetgen\s+[a-z]|(?<![\w-])--[a-z]|(?<![\w-])-o\s")
+LEADER = re.compile(r"(\.\s?){4,}")
+
+
+@dataclass
+class Line:
+    text: str
+    top: float
+    bottom: float
+    size: float
+
+
+@dataclass
+class Page:
+    """One page as printed: its lines (page number included) and its height."""
+
+    lines: list[Line]
+    height: float
+    landscape: bool = False
+    number: str | None = field(default=None)
+
+    @property
+    def content(self) -> list[Line]:
+        return [line for line in self.lines if not line.text.strip().isdigit()]
+
+    @property
+    def blank(self) -> bool:
+        return not self.lines
+
+    @property
+    def fill(self) -> float:
+        content = self.content
+        if not content:
+            return 0.0
+        return (max(line.bottom for line in content) - min(line.top for line in content)) / (
+            self.height
+        )
+
+    @property
+    def text(self) -> str:
+        return "\n".join(line.text for line in self.lines)
+
+    @property
+    def last_line(self) -> Line | None:
+        content = self.content
+        return max(content, key=lambda line: line.bottom) if content else None
+
+
+def _lines(page: pdfplumber.page.Page) -> list[Line]:
+    found = []
+    for line in page.extract_text_lines(return_chars=True):
+        chars = [c for c in line["chars"] if c["text"].strip()]
+        if chars:
+            size = max(c["size"] for c in chars)
+            found.append(Line(line["text"], line["top"], line["bottom"], size))
+    return found
+
+
+def _foot_number(lines: list[Line], height: float) -> str | None:
+    low = [line for line in lines if line.top > height * 0.9 and line.text.strip().isdigit()]
+    return low[0].text.strip() if low else None
+
+
+def read_pages(pdf: bytes, *, folded: bool) -> list[Page]:
+    """The booklet's pages in reading order; in a folded booklet blanks are empty pages."""
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        pages = list(doc.pages)
+        if not folded:
+            return [_page(p, float(p.height), p.width > p.height) for p in pages]
+        # The sides come first, then the score sheet (landscape, whole) if there is one.
+        sides = len(pages) - (1 if _is_whole_sheet(pages[-1]) else 0)
+        halves: dict[int, Page] = {}
+        last = sides * 2 - 1
+        for k in range(sides // 2):
+            front, back = pages[2 * k], pages[2 * k + 1]
+            for side, (left, right) in (
+                (front, (last - 2 * k, 2 * k)),
+                (back, (2 * k + 1, last - 2 * k - 1)),
+            ):
+                width, height = float(side.width), float(side.height)
+                halves[left] = _page(side.crop((0, 0, width / 2, height)), height, False)
+                halves[right] = _page(side.crop((width / 2, 0, width, height)), height, False)
+        reading = [halves[index] for index in range(sides * 2)]
+        if sides < len(pages):
+            whole = pages[-1]
+            reading.append(_page(whole, float(whole.height), True))
+        return reading
+
+
+def _is_whole_sheet(page: pdfplumber.page.Page) -> bool:
+    """The score sheet after a folded booklet: text crosses the middle of the sheet."""
+    middle = float(page.width) / 2
+    return any(c["x0"] < middle < c["x1"] for c in page.chars)
+
+
+def _page(page: pdfplumber.page.Page, height: float, landscape: bool) -> Page:
+    lines = _lines(page)
+    return Page(lines, height, landscape, _foot_number(lines, height))
+
+
+def body_size(pages: list[Page]) -> float:
+    sizes = [round(line.size, 1) for page in pages for line in page.lines]
+    return float(statistics.mode(sizes))
+
+
+def problems(pages: list[Page], *, folded: bool) -> list[str]:
+    """What a typesetter would send back: near-empty pages, headings and lead-ins left
+    at the foot of a page, blanks anywhere but just inside the back cover, small text."""
+    found: list[str] = []
+    body = body_size(pages)
+    portrait = [index for index, page in enumerate(pages) if not page.landscape]
+    last_portrait = portrait[-1]
+    for index, page in enumerate(pages, start=1):
+        name = f"page {index}"
+        if page.blank:
+            continue
+        small = min(line.size for line in page.lines)
+        if small < MIN_GLYPH:
+            found.append(f"{name}: text at {small:.1f} pt")
+        if index - 1 >= last_portrait:
+            continue
+        if page.fill < MIN_FILL:
+            found.append(f"{name}: only {page.fill:.0%} full")
+        last = page.last_line
+        assert last is not None
+        if last.size > body + HEADING_OVER_BODY:
+            found.append(f"{name}: ends with a heading: {last.text!r}")
+        if last.text.rstrip().endswith(":"):
+            found.append(f"{name}: ends with a lead-in: {last.text!r}")
+    blanks = [index for index, page in enumerate(pages) if page.blank]
+    if blanks:
+        inside_back = list(range(last_portrait - len(blanks), last_portrait))
+        if not folded or blanks != inside_back:
+            found.append(f"blank pages {blanks} are not just inside the back cover")
+    return found
+
+
+def body_lines(pages: list[Page]) -> list[str]:
+    """Lines of running text: body size, not a contents line, longer than a short tail."""
+    body = body_size(pages)
+    return [
+        line.text
+        for page in pages
+        if not page.landscape
+        for line in page.lines
+        if abs(line.size - body) < 0.3 and not LEADER.search(line.text) and len(line.text) > 30
+    ]
+
+
+def contents(pages: list[Page]) -> list[tuple[str, str]]:
+    """The contents on the cover: (title, where) for each entry."""
+    entries = []
+    for line in pages[0].lines:
+        found = re.match(r"^(.+?)\s*(?:\.\s?){2,}\s*(\d+|[a-z][a-z ]+)$", line.text.strip())
+        if found:
+            entries.append((found.group(1).strip(" ."), found.group(2)))
+    return entries

@@ -1,0 +1,182 @@
+"""Every game's booklet read back page by page, as a typesetter would check the proofs.
+
+Each game with its toggles, on Letter and A4, in both layouts: every toggle set is
+printed once flat and once folded, on different papers, and the official rules in all
+four ways. Each booklet is rendered once per run and shared by the checks.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pagecheck import COMMAND_LINE, Page, body_lines, contents, problems, read_pages
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen import canvas
+
+from sheetgen.booklet import rules_document
+from sheetgen.houserules import resolve
+from sheetgen.paper import A4, LETTER, Paper
+from sheetgen.resources import fonts_dir
+
+EXTRA = """# After the game
+
+The winner shuffles for the next game, and whoever lost the series clears the table.
+
+## Snacks
+
+No crisps near the cards: greasy cards stick together and show through.
+"""
+
+TOGGLES: dict[str, dict[str, dict[str, Any]]] = {
+    "skip-bo": {
+        "official": {},
+        "partnership": {"players": 6, "partnerships": True, "target": 300},
+        "short-stock": {"players": 5, "stock": "short"},
+        "no-series": {"series": False},
+        "standard-deck": {"deck": "standard"},
+        "extra": {"extra": "EXTRA"},
+    },
+    "spite-and-malice": {
+        "official": {},
+        "short-stock": {"stock": "15", "building-piles": 4, "target": 300},
+        "no-series": {"series": False},
+        "extra": {"extra": "EXTRA"},
+    },
+    "skip-bo-board": {
+        "official": {},
+        "short-stock": {"players": 4, "stock": "8"},
+        "extra": {"extra": "EXTRA"},
+    },
+}
+PAPERS = {"letter": LETTER, "a4": A4}
+WAYS = [("letter", "pages"), ("a4", "booklet"), ("a4", "pages"), ("letter", "booklet")]
+
+
+def _cases() -> list[tuple[str, str, str, str]]:
+    cases = []
+    for game, toggles in TOGGLES.items():
+        for number, name in enumerate(toggles):
+            ways = WAYS if name == "official" else WAYS[2 * (number % 2) : 2 * (number % 2) + 2]
+            cases += [(game, name, paper, layout) for paper, layout in ways]
+    return cases
+
+
+CASES = _cases()
+IDS = ["-".join(case) for case in CASES]
+
+
+class Booklet:
+    """One rendered booklet: its pages in reading order."""
+
+    def __init__(self, pdf: bytes, layout: str) -> None:
+        self.folded = layout == "booklet"
+        self.pages: list[Page] = read_pages(pdf, folded=self.folded)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(page.text for page in self.pages)
+
+
+@pytest.fixture(scope="session")
+def booklet_of(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Booklet]:
+    """Render a booklet the first time a case asks for it; later asks share it."""
+    extra = tmp_path_factory.mktemp("extra") / "ours.md"
+    extra.write_text(EXTRA, encoding="utf-8")
+    made: dict[tuple[str, ...], Booklet] = {}
+
+    def get(game: str, toggles: str, paper: str, layout: str) -> Booklet:
+        key = (game, toggles, paper, layout)
+        if key not in made:
+            options = {
+                name: extra if value == "EXTRA" else value
+                for name, value in TOGGLES[game][toggles].items()
+            }
+            sheet: Paper = PAPERS[paper]
+            pdf = rules_document(resolve(game=game, options=options), paper=sheet, layout=layout)
+            made[key] = Booklet(pdf, layout)
+        return made[key]
+
+    return get
+
+
+@pytest.fixture(params=CASES, ids=IDS)
+def booklet(request: pytest.FixtureRequest, booklet_of: Callable[..., Booklet]) -> Booklet:
+    return booklet_of(*request.param)
+
+
+def test_no_page_is_nearly_empty_or_ends_on_a_heading(booklet: Booklet) -> None:
+    """At least a quarter full, no heading or lead-in at a page's foot, no text under 7 pt,
+    blank pages only just inside a folded booklet's back cover."""
+    assert problems(booklet.pages, folded=booklet.folded) == []
+
+
+def test_contents_name_pages_that_carry_their_heading(booklet: Booklet) -> None:
+    pages = booklet.pages
+    entries = contents(pages)
+    assert len(entries) >= 5
+    portrait = [page for page in pages if not page.landscape]
+    for title, where in entries:
+        if where.isdigit():
+            page = pages[int(where) - 1]
+            assert title in " ".join(page.text.split()), (title, where)
+            assert page.number == where
+        elif where == "back cover":
+            assert booklet.folded
+            assert title in portrait[-1].text
+        elif where == "last page":
+            assert not booklet.folded
+            assert title in portrait[-1].text
+        else:
+            assert where == "its own sheet"
+            assert title == "Score sheet"
+            assert pages[-1].landscape and "score sheet" in pages[-1].text
+    assert [title for title, _ in entries][-1] in ("Quick reference", "Score sheet")
+
+
+def test_printed_page_numbers_match_the_folded_order(booklet: Booklet) -> None:
+    for index, page in enumerate(booklet.pages, start=1):
+        assert page.number in (None, str(index))
+    numbered = [page for page in booklet.pages if page.number is not None]
+    assert len(numbered) >= len([page for page in booklet.pages if not page.blank]) - 3
+
+
+def test_body_lines_hold_45_to_75_characters(booklet: Booklet) -> None:
+    lengths = [len(line) for line in body_lines(booklet.pages)]
+    assert 45 <= statistics.median(lengths) <= 75
+
+
+def test_no_command_line_in_the_booklet(booklet: Booklet) -> None:
+    assert COMMAND_LINE.search(booklet.text) is None
+
+
+def test_the_check_finds_what_it_looks_for(tmp_path: Path) -> None:
+    """The reader flags a nearly empty page, a heading at a page's foot and small text."""
+    path = tmp_path / "bad.pdf"
+    pdfmetrics.registerFont(TTFont("DejaVuSansCheck", str(fonts_dir() / "DejaVuSans.ttf")))
+    page = canvas.Canvas(str(path), pagesize=LETTER.portrait)
+    for top in range(0, 20):
+        page.setFont("DejaVuSansCheck", 10)
+        page.drawString(72, 720 - top * 14, "Running text of the body, long enough to count.")
+    page.setFont("DejaVuSansCheck", 16)
+    page.drawString(72, 420, "A heading")
+    page.showPage()
+    page.setFont("DejaVuSansCheck", 10)
+    page.drawString(72, 720, "Two lines, then the lead-in:")
+    page.setFont("DejaVuSansCheck", 6)
+    page.drawString(72, 700, "tiny print")
+    page.showPage()
+    page.setFont("DejaVuSansCheck", 10)
+    page.drawString(72, 720, "The last page may be short.")
+    page.showPage()
+    page.save()
+    found = problems(read_pages(path.read_bytes(), folded=False), folded=False)
+    assert found == [
+        "page 1: ends with a heading: 'A heading'",
+        "page 2: text at 6.0 pt",
+        "page 2: only 4% full",
+    ]
