@@ -45,8 +45,10 @@ def test_headings_are_real_headings(structure: PdfStructure) -> None:
     assert "H2" in tags
 
 
-def test_the_table_picture_has_a_text_alternative(structure: PdfStructure) -> None:
-    (figure,) = structure.figures()
+def test_every_picture_has_a_text_alternative(structure: PdfStructure) -> None:
+    figure, *cards = structure.figures()
+    assert len(cards) == 3
+    assert all(card.alt.startswith("Cards: ") for card in cards)
     assert figure.alt.startswith("The table seen from above: four players sit round it.")
     assert "four discard piles and then the stock pile, on the player's right" in figure.alt
 
