@@ -37,7 +37,7 @@ from sheetgen.templating import evaluate, make_environment, render_string, rende
 
 CREATOR = f"sheetgen {__version__}"
 LAYOUTS = ("pages", "booklet")
-FORMATS = ("pdf", "png")
+FORMATS = ("pdf", "png", "html")
 EXAMPLE_NAMES = ("Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kim", "Lou")
 # Share of a full stock pile each loser still holds in the worked example.
 EXAMPLE_SHARES = (0.25, 0.4, 0.1, 0.5, 0.3)
@@ -326,10 +326,14 @@ def render_html(
     extra_markdown: str | None = None,
     page_size_override: tuple[float, float] | None = None,
     spacing: str = "",
+    screen: bool = False,
 ) -> str:
     """The booklet as one HTML document (fonts and styles from the package only).
 
-    ``spacing`` is one of SPACINGS: how tightly the running text is set.
+    ``spacing`` is one of SPACINGS: how tightly the running text is set. With
+    ``screen`` the page is for reading on a screen: the fonts are inside it as data
+    URLs, so it refers to nothing outside itself, and what is only for paper (the
+    score sheet, the printing advice, page numbers) is left out.
     """
     game = rules.definition
     if extra_markdown is None:
@@ -357,12 +361,22 @@ def render_html(
             "creator": CREATOR,
             "chapters": chapters,
             "page": page,
-            "fonts": {face: path.as_uri() for face, path in font_files().items()},
+            "fonts": {face: _font_url(path, screen) for face, path in font_files().items()},
+            "screen": screen,
             "picture_alt": render_string(env, game.picture_alt, context),
-            "sheet_slot": SHEET_SLOT if rules.series else None,
+            "sheet_slot": SHEET_SLOT if rules.series and not screen else None,
             "spacing": spacing,
         },
     )
+
+
+def _font_url(path: Path, inside: bool) -> str:
+    """The font's file URL, or the font itself as a data URL for a page that stands alone."""
+    if not inside:
+        return path.as_uri()
+    import base64
+
+    return "data:font/ttf;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
 
 
 def _allowed_roots() -> tuple[Path, ...]:
@@ -479,6 +493,8 @@ def rules_document(
         )
     if fmt not in FORMATS:
         raise ChoiceError(f"{fmt!r} is not a format; choose {' or '.join(FORMATS)}", field="format")
+    if fmt == "html":
+        return render_html(rules, paper=paper, screen=True).encode("utf-8")
     if layout == "booklet":
         half = half_paper(paper)
         pdf = impose_saddle_stitch(

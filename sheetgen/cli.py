@@ -710,6 +710,7 @@ format_option = click.option(
     show_default="pdf, or what -o's name ends in",
     help="png: a preview image of the first page.",
 )
+RULES_FORMATS = (*DOCUMENT_FORMATS, "html")
 
 
 def _stdout_is_terminal() -> bool:
@@ -1078,8 +1079,15 @@ RULES_SECTIONS = {
     show_default=True,
     help="pages: one page per sheet; booklet: half-size pages to print both sides and fold.",
 )
-@format_option
-@output_option("output/rules-GAME.pdf or .png")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(RULES_FORMATS),
+    show_default="pdf, or what -o's name ends in",
+    help="png: a preview image of the first page; html: one self-contained page to read "
+    "on a phone.",
+)
+@output_option("output/rules-GAME.pdf, .png or .html")
 @print_options
 def rules(
     game: str | None,
@@ -1107,6 +1115,7 @@ def rules(
         sheetgen rules --house-rules ours.toml --extra ours.md --paper a4 -o rules.pdf
         sheetgen rules --layout booklet --paper letter -o booklet.pdf
         sheetgen rules --layout booklet --printer office
+        sheetgen rules --format html -o rules.html
     """
     from sheetgen.atomic import destination, write_bytes
     from sheetgen.booklet import rules_document
@@ -1136,7 +1145,7 @@ def rules(
         target, fmt = destination(
             output,
             fmt,
-            formats=DOCUMENT_FORMATS,
+            formats=RULES_FORMATS,
             stem=f"rules-{house.game}",
             reads=reads,
             force=force,

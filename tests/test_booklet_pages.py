@@ -7,8 +7,10 @@ four ways. Each booklet is rendered once per run and shared by the checks.
 
 from __future__ import annotations
 
+import re
 import statistics
 from collections.abc import Callable
+from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas
 
-from sheetgen.booklet import rules_document
+from sheetgen.booklet import render_html, rules_document
 from sheetgen.houserules import resolve
 from sheetgen.paper import A4, LETTER, Paper
 from sheetgen.resources import fonts_dir
@@ -180,3 +182,67 @@ def test_the_check_finds_what_it_looks_for(tmp_path: Path) -> None:
         "page 2: text at 6.0 pt",
         "page 2: only 4% full",
     ]
+
+
+# ---------------------------------------------------------------- the page for a phone
+
+HTML_CASES = [(game, name) for game, toggles in TOGGLES.items() for name in toggles]
+
+
+@pytest.fixture(params=HTML_CASES, ids=["-".join(case) for case in HTML_CASES])
+def page(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[str, str]:
+    """The --format html page and the PDF booklet's HTML, for the same table."""
+    game, toggles = request.param
+    extra = tmp_path / "ours.md"
+    extra.write_text(EXTRA, encoding="utf-8")
+    options = {
+        name: extra if value == "EXTRA" else value for name, value in TOGGLES[game][toggles].items()
+    }
+    rules = resolve(game=game, options=options)
+    html = rules_document(rules, paper=A4, fmt="html").decode("utf-8")
+    return html, render_html(rules, paper=A4)
+
+
+def _words(html: str) -> str:
+    html = re.sub(r"<(style|svg|title)\b.*?</\1>", " ", html, flags=re.S)
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+
+
+def test_html_refers_to_nothing_outside_itself(page: tuple[str, str]) -> None:
+    html, _ = page
+    for link in re.findall(r'(?:src|href)\s*=\s*"([^"]*)"', html):
+        assert link.startswith("#"), link
+    for url in re.findall(r"url\(\s*['\"]?([^'\")]*)", html):
+        assert url.startswith(("#", "data:")), url
+    assert "file:" not in html and "@import" not in html
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
+
+
+def test_html_has_the_same_text_and_pictures_as_the_booklet(page: tuple[str, str]) -> None:
+    html, printed = page
+    assert html.count("<svg") == printed.count("<svg") >= 1
+    printed_words = _words(printed)
+    words = _words(html)
+    for heading in re.findall(r"<h[12][^>]*>(.*?)</h[12]>", printed):
+        title = " ".join(unescape(re.sub(r"<[^>]+>", "", heading)).split())
+        if title not in ("Printing these rules", "Score sheet"):
+            assert title in words
+    # Everything but the advice for paper reads the same.
+    assert words.replace(" ", "") in printed_words.replace(" ", "") or len(words) > 0.9 * len(
+        printed_words
+    )
+
+
+def test_html_passes_the_text_checks(page: tuple[str, str]) -> None:
+    html, _ = page
+    assert COMMAND_LINE.search(_words(html)) is None
+    ids = set(re.findall(r'\sid="([^"]+)"', html))
+    for target, title in re.findall(r'<a href="#([^"]+)">([^<]+)</a>', html):
+        assert target in ids
+        found = re.search(rf'id="{re.escape(target)}"[^>]*>(.*?)</h\d>', html, flags=re.S)
+        assert found and _words(found.group(1)) == unescape(title).strip()
+    screen = html[html.index("@media screen") :]
+    measure = float(re.search(r"max-width: ([\d.]+)em", screen).group(1))  # type: ignore[union-attr]
+    # DejaVu Sans averages a little over half an em a letter: 45-75 letters a line.
+    assert 45 <= measure / 0.55 <= 75
+    assert int(re.search(r"html \{ font-size: (\d+)px", screen).group(1)) >= 16  # type: ignore[union-attr]
