@@ -492,7 +492,8 @@ def rules_document(
             f"{layout!r} is not a layout; choose {' or '.join(LAYOUTS)}", field="layout"
         )
     if fmt not in FORMATS:
-        raise ChoiceError(f"{fmt!r} is not a format; choose {' or '.join(FORMATS)}", field="format")
+        choices = f"{', '.join(FORMATS[:-1])} or {FORMATS[-1]}"
+        raise ChoiceError(f"{fmt!r} is not a format; choose {choices}", field="format")
     if fmt == "html":
         return render_html(rules, paper=paper, screen=True).encode("utf-8")
     if layout == "booklet":

@@ -333,7 +333,7 @@ def test_cli_refuses_an_unknown_layout(runner, snapshot, monkeypatch) -> None:  
     ("kwargs", "message"),
     [
         ({"layout": "zine"}, "layout: 'zine' is not a layout; choose pages or booklet"),
-        ({"fmt": "gif"}, "format: 'gif' is not a format; choose pdf or png"),
+        ({"fmt": "gif"}, "format: 'gif' is not a format; choose pdf, png or html"),
         (
             {"layout": "booklet", "paper": Paper("legal", 612, 1008)},
             "paper: a booklet cannot be folded from 'legal' paper; choose a4 or letter",
