@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from sheetgen.fitting import Measure, fit, wrap
+from sheetgen.language import ENGLISH, Language
 from sheetgen.layout import MARGIN, MIN_TEXT, Grid, Rule, Text
 from sheetgen.scoring import SeriesResult
 
@@ -84,9 +85,13 @@ def _key_rows(widths: list[float], room: float) -> list[list[int]]:
 
 
 def race_chart(
-    result: SeriesResult, page: tuple[float, float], heading: str, measure: Measure
+    result: SeriesResult,
+    page: tuple[float, float],
+    heading: str,
+    measure: Measure,
+    lang: Language = ENGLISH,
 ) -> Chart:
-    """Lay out the race to the target on a landscape page."""
+    """Lay out the race to the target on a landscape page, its words in ``lang``."""
     width, height = page
     series = result.series
     # A cards-left series has no target: the lowest total after the agreed games wins.
@@ -105,10 +110,13 @@ def race_chart(
         texts.append(Text(line, MARGIN, baseline, title.size, True))
         baseline -= title.size * 1.15
     subtitle = (
-        f"The race to {target}: each side's running total after every game"
+        lang._("The race to {target}: each side's running total after every game").format(
+            target=lang.number(target)
+        )
         if target is not None
-        else f"Each side's running total after every game; the lowest after "
-        f"{series.scoring.games_to_play} games wins"
+        else lang._(
+            "Each side's running total after every game; the lowest after {games} games wins"
+        ).format(games=lang.number(series.scoring.games_to_play))
     )
     texts.append(Text(subtitle, MARGIN, baseline - 2, 10))
     top = baseline - 2 - 24
@@ -164,18 +172,26 @@ def race_chart(
     ticks: list[Text] = []
     for value in range(0, ceiling + 1, step):
         rules.append(Rule(left, py(value), right, py(value), 0.4, gray=0.75))
-        ticks.append(Text(str(value), left - 5, py(value) - 3, TICK_SIZE, align="right"))
+        ticks.append(Text(lang.number(value), left - 5, py(value) - 3, TICK_SIZE, align="right"))
     every = -(-games // 20)
     for tick in range(0, games + 1, every):
         rules.append(Rule(px(tick), bottom, px(tick), bottom - 4, 0.6))
         ticks.append(Text(str(tick), px(tick), bottom - 13, TICK_SIZE, align="center"))
-    ticks.append(Text("Game", (left + right) / 2, bottom - 25, LABEL_SIZE, True, "center"))
+    ticks.append(Text(lang._("Game"), (left + right) / 2, bottom - 25, LABEL_SIZE, True, "center"))
     rules.append(Rule(left, bottom, right, bottom, 0.9))
     rules.append(Rule(left, bottom, left, top, 0.9))
     # The target: a broad grey band no side's black line can be taken for.
     if target is not None:
         rules.append(Rule(left, py(target), right, py(target), 3.0, gray=0.6))
-        ticks.append(Text(f"Target: {target}", left + 6, py(target) + 5, LABEL_SIZE, True))
+        ticks.append(
+            Text(
+                lang._("Target: {target}").format(target=lang.number(target)),
+                left + 6,
+                py(target) + 5,
+                LABEL_SIZE,
+                True,
+            )
+        )
 
     # Each line a little apart from the others, in the order of the key.
     spread = [(index - (len(sides) - 1) / 2) * APART for index in range(len(sides))]

@@ -584,6 +584,22 @@ def standings(inputs: tuple[Path, ...]) -> None:
     click.echo(season_text([result for _, result in named]), nl=False)
 
 
+lang_option = click.option(
+    "--lang",
+    "lang_code",
+    type=click.Choice(["en", "de"], case_sensitive=False),
+    show_default="the system's (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), else en",
+    help="Language of the document: en or de.",
+)
+
+
+def _lang(code: str | None) -> Any:
+    """The language asked for with --lang, else the system's."""
+    from sheetgen.language import language, system_language
+
+    return language(code) if code else system_language()
+
+
 @cli.command()
 @series_inputs
 @click.option(
@@ -608,8 +624,14 @@ def standings(inputs: tuple[Path, ...]) -> None:
     "or - for standard output.",
 )
 @click.option("--force", is_flag=True, help=FORCE_HELP)
+@lang_option
 def export(
-    inputs: tuple[Path, ...], fmt: str | None, excel: bool, output: Path, force: bool
+    inputs: tuple[Path, ...],
+    fmt: str | None,
+    excel: bool,
+    output: Path,
+    force: bool,
+    lang_code: str | None,
 ) -> None:
     """Export a scored series as JSON, CSV or Markdown; several as a season.
 
@@ -636,7 +658,8 @@ def export(
         reads=[path for path, _ in named],
         force=force,
     )
-    text = export_series(named[0][1], fmt) if one else export_season(named, fmt)
+    lang = _lang(lang_code)
+    text = export_series(named[0][1], fmt, lang) if one else export_season(named, fmt, lang)
     write_text(target, ("\ufeff" if excel else "") + text)
     _said(target)
 
@@ -841,6 +864,7 @@ def _sent(sent: Sent) -> None:
     help="Copies: in the PDF, or printed ones with --print.",
 )
 @paper_option
+@lang_option
 @format_option
 @output_option("output/score-sheet.pdf")
 @print_options
@@ -856,6 +880,7 @@ def sheet(
     title: str | None,
     copies: int,
     paper_name: str | None,
+    lang_code: str | None,
     fmt: str | None,
     output: Path | None,
     print_on: Request | None,
@@ -871,6 +896,7 @@ def sheet(
         sheetgen sheet --teams "Red=Ann+Cy,Blue=Bob+Di" --copies 3 --print
         sheetgen sheet --game spite-and-malice --names "Ann,Bob"
         sheetgen sheet --names "Ann,Bob,Cy" --scoring cards-left --games-to-play 8
+        sheetgen sheet --lang de --paper a4
     """
     from sheetgen.atomic import destination
     from sheetgen.games import DEFAULT_GAME, load_game
@@ -884,6 +910,7 @@ def sheet(
     figures = {"way": scoring, "target": target, "games_to_play": games_to_play}
     rules = ScoringRules.from_mapping(figures, definition.scoring)
     title = _checked_title(title)
+    lang = _lang(lang_code)
 
     def sheets(count: int) -> bytes:
         return blank_sheet_pdf(
@@ -896,6 +923,7 @@ def sheet(
             games=games,
             title=title,
             copies=count,
+            lang=lang,
         )
 
     if print_on is None or output is not None:
@@ -969,7 +997,7 @@ RULES_SECTIONS = {
         "extra",
     ),
     "The points game": ("series", "scoring", "target", "games_to_play", "bonus", "per_card"),
-    "The document": ("paper_name", "layout", "fmt", "output", "force"),
+    "The document": ("paper_name", "lang_code", "layout", "fmt", "output", "force"),
     "Printing": ("to_printer", "printer", "manual_duplex"),
 }
 
@@ -1072,6 +1100,7 @@ RULES_SECTIONS = {
     "first-player=youngest (repeatable; `sheetgen games` lists them).",
 )
 @paper_option
+@lang_option
 @click.option(
     "--layout",
     type=click.Choice(["pages", "booklet"]),
@@ -1096,6 +1125,7 @@ def rules(
     list_presets: bool,
     settings: tuple[str, ...],
     paper_name: str | None,
+    lang_code: str | None,
     layout: str,
     fmt: str | None,
     output: Path | None,
@@ -1139,6 +1169,10 @@ def rules(
         options=options,
         settings=parse_settings(settings),
     )
+    from sheetgen.games import load_game
+    from sheetgen.language import booklet_language
+
+    booklet_language(load_game(house.game), lang_code)  # only English booklets so far
     reads = [path for path in (house_rules, toggles.get("extra"), house.extra) if path is not None]
     target = None
     if print_on is None or output is not None:
@@ -1168,6 +1202,7 @@ def rules(
     "inputs", metavar="FILE_OR_DIR...", nargs=-1, required=True, type=click.Path(path_type=Path)
 )
 @paper_option
+@lang_option
 @click.option("--title", show_default="each series' own title", help="Heading of every sheet.")
 @format_option
 @output_option("output/<file stem>.pdf")
@@ -1184,6 +1219,7 @@ def rules(
 def fill(
     inputs: tuple[Path, ...],
     paper_name: str | None,
+    lang_code: str | None,
     title: str | None,
     fmt: str | None,
     output: Path | None,
@@ -1200,6 +1236,7 @@ def fill(
         sheetgen fill friday.yaml
         sheetgen fill series/ --split output/sheets --keep-going
         sheetgen fill friday.yaml --print
+        sheetgen fill friday.yaml --lang de
     """
     import sys
 
@@ -1239,6 +1276,7 @@ def fill(
             split=split_dir,
             keep_going=keep_going,
             progress=bar.update,
+            lang=_lang(lang_code),
         )
         keep = print_on is None or output is not None or split_dir is not None
         written, printed = [], []

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from sheetgen.errors import ChoiceError
+from sheetgen.language import ENGLISH, Language
 from sheetgen.scoring import Game, SeriesResult
 
 EXPORT_FORMATS = ("json", "csv", "md")
@@ -72,8 +73,10 @@ def season_text(results: Sequence[SeriesResult]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def export_season(named: Sequence[tuple[Path, SeriesResult]], fmt: str) -> str:
-    """Several series and their season table, in ``json`` or ``md``."""
+def export_season(
+    named: Sequence[tuple[Path, SeriesResult]], fmt: str, lang: Language = ENGLISH
+) -> str:
+    """Several series and their season table, in ``json`` or ``md`` (written in ``lang``)."""
     results = [result for _, result in named]
     if fmt == "csv":
         raise ChoiceError(
@@ -89,22 +92,22 @@ def export_season(named: Sequence[tuple[Path, SeriesResult]], fmt: str) -> str:
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     from sheetgen.export_md import markdown_export, markdown_season
 
-    parts = [markdown_season(season_rows(results))]
+    parts = [markdown_season(season_rows(results), lang)]
     for path, result in named:  # each series' headings one level below the season's
-        lines = markdown_export(result, str(path)).split("\n")
+        lines = markdown_export(result, str(path), lang).split("\n")
         parts.append("\n".join("#" + line if line.startswith("#") else line for line in lines))
     return "\n".join(parts)
 
 
-def export_series(result: SeriesResult, fmt: str) -> str:
-    """The series in one of ``EXPORT_FORMATS``."""
+def export_series(result: SeriesResult, fmt: str, lang: Language = ENGLISH) -> str:
+    """The series in one of ``EXPORT_FORMATS``; Markdown is written in ``lang``."""
     if fmt == "json":
         return json.dumps(json_data(result), indent=2, ensure_ascii=False) + "\n"
     if fmt == "csv":
         return csv_text(result)
     from sheetgen.export_md import markdown_export
 
-    return markdown_export(result)
+    return markdown_export(result, lang=lang)
 
 
 def json_data(result: SeriesResult) -> dict[str, Any]:

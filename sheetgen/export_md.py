@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from sheetgen.language import ENGLISH, Language
 from sheetgen.scoring import SeriesResult
 
 if TYPE_CHECKING:
@@ -23,55 +24,73 @@ def _row(cells: list[str]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
-def markdown_export(result: SeriesResult, source: str | None = None) -> str:
-    """The series as Markdown: heading, outcome, standings table and game-by-game table;
-    ``source`` (the series file) is named in the heading when given."""
+def markdown_export(
+    result: SeriesResult, source: str | None = None, lang: Language = ENGLISH
+) -> str:
+    """The series as Markdown in ``lang``: heading, outcome, standings table and game-by-game
+    table; ``source`` (the series file) is named in the heading when given."""
     from sheetgen.games import game_of
+    from sheetgen.wording import outcome, series_name
+
+    _, number = lang._, lang.number
 
     series = result.series
     table = series.table
     rules = series.scoring
     label = {side: table.side_label(side) for side in table.sides}
-    heading = _cell(series.title or f"{game_of(series).name} series")
+    heading = _cell(series.title or series_name(game_of(series), lang))
     lines = [f"# {heading} ({_cell(source)})" if source else f"# {heading}", ""]
     played = len(result.games)
-    games = f"{played} game{'s' if played != 1 else ''} played"
-    lines.append(f"{rules.outcome[0].upper()}{rules.outcome[1:]}; {games}.")
+    games = lang.ngettext("{count} game played", "{count} games played", played).format(
+        count=played
+    )
+    way = outcome(rules, lang)
+    lines.append(f"{way[0].upper()}{way[1:]}; {games}.")
     if result.winner is not None:
-        outcome = f"**{_cell(label[result.winner])}** won the series in game {result.won_in_game}."
+        said = _("**{winner}** won the series in game {game}.").format(
+            winner=_cell(label[result.winner]), game=result.won_in_game
+        )
     elif result.leader is not None:
-        outcome = f"No winner yet; **{_cell(label[result.leader])}** leads."
+        said = _("No winner yet; **{leader}** leads.").format(leader=_cell(label[result.leader]))
     else:
-        outcome = "No winner yet; nobody leads."
-    lines += [outcome, "", "## Standings", ""]
+        said = _("No winner yet; nobody leads.")
+    lines += [said, "", "## " + _("Standings"), ""]
     if rules.cards_left:
-        lines.append(_row(["Side", "Cards left", "Games won", "Games to play"]))
+        lines.append(_row([_("Side"), _("Cards left"), _("Games won"), _("Games to play")]))
     else:
-        lines.append(_row(["Side", "Total", "Games won", f"Still needed to {rules.target}"]))
+        still = _("Still needed to {target}").format(target=number(rules.target))
+        lines.append(_row([_("Side"), _("Total"), _("Games won"), still]))
     lines.append("| --- | ---: | ---: | ---: |")
     for row in result.standings:
         lines.append(
-            _row([_cell(label[row.side]), str(row.total), str(row.games_won), str(row.needed)])
+            _row(
+                [
+                    _cell(label[row.side]),
+                    *(number(n) for n in (row.total, row.games_won, row.needed)),
+                ]
+            )
         )
-    lines += ["", "## Games", ""]
-    scored = "Cards left" if rules.cards_left else "Points"
-    lines.append(_row(["Game", "Winner", scored, *(_cell(side) for side in table.sides)]))
+    lines += ["", "## " + _("Games"), ""]
+    scored = _("Cards left") if rules.cards_left else _("Points")
+    lines.append(_row([_("Game"), _("Winner"), scored, *(_cell(side) for side in table.sides)]))
     lines.append("| ---: | --- | ---: |" + " ---: |" * len(table.sides))
     for game in result.games:
-        totals = [str(game.totals[side]) for side in table.sides]
+        totals = [number(game.totals[side]) for side in table.sides]
         points = sum(game.scores.values()) if rules.cards_left else game.points
-        lines.append(_row([str(game.number), _cell(game.winner), str(points), *totals]))
+        lines.append(_row([str(game.number), _cell(game.winner), number(points), *totals]))
     if not result.games:
-        lines.append(_row(["", "no games recorded", "", *([""] * len(table.sides))]))
+        lines.append(_row(["", _("no games recorded"), "", *([""] * len(table.sides))]))
     return "\n".join(lines) + "\n"
 
 
-def markdown_season(rows: Sequence[SeasonRow]) -> str:
-    """The season table in Markdown: every side's series, games and points added up."""
-    lines = ["# Season", ""]
-    lines.append(_row(["Side", "Series", "Series won", "Games", "Games won", "Points"]))
+def markdown_season(rows: Sequence[SeasonRow], lang: Language = ENGLISH) -> str:
+    """The season table in Markdown, in ``lang``: every side's series, games and points added up."""
+    _ = lang._
+    lines = ["# " + _("Season"), ""]
+    heads = [_("Side"), _("Series"), _("Series won"), _("Games"), _("Games won"), _("Points")]
+    lines.append(_row(heads))
     lines.append("| --- | ---: | ---: | ---: | ---: | ---: |")
     for row in rows:
         numbers = (row.series, row.series_won, row.games, row.games_won, row.points)
-        lines.append(_row([_cell(row.side), *(str(n) for n in numbers)]))
+        lines.append(_row([_cell(row.side), *(lang.number(n) for n in numbers)]))
     return "\n".join(lines) + "\n"

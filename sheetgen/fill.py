@@ -19,12 +19,14 @@ from sheetgen.batching import Workers, ordered_map, usable_cores
 from sheetgen.chart import race_chart
 from sheetgen.errors import SeriesFileError, SheetgenError
 from sheetgen.games import game_of
+from sheetgen.language import ENGLISH, Language
 from sheetgen.layout import Layout
 from sheetgen.painter import Meta, PageValues, Painter
 from sheetgen.paper import Paper
 from sheetgen.preview import in_format
 from sheetgen.scoring import SeriesResult, score_series
-from sheetgen.sheet import page_layouts, spec_for, title_for
+from sheetgen.sheet import page_layouts, spec_for
+from sheetgen.wording import outcome, series_name, title_for
 
 # Below this many series, starting two workers costs more than they save. Measured with one
 # process per batch size, serial against two workers (median of 5-7 alternating runs, on the
@@ -96,34 +98,58 @@ def load_results(
     return loaded, failed
 
 
-def status_line(result: SeriesResult) -> str:
+def status_line(result: SeriesResult, lang: Language = ENGLISH) -> str:
     """What the sheet says beside "Series winner:": the winner, or the leader and what is needed."""
+    _, number = lang._, lang.number
     rules = result.series.scoring
-    target = rules.target
+    target = number(rules.target)
     if rules.cards_left:
-        return _cards_left_status(result)
+        return _cards_left_status(result, lang)
     if result.winner is not None:
-        total = result.totals[result.winner]
-        return f"{result.winner}, reaching {target} in game {result.won_in_game} ({total} points)"
+        total = number(result.totals[result.winner])
+        return _("{winner}, reaching {target} in game {game} ({total} points)").format(
+            winner=result.winner, target=target, game=result.won_in_game, total=total
+        )
     if not result.games:
-        return "none yet; no games recorded"
-    needed = ", ".join(f"{row.side} {row.needed}" for row in result.standings)
-    lead = f"{result.leader} leads" if result.leader else "the lead is shared"
-    return f"none yet; {lead}. Still needed to reach {target}: {needed}"
+        return _("none yet; no games recorded")
+    needed = ", ".join(f"{row.side} {number(row.needed)}" for row in result.standings)
+    lead = (
+        _("{leader} leads").format(leader=result.leader)
+        if result.leader
+        else _("the lead is shared")
+    )
+    return _("none yet; {lead}. Still needed to reach {target}: {needed}").format(
+        lead=lead, target=target, needed=needed
+    )
 
 
-def _cards_left_status(result: SeriesResult) -> str:
+def _cards_left_status(result: SeriesResult, lang: Language) -> str:
+    _, number = lang._, lang.number
     if result.winner is not None:
-        total = result.totals[result.winner]
-        return f"{result.winner}, lowest after {result.won_in_game} games ({total} cards)"
+        total = number(result.totals[result.winner])
+        return _("{winner}, lowest after {games} games ({total} cards)").format(
+            winner=result.winner, games=result.won_in_game, total=total
+        )
     if result.finished:
-        return "shared: the lowest total is tied after the last game"
+        return _("shared: the lowest total is tied after the last game")
     if not result.games:
-        agreed = result.series.scoring.games_to_play
-        return f"none yet; no games recorded, lowest total after {agreed} games"
-    lead = f"{result.leader} leads" if result.leader else "the lead is shared"
-    games = "game" if result.games_left == 1 else "games"
-    return f"none yet; {lead} with {result.games_left} {games} to play; lowest total wins"
+        agreed = number(result.series.scoring.games_to_play)
+        return _("none yet; no games recorded, lowest total after {games} games").format(
+            games=agreed
+        )
+    if result.leader:
+        lead = lang.ngettext(
+            "none yet; {leader} leads with {count} game to play; lowest total wins",
+            "none yet; {leader} leads with {count} games to play; lowest total wins",
+            result.games_left,
+        )
+    else:
+        lead = lang.ngettext(
+            "none yet; the lead is shared with {count} game to play; lowest total wins",
+            "none yet; the lead is shared with {count} games to play; lowest total wins",
+            result.games_left,
+        )
+    return lead.format(leader=result.leader, count=result.games_left)
 
 
 def filled_pages(
@@ -131,10 +157,12 @@ def filled_pages(
     paper: Paper,
     title: str | None = None,
     typeface: fonts.Typeface = fonts.BUNDLED,
+    lang: Language = ENGLISH,
 ) -> list[tuple[Layout, PageValues]]:
-    """The layouts of a series' sheet and the values that go into each page."""
+    """The layouts of a series' sheet, in ``lang``, and the values that go into each page."""
     series = result.series
-    heading = heading_of(result, title)
+    written = lang.number
+    heading = heading_of(result, title, lang)
     definition = game_of(series)
     partnership = series.table.partnership
     spec = spec_for(
@@ -143,9 +171,10 @@ def filled_pages(
         heading,
         count=len(series.table.sides),
         teams=partnership,
-        piles=definition.stocks_word,
-        status=status_line(result),
+        piles=lang.words(definition).stocks,
+        status=status_line(result, lang),
         legend=True,
+        lang=lang,
     )
     column = {side: index for index, side in enumerate(series.table.sides)}
     if series.scoring.cards_left:  # a row for every game agreed on
@@ -168,17 +197,17 @@ def filled_pages(
             winner = column[game.winner]
             if series.scoring.cards_left:
                 for side, cards in game.scores.items():
-                    points[(row, column[side])] = str(cards)
+                    points[(row, column[side])] = written(cards)
             else:
-                points[(row, winner)] = str(game.points)
+                points[(row, winner)] = written(game.points)
             won.add((row, winner))
             for side, total in game.totals.items():
-                totals[(row, column[side])] = str(total)
-                final[column[side]] = str(total)
+                totals[(row, column[side])] = written(total)
+                final[column[side]] = written(total)
             if number == result.won_in_game and result.winner is not None:
                 reached = (row, column[result.winner])
         if not result.games:
-            final = {index: "0" for index in column.values()}
+            final = {index: written(0) for index in column.values()}
         pages.append(
             (
                 layout,
@@ -196,26 +225,31 @@ def filled_pages(
     return pages
 
 
-def _paint_series(painter: Painter, result: SeriesResult, paper: Paper, title: str | None) -> None:
+def _paint_series(
+    painter: Painter, result: SeriesResult, paper: Paper, title: str | None, lang: Language
+) -> None:
     typeface = painter.typeface
-    for layout, values in filled_pages(result, paper, title, typeface):
+    for layout, values in filled_pages(result, paper, title, typeface, lang):
         painter.sheet(layout, values)
-    heading = heading_of(result, title)
-    painter.chart(race_chart(result, paper.landscape, heading, typeface.string_width))
+    heading = heading_of(result, title, lang)
+    painter.chart(race_chart(result, paper.landscape, heading, typeface.string_width, lang))
 
 
-def document_meta(first: SeriesResult, count: int, title: str | None = None) -> Meta:
+def document_meta(
+    first: SeriesResult, count: int, title: str | None = None, lang: Language = ENGLISH
+) -> Meta:
     """The title and subject of a PDF holding ``count`` series, the first of them ``first``."""
-    name = game_of(first.series).name
-    subject = (
-        f"{name} series, {first.series.scoring.outcome}" if count == 1 else f"{count} {name} series"
-    )
-    return Meta(title=heading_of(first, title), subject=subject)
+    game = game_of(first.series)
+    if count == 1:
+        subject = f"{series_name(game, lang)}, {outcome(first.series.scoring, lang)}"
+    else:
+        subject = f"{count} {series_name(game, lang)}"
+    return Meta(title=heading_of(first, title, lang), subject=subject, lang=lang.code)
 
 
-def heading_of(result: SeriesResult, title: str | None = None) -> str:
+def heading_of(result: SeriesResult, title: str | None = None, lang: Language = ENGLISH) -> str:
     """A filled sheet's heading: the one asked for, the series' title, or the game's sheet."""
-    return title or result.series.title or title_for(game_of(result.series))
+    return title or result.series.title or title_for(game_of(result.series), lang)
 
 
 def fill_pdf(
@@ -224,12 +258,14 @@ def fill_pdf(
     title: str | None = None,
     progress: Progress | None = None,
     typeface: fonts.Typeface = fonts.BUNDLED,
+    lang: Language = ENGLISH,
 ) -> bytes:
     """One PDF holding the filled sheet and race chart of every series, in order, drawn
-    in ``typeface`` (the one their checks returned)."""
-    painter = Painter(paper.landscape, document_meta(results[0], len(results), title), typeface)
+    in ``typeface`` (the one their checks returned) and written in ``lang``."""
+    meta = document_meta(results[0], len(results), title, lang)
+    painter = Painter(paper.landscape, meta, typeface)
     for result in results:
-        _paint_series(painter, result, paper, title)
+        _paint_series(painter, result, paper, title, lang)
         if progress is not None:
             progress(1)
     return painter.finish()
@@ -294,11 +330,12 @@ class _Chunk:
     pdf: bytes | None
 
 
-def _fill_chunk(job: tuple[Sequence[Path], Paper, str | None, bool]) -> _Chunk:
-    paths, paper, title, keep_going = job
+def _fill_chunk(job: tuple[Sequence[Path], Paper, str | None, bool, Language]) -> _Chunk:
+    paths, paper, title, keep_going, lang = job
     loaded, failed = load_results(paths, keep_going=keep_going)
     results = [item.result for item in loaded]
-    pdf = fill_pdf(results, paper, title, typeface=typeface_of(loaded)) if results else None
+    typeface = typeface_of(loaded)
+    pdf = fill_pdf(results, paper, title, typeface=typeface, lang=lang) if results else None
     return _Chunk([item.path for item in loaded], results[0] if results else None, failed, pdf)
 
 
@@ -309,10 +346,11 @@ def _fill_in_chunks(
     title: str | None,
     keep_going: bool,
     progress: Progress | None,
+    lang: Language,
 ) -> tuple[list[Path], bytes | None, list[Failed]]:
     """Every file read, checked and painted by the workers; the pieces joined in order."""
     chunks = _chunks(paths, pool.size)
-    jobs = [(chunk, paper, title, keep_going) for chunk in chunks]
+    jobs = [(chunk, paper, title, keep_going, lang) for chunk in chunks]
     loaded: list[Path] = []
     failed: list[Failed] = []
     join = PdfJoin()
@@ -327,7 +365,7 @@ def _fill_in_chunks(
             progress(len(chunk) + len(part.loaded))
     if first is None:
         return loaded, None, failed
-    return loaded, join.finish(document_meta(first, len(loaded), title)), failed
+    return loaded, join.finish(document_meta(first, len(loaded), title, lang)), failed
 
 
 def _load_chunk(job: tuple[Sequence[Path], bool]) -> tuple[list[Loaded], list[Failed]]:
@@ -351,11 +389,12 @@ def _load_in_chunks(
     return loaded, failed
 
 
-def _fill_one(job: tuple[Loaded, Paper, str | None, str]) -> bytes | Failed:
+def _fill_one(job: tuple[Loaded, Paper, str | None, str, Language]) -> bytes | Failed:
     """One series' document, or, if drawing it fails, that file as a failure of the batch."""
-    item, paper, title, fmt = job
+    item, paper, title, fmt, lang = job
     try:
-        return in_format(fill_pdf([item.result], paper, title, typeface=item.typeface), fmt)
+        pdf = fill_pdf([item.result], paper, title, typeface=item.typeface, lang=lang)
+        return in_format(pdf, fmt)
     # Whatever stops one drawing (its checks all passed) stops only its own file.
     except Exception as exc:
         problem = str(exc) if isinstance(exc, SheetgenError) else f"{type(exc).__name__}: {exc}"
@@ -369,13 +408,14 @@ def split_documents(
     fmt: str = "pdf",
     progress: Progress | None = None,
     pool: Workers | None = None,
+    lang: Language = ENGLISH,
 ) -> Iterator[bytes | Failed]:
     """One document per series, in order, each made only shortly before it is asked for.
 
     With a pool, a few documents are rendered ahead by the workers; never all of
     them, so a batch of any size holds only a handful of finished files at once.
     """
-    jobs = ((item, paper, title, fmt) for item in loaded)
+    jobs = ((item, paper, title, fmt, lang) for item in loaded)
     try:
         for document in ordered_map(_fill_one, jobs, pool):
             yield document
@@ -411,6 +451,7 @@ def fill_documents(
     keep_going: bool = False,
     progress: Progress | None = None,
     workers: int | None = None,
+    lang: Language = ENGLISH,
 ) -> tuple[Iterable[tuple[Path, bytes | Failed]], list[Failed]]:
     """Every document to write (path and bytes) and the files that failed, all checked first.
 
@@ -422,11 +463,11 @@ def fill_documents(
     file is read and checked before this returns; with ``split`` the documents
     themselves are made one by one as they are taken, so that they can be
     written as they come. With enough files and cores, worker processes share
-    the reading, checking and painting.
+    the reading, checking and painting. Every document is written in ``lang``.
     """
     cores = workers or usable_cores()
     pool = Workers(cores) if cores > 1 and len(paths) >= PARALLEL_FROM else None
-    batch = _Batch(paper, title, fmt, keep_going, progress, pool)
+    batch = _Batch(paper, title, fmt, keep_going, progress, pool, lang)
     try:
         if split is not None:
             return _split_batch(paths, split, batch)
@@ -447,6 +488,7 @@ class _Batch:
     keep_going: bool
     progress: Progress | None
     pool: Workers | None
+    lang: Language = ENGLISH
 
 
 def _one_document(
@@ -456,7 +498,7 @@ def _one_document(
     if batch.pool is not None:
         try:
             sources, pdf, failed = _fill_in_chunks(
-                batch.pool, paths, paper, title, batch.keep_going, progress
+                batch.pool, paths, paper, title, batch.keep_going, progress, batch.lang
             )
         finally:
             batch.pool.close()
@@ -464,7 +506,11 @@ def _one_document(
         loaded, failed = load_results(paths, keep_going=batch.keep_going, progress=progress)
         sources = [item.path for item in loaded]
         results = [item.result for item in loaded]
-        pdf = fill_pdf(results, paper, title, progress, typeface_of(loaded)) if results else None
+        pdf = (
+            fill_pdf(results, paper, title, progress, typeface_of(loaded), batch.lang)
+            if results
+            else None
+        )
     if pdf is None:
         return [], failed
     refuse_own_input([output], sources)
@@ -481,6 +527,6 @@ def _split_batch(
     targets = split_targets(loaded, folder, f".{batch.fmt}")
     refuse_own_input(targets, [item.path for item in loaded])
     documents = split_documents(
-        loaded, batch.paper, batch.title, batch.fmt, batch.progress, batch.pool
+        loaded, batch.paper, batch.title, batch.fmt, batch.progress, batch.pool, batch.lang
     )
     return zip(targets, documents, strict=True), failed

@@ -38,10 +38,9 @@ TITLE_BESIDE = 14.0  # a title that would shrink below this gets a line of its o
 TITLE_SMALLEST = 12.0
 TITLE_BAND = 26.0
 BLANK_SIZE = 10.0
-BLANKS = (("Date", 110.0), ("Place", 150.0))
+BLANK_LINES = (110.0, 150.0)  # the write-in lines for the date and the place
 TARGET_BAND = 22.0
 TARGET_SIZE = 13.0
-STATUS_LABEL = "Series winner:"
 STATUS_SIZE = 10.0
 STATUS_BAND = 16.0
 STATUS_LINES = 2
@@ -62,9 +61,23 @@ FOOT_SIZE = 8.0
 FOOT_LINE = 10.0
 FOOT_LINES = 2
 KEY_WIDTH = 22.0
-LEGEND_WON = "won the game"
-LEGEND_REACHED = "reached the target"
-LEGEND_WON_SERIES = "won the series"
+
+
+@dataclass(frozen=True)
+class Labels:
+    """The sheet's own words, in the sheet's language (English unless told)."""
+
+    date: str = "Date"
+    place: str = "Place"
+    status: str = "Series winner:"
+    game: str = "Game"
+    points: str = "Points"
+    cards_left: str = "Cards left"
+    total: str = "Total"
+    brought_forward: str = "Brought forward"  # its first word on a line of its own
+    won: str = "won the game"
+    reached: str = "reached the target"
+    won_series: str = "won the series"
 
 
 @dataclass(frozen=True)
@@ -146,8 +159,18 @@ class SheetSpec:
     status: str = ""
     legend: bool = False
     # What each game puts in a side's first column: the winner's points, or cards left.
-    scored: str = "Points"
-    boxed: str = LEGEND_REACHED  # what the heavy box round a total means, in the key
+    cards_left: bool = False
+    labels: Labels = Labels()
+
+    @property
+    def scored(self) -> str:
+        """The head of each side's first column."""
+        return self.labels.cards_left if self.cards_left else self.labels.points
+
+    @property
+    def boxed(self) -> str:
+        """What the heavy box round a total means, in the key."""
+        return self.labels.won_series if self.cards_left else self.labels.reached
 
     @property
     def columns(self) -> int:
@@ -232,7 +255,9 @@ def _plan(page: tuple[float, float], spec: SheetSpec, measure: Measure) -> _Page
 
     # Title on the left, blanks for the date and the place on the right; a long title takes
     # lines of its own and the blanks go beneath it.
-    blanks = sum(line + 4 + measure(label, BLANK_SIZE, False) + 16 for label, line in BLANKS)
+    labels = spec.labels
+    blanks_ = tuple(zip((labels.date, labels.place), BLANK_LINES, strict=True))
+    blanks = sum(line + 4 + measure(label, BLANK_SIZE, False) + 16 for label, line in blanks_)
     title = fit(spec.title, right - left - blanks, TITLE_SIZE, TITLE_BESIDE, measure, True)
     if not title.cut:
         blank_line = top - 18
@@ -246,7 +271,7 @@ def _plan(page: tuple[float, float], spec: SheetSpec, measure: Measure) -> _Page
             plan.texts.append(Text(words, left, baseline, title.size, bold=True))
         blank_line = baselines[-1] - title.size * DESCENT - 16
     x = right
-    for label, length in reversed(BLANKS):
+    for label, length in reversed(blanks_):
         plan.rules.append(Rule(x - length, blank_line - 2, x, blank_line - 2, 0.6))
         x -= length + 4
         plan.labels.append(Text(label, x, blank_line, BLANK_SIZE, align="right"))
@@ -262,7 +287,7 @@ def _plan(page: tuple[float, float], spec: SheetSpec, measure: Measure) -> _Page
 
     # The winner, or on a filled sheet how the race stands: on as many lines as it needs,
     # every descender above the write-in rule.
-    status_x = left + measure(STATUS_LABEL, STATUS_SIZE, True) + 6
+    status_x = left + measure(labels.status, STATUS_SIZE, True) + 6
     status = (
         wrap(
             spec.status,
@@ -281,7 +306,7 @@ def _plan(page: tuple[float, float], spec: SheetSpec, measure: Measure) -> _Page
     box_height = STATUS_BAND + (count - 1) * lead
     plan.status = Box(status_x, band.y - GAP - box_height, right - status_x, box_height)
     first = plan.status.y + 5 + (count - 1) * lead
-    plan.labels.append(Text(STATUS_LABEL, left, first, STATUS_SIZE, bold=True))
+    plan.labels.append(Text(labels.status, left, first, STATUS_SIZE, bold=True))
     plan.rules.append(Rule(status_x, plan.status.y + 1, right, plan.status.y + 1, 0.6))
     for index, line in enumerate(status.lines):
         plan.texts.append(Text(line, status_x, first - index * lead, status.size, bold=True))
@@ -294,14 +319,14 @@ def _plan(page: tuple[float, float], spec: SheetSpec, measure: Measure) -> _Page
     # The footnote, and on a filled sheet the key to its marks, at one size.
     room = right - left
     if spec.legend:
-        won, reached = (measure(words, FOOT_SIZE, False) for words in (LEGEND_WON, spec.boxed))
+        won, reached = (measure(words, FOOT_SIZE, False) for words in (labels.won, spec.boxed))
         legend = 4 + KEY_WIDTH + 3 + won + 10 + KEY_WIDTH + 3 + reached
         room -= legend + 12
     reminder = wrap(spec.reminder, room, FOOT_SIZE, MIN_FOOTNOTE, measure, lines=FOOT_LINES)
     plan.foot = [(line, reminder.size) for line in reminder.lines]
     if spec.legend:
         plan.keys.append(Box(right - legend + 4, 0, KEY_WIDTH, FOOT_LINE))
-        plan.key_texts.append(Text(LEGEND_WON, plan.keys[0].right + 3, 0, FOOT_SIZE))
+        plan.key_texts.append(Text(labels.won, plan.keys[0].right + 3, 0, FOOT_SIZE))
         plan.keys.append(Box(plan.keys[0].right + 3 + won + 10, 0, KEY_WIDTH, FOOT_LINE))
         plan.key_texts.append(Text(spec.boxed, plan.keys[1].right + 3, 0, FOOT_SIZE))
     return plan
@@ -493,12 +518,12 @@ def _layout_page(
     rules.append(Rule(left, body_bottom - 2, right, body_bottom - 2, 0.5))
 
     labels.append(
-        Text("Game", left + GAME_COLUMN / 2, sub_bottom + 4, SUBHEAD_SIZE, True, "center")
+        Text(spec.labels.game, left + GAME_COLUMN / 2, sub_bottom + 4, SUBHEAD_SIZE, True, "center")
     )
     names: list[Box] = []
     for x, words in zip(columns, plan.heads, strict=True):
         names.append(Box(x, name_bottom, side_width, plan.name_row))
-        for offset, label in ((0.0, spec.scored), (sub, "Total")):
+        for offset, label in ((0.0, spec.scored), (sub, spec.labels.total)):
             labels.append(
                 Text(label, x + offset + sub / 2, sub_bottom + 4, SUBHEAD_SIZE, False, "center")
             )
@@ -521,7 +546,9 @@ def _layout_page(
         y -= row
         forward_boxes = cells(y)[1]
         middle = y + row / 2
-        for word, baseline in (("Brought", middle + 1), ("forward", middle - 7)):
+        said = spec.labels.brought_forward.split(None, 1)
+        baselines = (middle + 1, middle - 7) if len(said) > 1 else (middle - 3,)
+        for word, baseline in zip(said, baselines, strict=False):
             labels.append(
                 Text(word, left + GAME_COLUMN / 2, baseline, FORWARD_SIZE, False, "center")
             )
@@ -536,7 +563,9 @@ def _layout_page(
         game_points, game_totals = cells(y)
         points.append(game_points)
         totals.append(game_totals)
-    labels.append(Text("Total", left + GAME_COLUMN / 2, totals_bottom + 8, 10, True, "center"))
+    labels.append(
+        Text(spec.labels.total, left + GAME_COLUMN / 2, totals_bottom + 8, 10, True, "center")
+    )
     final = cells(totals_bottom, TOTALS_ROW)[1]
 
     foot_top = totals_bottom - GAP

@@ -51,6 +51,7 @@ class Meta:
 
     title: str
     subject: str
+    lang: str = "en"  # the document's language, as the PDF's /Lang tag
 
 
 def reproducible() -> bool:
@@ -73,6 +74,7 @@ class Painter:
             invariant=1 if reproducible() else 0,
             initialFontName=fonts.REGULAR,
             pageCompression=1,
+            lang=meta.lang,
         )
         self.canvas.setTitle(meta.title)
         self.canvas.setSubject(meta.subject)

@@ -97,20 +97,6 @@ class ScoringRules:
         """Whether each side is charged its own cards left (lowest total wins)."""
         return self.way == CARDS_LEFT
 
-    def describe(self, stocks: str = "stock piles", partnership: bool = False) -> str:
-        """How this table scores, in one sentence for sheets and booklets."""
-        if self.cards_left:
-            return (
-                f"Scoring: after each game every {'team' if partnership else 'player'} writes "
-                f"down the cards still in their own {stocks}; after {self.games_to_play} games the "
-                "lowest total wins."
-            )
-        others = "the other teams'" if partnership else "the other players'"
-        return (
-            f"Scoring: a game's winner gets {self.bonus}, and {self.per_card} more per card "
-            f"still in {others} {stocks}; the rest get 0. Add it to the running total."
-        )
-
 
 @dataclass(frozen=True)
 class Game:

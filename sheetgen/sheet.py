@@ -13,32 +13,15 @@ from collections.abc import Mapping, Sequence
 from sheetgen import fonts
 from sheetgen.errors import RuleError
 from sheetgen.games import TEAM_SIZE, GameDef, load_game
-from sheetgen.layout import (
-    LEGEND_REACHED,
-    LEGEND_WON_SERIES,
-    Heading,
-    Layout,
-    SheetSpec,
-    layout_sheet,
-)
+from sheetgen.language import ENGLISH, Language
+from sheetgen.layout import Heading, Layout, SheetSpec, layout_sheet
 from sheetgen.limits import DEFAULT_GAMES, MAX_COPIES, MAX_GAMES
 from sheetgen.paper import Paper, default_paper
 from sheetgen.scoring import ScoringRules
 from sheetgen.table import Table, make_table
-
-STOCK_PILES = "stock piles"
+from sheetgen.wording import caption, goal, labels, outcome, reminder, title_for
 
 Teams = Mapping[str, Sequence[str]] | int
-
-
-def reminder(rules: ScoringRules, partnership: bool, piles: str = STOCK_PILES) -> str:
-    """The one-line reminder of how this table scores (``piles``: the game's word)."""
-    return rules.describe(piles, partnership)
-
-
-def title_for(game: GameDef) -> str:
-    """The default heading of a game's sheet."""
-    return f"{game.name} score sheet"
 
 
 def spec_for(
@@ -48,40 +31,34 @@ def spec_for(
     *,
     count: int,
     teams: bool,
-    piles: str = STOCK_PILES,
+    piles: str = "stock piles",
     status: str = "",
     legend: bool = False,
+    lang: Language = ENGLISH,
 ) -> SheetSpec:
-    """What a sheet's header says: one column per side, named from ``table``, or ``count``
-    numbered blanks to write on (a team's with a line for each partner)."""
+    """What a sheet's header says, in ``lang``: one column per side, named from ``table``, or
+    ``count`` numbered blanks to write on (a team's with a line for each partner)."""
     if table is not None:
         headings = tuple(
             Heading(side, table.members(side) if table.partnership else ()) for side in table.sides
         )
     elif teams:
         headings = tuple(
-            Heading(members=("", ""), caption=f"Team {n}") for n in range(1, count + 1)
+            Heading(members=("", ""), caption=caption(True, n, lang)) for n in range(1, count + 1)
         )
     else:
-        headings = tuple(Heading(caption=f"Player {n}") for n in range(1, count + 1))
+        headings = tuple(Heading(caption=caption(False, n, lang)) for n in range(1, count + 1))
     return SheetSpec(
         headings=headings,
-        goal=goal(rules),
+        goal=goal(rules, lang),
         title=title,
-        reminder=reminder(rules, teams, piles),
+        reminder=reminder(rules, teams, piles, lang),
         partnership=teams,
         status=status,
         legend=legend,
-        scored="Cards left" if rules.cards_left else "Points",
-        boxed=LEGEND_WON_SERIES if rules.cards_left else LEGEND_REACHED,
+        cards_left=rules.cards_left,
+        labels=labels(lang),
     )
-
-
-def goal(rules: ScoringRules) -> str:
-    """The sentence boxed at the top of a sheet: how the series is won."""
-    if rules.cards_left:
-        return f"{rules.games_to_play} games: the lowest total after the last one wins the series."
-    return f"Target: {rules.target} points. The first to reach {rules.target} wins the series."
 
 
 def page_layouts(
@@ -171,12 +148,13 @@ def blank_sheet_pdf(
     games: int = DEFAULT_GAMES,
     title: str | None = None,
     copies: int = 1,
+    lang: Language = ENGLISH,
 ) -> bytes:
     """A PDF of blank score sheets, ``copies`` times over, checked before anything is drawn.
 
     ``game`` (Skip-Bo unless told) decides who may sit at the table and the
     words of the scoring reminder; ``scoring`` (the game's own unless told)
-    how the table scores.
+    how the table scores; ``lang`` the language the sheet is written in.
     """
     from sheetgen.painter import Meta, Painter
 
@@ -185,7 +163,7 @@ def blank_sheet_pdf(
     table, count, partnership = sheet_table(players, names, teams, game)
     _check_count("games", games, 1, MAX_GAMES)
     _check_count("copies", copies, 1, MAX_COPIES)
-    heading = title_for(game) if title is None else title
+    heading = title_for(game, lang) if title is None else title
     if not heading.strip():
         raise RuleError(
             "the title cannot be blank; leave --title out for the default", field="title"
@@ -195,11 +173,25 @@ def blank_sheet_pdf(
         typeface |= fonts.check_printable(table.players, "names")
         typeface |= fonts.check_printable(table.sides, "teams")
     sheet_paper = paper or default_paper()
-    spec = spec_for(table, rules, heading, count=count, teams=partnership, piles=game.stocks_word)
+    spec = spec_for(
+        table,
+        rules,
+        heading,
+        count=count,
+        teams=partnership,
+        piles=lang.words(game).stocks,
+        lang=lang,
+    )
     layouts = page_layouts(sheet_paper, spec, games, typeface)
     painter = Painter(
         sheet_paper.landscape,
-        Meta(title=heading, subject=f"Blank {game.name} score sheet, {rules.outcome}"),
+        Meta(
+            title=heading,
+            subject=lang._("Blank {game} score sheet, {outcome}").format(
+                game=lang.words(game).name, outcome=outcome(rules, lang)
+            ),
+            lang=lang.code,
+        ),
         typeface,
     )
     for _ in range(copies):

@@ -125,3 +125,10 @@ def machine_font_covering(chars: str) -> Path | None:
     )
     found = sorted(line for line in done.stdout.splitlines() if line.lower().endswith(".ttf"))
     return Path(found[0]) if found else None
+
+
+@pytest.fixture(autouse=True)
+def english_documents(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Documents in English whatever the tester's own locale says (LANGUAGE decides first);
+    the tests of other languages ask with --lang or set the variables themselves."""
+    monkeypatch.setenv("LANGUAGE", "en")

@@ -7,6 +7,7 @@ import io
 import itertools
 import json
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,8 +41,19 @@ LONG_TITLE = (
     "The Friday night Skip-Bo championship of the Anderson-Featherstonehaugh household, "
     "held in the back room of the Three Horseshoes, season 2026"
 )
-FOOTNOTE = "Scoring:"
-KEY_WORDS = ("won the game", "reached the target")
+
+
+@dataclass(frozen=True)
+class Words:
+    """The words a sheet is read back by, in the sheet's language."""
+
+    points: str = "Points"
+    total: str = "Total"
+    footnote: str = "Scoring:"
+    key: tuple[str, ...] = ("won the game", "reached the target")
+
+
+ENGLISH = Words()
 
 
 # Reading a sheet back ---------------------------------------------------------
@@ -52,19 +64,21 @@ def pages_of(pdf: bytes) -> Iterator[Any]:
         yield from document.pages
 
 
-def is_sheet(page: Any) -> bool:
-    return any(word["text"] == "Points" for word in page.extract_words())
+def is_sheet(page: Any, said: Words = ENGLISH) -> bool:
+    return any(word["text"] == said.points for word in page.extract_words())
 
 
-def sheet_pages(pdf: bytes) -> list[Any]:
-    return [page for page in pages_of(pdf) if is_sheet(page)]
+def sheet_pages(pdf: bytes, said: Words = ENGLISH) -> list[Any]:
+    return [page for page in pages_of(pdf) if is_sheet(page, said)]
 
 
-def columns(page: Any) -> int:
+def columns(page: Any, said: Words = ENGLISH) -> int:
     """Sides on a sheet page: each has a "Points" and a "Total" column under its name."""
     words = page.extract_words()
-    points = [w for w in words if w["text"] == "Points"]
-    totals = [w for w in words if w["text"] == "Total" and abs(w["top"] - points[0]["top"]) < 2]
+    heads = [w for w in words if w["text"] in (said.points, said.total)]
+    row = min(w["top"] for w in heads if w["text"] == said.total)  # the sub-headings, not the foot
+    points = [w for w in heads if w["text"] == said.points and abs(w["top"] - row) < 2]
+    totals = [w for w in heads if w["text"] == said.total and abs(w["top"] - row) < 2]
     assert len(points) == len(totals)
     return len(points)
 
@@ -83,7 +97,7 @@ def table_bottom(page: Any) -> float:
     return max(line["top"] for line in page.lines if line["linewidth"] >= 1.3)
 
 
-def footnote_chars(page: Any) -> list[dict[str, Any]]:
+def footnote_chars(page: Any, said: Words = ENGLISH) -> list[dict[str, Any]]:
     """The characters of the footnote: everything under the table but the key to the marks."""
     lines: dict[int, list[dict[str, Any]]] = {}
     for char in page.chars:
@@ -93,16 +107,16 @@ def footnote_chars(page: Any) -> list[dict[str, Any]]:
     for line in lines.values():
         line.sort(key=lambda c: c["x0"])
         text = "".join(c["text"] for c in line)
-        key = min([text.find(words) for words in KEY_WORDS if words in text] or [len(text)])
+        key = min([text.find(words) for words in said.key if words in text] or [len(text)])
         found.extend(line[:key])
     return found
 
 
-def assert_readable(page: Any) -> None:
+def assert_readable(page: Any, said: Words = ENGLISH) -> None:
     """Nothing under 8 pt but the footnote, and the footnote not under 7 pt."""
-    foot = {id(c) for c in footnote_chars(page)}
-    text = "".join(c["text"] for c in footnote_chars(page))
-    assert FOOTNOTE in text
+    foot = {id(c) for c in footnote_chars(page, said)}
+    text = "".join(c["text"] for c in footnote_chars(page, said))
+    assert said.footnote in text
     for char in page.chars:
         if char["text"].isspace():
             continue
@@ -110,9 +124,12 @@ def assert_readable(page: Any) -> None:
         assert char["size"] >= floor - 0.01, f"{char['text']!r} at {char['size']:.2f} pt"
 
 
-def name_row(page: Any) -> list[dict[str, Any]]:
+def name_row(page: Any, said: Words = ENGLISH) -> list[dict[str, Any]]:
     """The characters between the table's top rule and its sub-headings."""
-    heads = [w for w in page.extract_words() if w["text"] == "Points"]
+    # The sub-headings: the highest "Total" (the other closes the game column).
+    heads = sorted(
+        (w for w in page.extract_words() if w["text"] == said.total), key=lambda w: w["top"]
+    )
     table_top = max(
         line["top"]
         for line in page.lines
@@ -123,9 +140,9 @@ def name_row(page: Any) -> list[dict[str, Any]]:
     return [c for c in page.chars if table_top < c["top"] < heads[0]["top"] - 1]
 
 
-def assert_one_size_per_row(page: Any) -> None:
+def assert_one_size_per_row(page: Any, said: Words = ENGLISH) -> None:
     """Every name in the header row at one size (partners, in the regular face, at another)."""
-    chars = [c for c in name_row(page) if c["text"].isalnum()]  # the words, not a "+"
+    chars = [c for c in name_row(page, said) if c["text"].isalnum()]  # the words, not a "+"
     assert chars
     for bold in (True, False):
         sizes = {round(c["size"], 2) for c in chars if ("Bold" in c["fontname"]) == bold}
@@ -334,7 +351,7 @@ def test_long_names_and_status_wrap_rather_than_shrink(series_folder: Path, name
 def test_the_key_and_the_footnote_share_one_size(series_folder: Path) -> None:
     (page,) = sheet_pages(fill_pdf([filled(series_folder, SIX[:4], 3)], paper("letter")))
     text = page.extract_text() or ""
-    assert all(words in text for words in KEY_WORDS)
+    assert all(words in text for words in ENGLISH.key)
     below = [c for c in page.chars if c["top"] > table_bottom(page) and not c["text"].isspace()]
     assert {round(c["size"], 2) for c in below} == {8.0}
 

@@ -1,0 +1,99 @@
+"""The sentences score sheets and exports say, in the document's language.
+
+Every string here is English source text marked for translation (``lang._``);
+the catalogues under ``sheetgen/locale/`` hold the other languages.
+"""
+
+from __future__ import annotations
+
+from sheetgen.games import GameDef
+from sheetgen.language import ENGLISH, Language
+from sheetgen.layout import Labels
+from sheetgen.scoring import ScoringRules
+
+
+def labels(lang: Language = ENGLISH) -> Labels:
+    """The sheet's own words in ``lang``."""
+    _ = lang._
+    return Labels(
+        date=_("Date"),
+        place=_("Place"),
+        status=_("Series winner:"),
+        game=_("Game"),
+        points=_("Points"),
+        cards_left=_("Cards left"),
+        total=_("Total"),
+        brought_forward=_("Brought forward"),
+        won=_("won the game"),
+        reached=_("reached the target"),
+        won_series=_("won the series"),
+    )
+
+
+def title_for(game: GameDef, lang: Language = ENGLISH) -> str:
+    """The default heading of a game's sheet."""
+    return lang._("{game} score sheet").format(game=lang.words(game).name)
+
+
+def series_name(game: GameDef, lang: Language = ENGLISH) -> str:
+    """What a series of this game is called when it has no title of its own."""
+    return lang._("{game} series").format(game=lang.words(game).name)
+
+
+def caption(teams: bool, number: int, lang: Language = ENGLISH) -> str:
+    """The caption of a blank column to write a name by."""
+    words = lang._("Team {number}") if teams else lang._("Player {number}")
+    return words.format(number=number)
+
+
+def goal(rules: ScoringRules, lang: Language = ENGLISH) -> str:
+    """The sentence boxed at the top of a sheet: how the series is won."""
+    if rules.cards_left:
+        return lang._("{games} games: the lowest total after the last one wins the series.").format(
+            games=lang.number(rules.games_to_play)
+        )
+    return lang._("Target: {target} points. The first to reach {target} wins the series.").format(
+        target=lang.number(rules.target)
+    )
+
+
+def outcome(rules: ScoringRules, lang: Language = ENGLISH) -> str:
+    """How the series is won, in a few words: "first to 500", "lowest total after 10 games"."""
+    if rules.cards_left:
+        return lang._("lowest total after {games} games").format(
+            games=lang.number(rules.games_to_play)
+        )
+    return lang._("first to {target}").format(target=lang.number(rules.target))
+
+
+def reminder(rules: ScoringRules, partnership: bool, piles: str, lang: Language = ENGLISH) -> str:
+    """The one-line reminder at a sheet's foot of how this table scores (``piles``: the game's
+    word for the players' own piles, in ``lang``)."""
+    _ = lang._
+    if rules.cards_left:
+        sentence = (
+            _(
+                "Scoring: after each game every team writes down the cards still in their own "
+                "{piles}; after {games} games the lowest total wins."
+            )
+            if partnership
+            else _(
+                "Scoring: after each game every player writes down the cards still in their own "
+                "{piles}; after {games} games the lowest total wins."
+            )
+        )
+        return sentence.format(piles=piles, games=lang.number(rules.games_to_play))
+    sentence = (
+        _(
+            "Scoring: a game's winner gets {bonus}, and {per_card} more per card still in the "
+            "other teams' {piles}; the rest get 0. Add it to the running total."
+        )
+        if partnership
+        else _(
+            "Scoring: a game's winner gets {bonus}, and {per_card} more per card still in the "
+            "other players' {piles}; the rest get 0. Add it to the running total."
+        )
+    )
+    return sentence.format(
+        bonus=lang.number(rules.bonus), per_card=lang.number(rules.per_card), piles=piles
+    )
