@@ -45,7 +45,7 @@ TOGGLES: dict[str, dict[str, dict[str, Any]]] = {
     },
     "spite-and-malice": {
         "official": {},
-        "short-stock": {"stock": "15", "building-piles": 4, "target": 300},
+        "short-stock": {"stock": "15", "building-piles": 4, "series": True, "target": 300},
         "no-series": {"series": False},
         "extra": {"extra": "EXTRA"},
     },
