@@ -60,6 +60,8 @@ def test_wheel_carries_templates_rules_and_fonts(wheel: Path) -> None:
             assert f"sheetgen/{path}" in names
     assert "sheetgen/fonts/DejaVuSans.ttf" in names
     assert "sheetgen/fonts/DejaVuSans-Bold.ttf" in names
+    assert "sheetgen/locale/de/LC_MESSAGES/sheetgen.po" in names
+    assert "sheetgen/locale/de/glossary.toml" in names
 
 
 @pytest.mark.slow
@@ -102,7 +104,14 @@ def test_wheel_in_a_fresh_venv_finds_its_assets(wheel: Path, tmp_path: Path) -> 
         assert folder.startswith(str(env_dir)), folder
     run("sheet")
     run("rules", "--players", "3", "-o", "rules.pdf")
-    for name in ("output/score-sheet.pdf", "rules.pdf"):
+    run("sheet", "--lang", "de", "-o", "de.pdf")  # the catalogue, compiled from the wheel's .po
+    for name in ("output/score-sheet.pdf", "rules.pdf", "de.pdf"):
         data = (elsewhere / name).read_bytes()
         assert data.startswith(b"%PDF")
         assert b"DejaVuSans" in data
+    import pdfplumber
+
+    with pdfplumber.open(elsewhere / "de.pdf") as document:
+        text = " ".join((document.pages[0].extract_text() or "").split())
+    assert "Ziel: 500 Punkte. Wer zuerst 500 erreicht, gewinnt die Serie." in text
+    assert "Wertung:" in text and "Spielerstapel" in text
