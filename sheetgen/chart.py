@@ -5,7 +5,8 @@ drawn by the painter: axes, grid and the target line form a background that
 charts of the same shape share. The chart reads on a black-and-white printer:
 every side has its own dash pattern and marker (the marker stands on each game
 the side won), is named at the end of its line and in the key, and lines that
-run together are drawn a little apart, so none hides another. The zero line
+stand level are drawn apart just there, so none hides another; every other point
+sits at its true value. A label pushed off its line's end gets a thin leader. The zero line
 sits above the axis, and the ink is centred on the page.
 """
 
@@ -38,7 +39,8 @@ KEY_SAMPLE = 36.0
 KEY_GAP = 18.0
 END_ROOM = 160.0  # at most this much beside the plot for the names at the lines' ends
 ZERO_LIFT = 10.0  # the zero line stands clear of the axis
-APART = 2.0  # lines that run together are drawn this far apart
+APART = 5.0  # where lines coincide they are drawn this far apart (centre to centre)
+STROKE = 1.4  # the width of a side's line
 TITLE_SIZE = 16.0
 STEPS = (10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10_000)
 
@@ -62,6 +64,7 @@ class Chart:
     background: Grid
     traces: tuple[Trace, ...]
     texts: tuple[Text, ...]
+    leaders: tuple[Rule, ...] = ()  # from a line's end to its label, where the label moved
 
 
 def _step(top: int) -> int:
@@ -193,34 +196,61 @@ def race_chart(
             )
         )
 
-    # Each line a little apart from the others, in the order of the key.
-    spread = [(index - (len(sides) - 1) / 2) * APART for index in range(len(sides))]
+    # Each point at its true value; where sides stand level after a game (and only there)
+    # their lines are drawn apart, in the order of the key, so none hides another.
+    def lifts(values: list[int]) -> list[float]:
+        level: dict[int, list[int]] = {}
+        for index, value in enumerate(values):
+            level.setdefault(value, []).append(index)
+        lift = [0.0] * len(values)
+        for value, members in level.items():
+            # Level at nought, the lines stack upwards: never below the zero line.
+            middle = 0.0 if value == 0 else (len(members) - 1) / 2
+            for place, index in enumerate(members):
+                lift[index] = (place - middle) * APART
+        return lift
+
+    starts = [0.0] * len(sides)  # every side sets out from the one origin
+    after = [lifts([game.totals[side] for side in sides]) for game in result.games]
+    tips: dict[int, tuple[float, float]] = {}
     for index, side in enumerate(sides):
-        lift = spread[index]
-        points = [(px(0), py(0) + lift)]
+        points = [(px(0), py(0) + starts[index])]
         marks = []
-        for game in result.games:
-            point = (px(game.number), py(game.totals[side]) + lift)
+        for game, lift in zip(result.games, after, strict=True):
+            point = (px(game.number), py(game.totals[side]) + lift[index])
             points.append(point)
             if game.winner == side:
                 marks.append(point)
+        tips[index] = points[-1]
         traces.append(Trace(tuple(points), DASHES[index], MARKERS[index], tuple(marks)))
 
     placed = _spread(
         [
-            (py(total) + sum(spread[i] for i in members) / len(members), total)
+            (sum(tips[i][1] for i in members) / len(members), total)
             for total, members in finals.items()
         ],
         {total: len(lines) * lead for total, lines in end_lines.items()},
         bottom,
         top,
     )
+    leaders: list[Rule] = []
     for y, total in placed:
         lines = end_lines[total]
         first = y + (len(lines) - 1) * lead / 2 - end_size * 0.35
         for number, line in enumerate(lines):
             texts.append(Text(line, right + 6, first - number * lead, end_size))
-    return Chart(width, height, Grid(tuple(rules), (), tuple(ticks)), tuple(traces), tuple(texts))
+        for index in finals[total]:
+            tip_x, end = tips[index]
+            if abs(end - y) > 1.0:
+                leaders.append(Rule(tip_x, end, right + 5, y, 0.4))
+    return Chart(
+        width,
+        height,
+        Grid(tuple(rules), (), tuple(ticks)),
+        tuple(traces),
+        tuple(texts),
+        tuple(leaders),
+    )
 
 
 def _spread(

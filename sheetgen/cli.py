@@ -848,8 +848,7 @@ def _sent(sent: Sent) -> None:
 @click.option(
     "--games",
     type=WholeRange(1, MAX_GAMES),
-    default=DEFAULT_GAMES,
-    show_default=True,
+    show_default=f"{DEFAULT_GAMES}; with cards-left scoring the games to play",
     help="Game rows.",
 )
 @scoring_option
@@ -873,7 +872,7 @@ def sheet(
     players: int | None,
     names: str | None,
     teams: Any,
-    games: int,
+    games: int | None,
     scoring: str | None,
     target: int | None,
     games_to_play: int | None,

@@ -20,7 +20,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from sheetgen import __version__, fonts
-from sheetgen.chart import Chart
+from sheetgen.chart import STROKE, Chart
 from sheetgen.fitting import fit
 from sheetgen.layout import MIN_TEXT, Box, Grid, Layout, Rule, Text
 
@@ -30,6 +30,7 @@ rl_config.useA85 = 0
 Cell = tuple[int, int]  # (row on the page, column)
 VALUE_SIZE = 12.0
 MARKER_SIZE = 3.2
+RING_ASPECT = 1.8
 KAPPA = 0.5523  # control-point distance of a quarter circle drawn as one cubic Bézier
 
 
@@ -98,7 +99,7 @@ class Painter:
         canvas = self.canvas
         canvas.setPageSize((chart.width, chart.height))
         canvas.doForm(self._form(chart.background))
-        canvas.setLineWidth(1.6)
+        canvas.setLineWidth(STROKE)
         canvas.setLineJoin(1)
         for trace in chart.traces:
             if len(trace.points) < 2:
@@ -110,6 +111,13 @@ class Painter:
                 path.lineTo(*point)
             canvas.drawPath(path, stroke=1, fill=0)
         canvas.setDash([], 0)
+        if chart.leaders:
+            canvas.setLineWidth(0.4)
+            leaders = canvas.beginPath()
+            for rule in chart.leaders:
+                leaders.moveTo(rule.x1, rule.y1)
+                leaders.lineTo(rule.x2, rule.y2)
+            canvas.drawPath(leaders, stroke=1, fill=0)
         canvas.setLineWidth(0.9)
         hollow, solid = canvas.beginPath(), canvas.beginPath()
         for trace in chart.traces:
@@ -253,8 +261,10 @@ def _ellipse(path: Any, cx: float, cy: float, rx: float, ry: float) -> None:
 
 
 def _ring(path: Any, box: Box) -> None:
-    rx = box.width / 2 - max(2.0, box.width * 0.12)
+    """A ring round the number, of one shape however wide the column: never over
+    RING_ASPECT times as wide as it is tall."""
     ry = box.height / 2 - max(1.5, box.height * 0.12)
+    rx = min(box.width / 2 - 2.0, ry * RING_ASPECT)
     _ellipse(path, box.x + box.width / 2, box.y + box.height / 2, rx, ry)
 
 

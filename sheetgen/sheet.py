@@ -145,7 +145,7 @@ def blank_sheet_pdf(
     players: int | None = None,
     names: Sequence[str] | None = None,
     teams: Teams | None = None,
-    games: int = DEFAULT_GAMES,
+    games: int | None = None,
     title: str | None = None,
     copies: int = 1,
     lang: Language = ENGLISH,
@@ -154,13 +154,26 @@ def blank_sheet_pdf(
 
     ``game`` (Skip-Bo unless told) decides who may sit at the table and the
     words of the scoring reminder; ``scoring`` (the game's own unless told)
-    how the table scores; ``lang`` the language the sheet is written in.
+    how the table scores; ``lang`` the language the sheet is written in. ``games``
+    rows are drawn: unless told, ten, or with cards-left scoring the games agreed on
+    (and then, if told, no other number).
     """
     from sheetgen.painter import Meta, Painter
 
     game = game or load_game()
     rules = scoring or game.scoring
     table, count, partnership = sheet_table(players, names, teams, game)
+    if rules.cards_left:
+        agreed = rules.games_to_play
+        if games is not None and games != agreed:
+            raise RuleError(
+                f"a cards-left series is {agreed} games (--games-to-play), "
+                f"so the sheet has {agreed} rows, not {games}; leave --games out",
+                field="games",
+            )
+        games = agreed
+    elif games is None:
+        games = DEFAULT_GAMES
     _check_count("games", games, 1, MAX_GAMES)
     _check_count("copies", copies, 1, MAX_COPIES)
     heading = title_for(game, lang) if title is None else title

@@ -1,0 +1,141 @@
+"""A print designer's review of the score sheets, each finding read back from the PDF."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sheetgen.chart import APART, STROKE, race_chart
+from sheetgen.fill import fill_pdf
+from sheetgen.fonts import string_width
+from sheetgen.games import load_game
+from sheetgen.paper import paper
+from sheetgen.scoring import ScoringRules, score_series
+from sheetgen.seriesfile import load_series
+from sheetgen.sheet import blank_sheet_pdf
+from tests.test_sheet_fit import Words, game_rows, pages_of, series, sheet_pages
+
+SIX = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"]
+
+
+def scored(folder: Path, data: dict[str, Any], name: str) -> Any:
+    path = folder / f"{name}.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return score_series(load_series(path))
+
+
+@pytest.mark.parametrize("agreed", [8, 14])
+def test_a_blank_cards_left_sheet_has_a_row_for_each_game_agreed(agreed: int) -> None:
+    rules = ScoringRules.from_mapping(
+        {"way": "cards-left", "games_to_play": agreed}, load_game().scoring
+    )
+    pdf = blank_sheet_pdf(scoring=rules, players=3)
+    pages = sheet_pages(pdf, Words(points="Cards"))
+    numbers = [number for page in pages for number, _ in game_rows(page)]
+    assert numbers == list(range(1, agreed + 1))
+    text = "".join(page.extract_text() or "" for page in pages_of(pdf))
+    assert f"{agreed} games" in text
+
+
+def test_a_blank_cards_left_sheet_refuses_another_row_count() -> None:
+    from sheetgen.errors import RuleError
+
+    rules = ScoringRules.from_mapping(
+        {"way": "cards-left", "games_to_play": 8}, load_game().scoring
+    )
+    with pytest.raises(RuleError, match="8 games"):
+        blank_sheet_pdf(scoring=rules, players=3, games=10)
+
+
+@pytest.mark.parametrize("sides", range(2, 7))
+def test_the_won_the_game_ring_keeps_its_shape(tmp_path: Path, sides: int) -> None:
+    result = scored(tmp_path, series(SIX[:sides], 4), "ring")
+    (page,) = sheet_pages(fill_pdf([result], paper("letter")))
+    rings = [c for c in page.curves if c["width"] > 5]
+    assert len(rings) >= 4  # one per game, and the one in the key
+    for ring in rings:
+        assert ring["width"] / ring["height"] <= 2.0, (ring["width"], ring["height"])
+
+
+# The race chart ---------------------------------------------------------------
+
+TIED = {
+    "players": ["Ann", "Bob", "Cy"],
+    "stock": 20,
+    "target": 500,
+    "games": [
+        {"winner": "Ann", "left": {"Bob": 20, "Cy": 5}},
+        {"winner": "Bob", "left": {"Ann": 5, "Cy": 20}},
+        {"winner": "Ann", "left": {"Bob": 3, "Cy": 4}},
+    ],
+}
+
+
+def _chart(folder: Path, data: dict[str, Any]) -> tuple[Any, Any]:
+    result = scored(folder, data, "chart")
+    return result, race_chart(result, paper("letter").landscape, "Chart", string_width)
+
+
+def _axis(chart: Any) -> tuple[float, float]:
+    """The y of the 0 and of the first grid line above it, with that line's value."""
+    grid = sorted({rule.y1 for rule in chart.background.rules if rule.gray == 0.75})
+    ticks = {t.text: t for t in chart.background.labels if t.align == "right"}
+    step = int(sorted(ticks, key=lambda t: ticks[t].y)[1].replace(",", ""))
+    return grid[0], (grid[1] - grid[0]) / step
+
+
+def test_chart_points_sit_at_their_values_unless_tied(tmp_path: Path) -> None:
+    result, chart = _chart(tmp_path, TIED)
+    zero, per_point = _axis(chart)
+    sides = result.series.table.sides
+    traces = chart.traces[len(sides) :]
+    for number, game in enumerate(result.games, 1):
+        values = list(game.totals.values())
+        for side, trace in zip(sides, traces, strict=True):
+            value = game.totals[side]
+            y = trace.points[number][1]
+            if values.count(value) == 1:
+                assert abs(y - (zero + value * per_point)) <= 0.5, (side, number, y)
+    # Cy never scores: his line lies on the zero line where nobody else is at 0.
+    assert abs(traces[2].points[3][1] - zero) <= 0.5
+
+
+def test_tied_lines_are_drawn_clearly_apart(tmp_path: Path) -> None:
+    result, chart = _chart(tmp_path, TIED)
+    sides = result.series.table.sides
+    ann, bob = chart.traces[len(sides) :][:2]
+    second = result.games[1]
+    assert second.totals["Ann"] == second.totals["Bob"]
+    gap = abs(ann.points[2][1] - bob.points[2][1]) - STROKE  # white between the two strokes
+    assert gap >= 3.0
+    assert APART - STROKE >= 3.0
+    # The offset is only on the tie: after game 3 Ann and Bob are apart by their values alone.
+    zero, per_point = _axis(chart)
+    third = result.games[2]
+    assert abs(ann.points[3][1] - (zero + third.totals["Ann"] * per_point)) <= 0.5
+    assert abs(bob.points[3][1] - (zero + third.totals["Bob"] * per_point)) <= 0.5
+
+
+def test_moved_end_labels_have_leaders_from_their_lines_ends(tmp_path: Path) -> None:
+    # Six sides ending close together push their labels apart.
+    names = SIX
+    games = [
+        {"winner": names[i % 6], "left": {n: 1 + (i % 2) for n in names if n != names[i % 6]}}
+        for i in range(6)
+    ]
+    result, chart = _chart(tmp_path, {"players": names, "stock": 20, "target": 500, "games": games})
+    ends = {trace.points[-1] for trace in chart.traces[len(names) :]}
+    assert chart.leaders, "labels that had to move have leaders"
+    for leader in chart.leaders:
+        assert (leader.x1, leader.y1) in ends
+    labels = [t for t in chart.texts if t.x > max(x for x, _ in ends)]
+    for leader in chart.leaders:
+        assert any(abs(leader.y2 - (t.y + t.size * 0.35)) < t.size for t in labels)
+    # And they are drawn: thin lines reaching into the labels' margin.
+    pdf = fill_pdf([result], paper("letter"))
+    page = next(p for p in pages_of(pdf) if "race" in (p.extract_text() or ""))
+    thin = [line for line in page.lines if abs(line["linewidth"] - 0.4) < 0.05]
+    assert len(thin) >= len(chart.leaders)
