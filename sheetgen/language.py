@@ -5,8 +5,8 @@ Its short strings are a gettext catalogue, ``sheetgen/locale/<code>/LC_MESSAGES/
 sheetgen.po``, compiled in memory when first used (so an installed wheel needs no
 build step); its words for a game live beside the game, in ``rules/<game>/<code>/
 game.toml``; its glossary (the terms its documents must use) in ``sheetgen/locale/
-<code>/glossary.toml``. Numbers and dates are written by Babel in the language's
-own style.
+<code>/glossary.toml``. Numbers are written by Babel in the language's own style
+(the documents hold no dates: the sheet's date is written in by hand).
 
 Without ``--lang`` the language follows the system as gettext does: LANGUAGE (a
 list, first known wins), then LC_ALL, LC_MESSAGES and LANG; English when none
@@ -15,7 +15,6 @@ names a language sheetgen has.
 
 from __future__ import annotations
 
-import datetime
 import gettext
 import io
 import os
@@ -26,7 +25,6 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from babel import dates as babel_dates
 from babel import numbers as babel_numbers
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -94,10 +92,6 @@ class Language:
         if self.code == SOURCE:
             return str(value)
         return babel_numbers.format_decimal(value, locale=self.code)
-
-    def date(self, day: datetime.date) -> str:
-        """A date as this language writes it in running text."""
-        return babel_dates.format_date(day, format="long", locale=self.code)
 
     def words(self, game: GameDef) -> GameWords:
         """The game's name and its words in this language."""

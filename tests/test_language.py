@@ -23,7 +23,7 @@ from test_sheet_fit import (
     sheet_pages,
 )
 
-from sheetgen.export import export_series
+from sheetgen.export import export_season, export_series
 from sheetgen.fill import fill_pdf, filled_pages, status_line
 from sheetgen.games import game_ids, load_game
 from sheetgen.language import (
@@ -165,9 +165,6 @@ def test_an_unknown_language_is_refused() -> None:
 def test_numbers_are_written_in_the_languages_style() -> None:
     assert GERMAN.number(12500) == "12.500"
     assert Language("en").number(12500) == "12500"
-    import datetime
-
-    assert GERMAN.date(datetime.date(2026, 12, 1)) == "1. Dezember 2026"
 
 
 # German documents, read back ----------------------------------------------------------
@@ -281,6 +278,18 @@ def test_a_german_markdown_export(tmp_path: Path) -> None:
     assert_german(text, ["Ann", "Bob", "Cy"])
     english = export_series(result, "md")
     assert numbers(text) == numbers(english)
+
+
+def test_a_german_season_in_markdown(tmp_path: Path) -> None:
+    named = [
+        (tmp_path / f"freitag-{target}.json", german_series(tmp_path, target))
+        for target in (500, 2000)
+    ]
+    text = export_season(named, "md", GERMAN)
+    assert text.startswith("# Saison\n")
+    assert "| Partei | Serien | Serien gewonnen | Spiele | Siege | Punkte |" in text
+    assert "Wer zuerst 2.000 erreicht; 3 Spiele gespielt." in text
+    assert_german(text, ["Ann", "Bob", "Cy"])
 
 
 # On the command line ------------------------------------------------------------------
