@@ -180,6 +180,8 @@ def filled_pages(
     if series.scoring.cards_left:  # a row for every game agreed on
         rows = max(len(result.games), series.scoring.games_to_play)
         layouts = page_layouts(paper, spec, rows, typeface)
+    elif result.winner is not None:  # a won series ends at its last game
+        layouts = page_layouts(paper, spec, len(result.games), typeface)
     else:  # whole pages of rows, so the table can go on writing games by hand after the last one
         layouts = page_layouts(paper, spec, len(result.games), typeface, whole_pages=True)
     pages: list[tuple[Layout, PageValues]] = []
@@ -206,8 +208,10 @@ def filled_pages(
                 final[column[side]] = written(total)
             if number == result.won_in_game and result.winner is not None:
                 reached = (row, column[result.winner])
-        if not result.games:
-            final = {index: written(0) for index in column.values()}
+        # A page's Total row is written only under a page of played games: under rows left
+        # empty to go on by hand it stays blank (each row's totals and the status line say
+        # how the series stands).
+        complete = bool(layout.games) and layout.games[-1] <= len(result.games)
         pages.append(
             (
                 layout,
@@ -215,7 +219,7 @@ def filled_pages(
                     points=points,
                     totals=totals,
                     forward=brought if layout.forward else {},
-                    final=final,
+                    final=final if complete else {},
                     won=frozenset(won),
                     reached=reached,
                 ),

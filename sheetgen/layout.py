@@ -5,9 +5,12 @@ says and a ``measure(text, size, bold)`` function for text widths, and returns
 boxes, rules and texts. The painter draws them; the filled sheet writes its
 values into the slots the layout names. Origin bottom left, as in PDF.
 
-A sheet has one column per side at the table, as wide as the page allows, and
-as many game rows per page as fit at a comfortable writing height; games that
-need more pages are spread evenly over them. Nothing is set below 8 pt except
+A sheet has one column per side at the table, as wide as the page allows. Rows
+are 0.3 to 0.45 in tall: the games share the fewest pages that hold them at
+0.3 in (evenly), at the height that fills the page but no taller than 0.45 in;
+rows left empty to go on by hand are 0.4 in unless the games need them smaller.
+The header gives way (a one-line title, tighter bands, fewer name lines) until
+16 games fit on one page. Nothing is set below 8 pt except
 the footnote (7 pt at the least): long words wrap onto lines of their own.
 """
 
@@ -23,7 +26,9 @@ Align = Literal["left", "center", "right"]
 
 MARGIN = 30.0  # every mark at least 18 pt (0.25 in) from the edge, with room to spare
 MIN_ROW = 0.3 * 72  # a game cell takes handwriting: at least 0.3 in tall
-MAX_ROW = 40.0
+WRITING_ROW = 0.4 * 72  # the height rows to write in by hand are given when there is room
+MAX_ROW = 0.45 * 72  # and no row is taller, however few the games
+HEADER_GAMES = 16  # the header gives way until this many games fit on one page
 GAME_COLUMN = 44.0
 GAP = 6.0
 PADDING = 4.0
@@ -248,10 +253,13 @@ def _block(size: float, count: int) -> float:
     return size + (count - 1) * size * LEADING
 
 
-def _plan(page: tuple[float, float], spec: SheetSpec, measure: Measure) -> _Page:
+def _plan(page: tuple[float, float], spec: SheetSpec, measure: Measure, tight: int = 0) -> _Page:
+    """The page's fixed parts; ``tight`` (0 to 3) asks for a shorter header: 1 sets a long
+    title on one line, 2 also narrows the gaps, 3 also keeps names to two lines."""
     width, height = page
     left, right, top = MARGIN, width - MARGIN, height - MARGIN
     plan = _Page(width, height)
+    gap = GAP if tight < 2 else GAP / 2
 
     # Title on the left, blanks for the date and the place on the right; a long title takes
     # lines of its own and the blanks go beneath it.
@@ -264,12 +272,22 @@ def _plan(page: tuple[float, float], spec: SheetSpec, measure: Measure) -> _Page
         plan.texts.append(Text(title.line, left, blank_line, title.size, bold=True))
     else:
         title = wrap(
-            spec.title, right - left, TITLE_SIZE, TITLE_SMALLEST, measure, bold=True, lines=2
+            spec.title,
+            right - left,
+            TITLE_SIZE,
+            TITLE_SMALLEST,
+            measure,
+            bold=True,
+            lines=1 if tight else 2,
         )
+        if title.cut:  # too long for one line even at its smallest: two lines after all
+            title = wrap(
+                spec.title, right - left, TITLE_SIZE, TITLE_SMALLEST, measure, bold=True, lines=2
+            )
         baselines = _baselines(top, title.size, len(title.lines))
         for words, baseline in zip(title.lines, baselines, strict=True):
             plan.texts.append(Text(words, left, baseline, title.size, bold=True))
-        blank_line = baselines[-1] - title.size * DESCENT - 16
+        blank_line = baselines[-1] - title.size * DESCENT - (16 if tight < 2 else 13)
     x = right
     for label, length in reversed(blanks_):
         plan.rules.append(Rule(x - length, blank_line - 2, x, blank_line - 2, 0.6))
@@ -278,7 +296,7 @@ def _plan(page: tuple[float, float], spec: SheetSpec, measure: Measure) -> _Page
         x -= measure(label, BLANK_SIZE, False) + 16
 
     # The target, boxed and bold, so nobody forgets the goal.
-    band = Box(left, blank_line - 8 - GAP - TARGET_BAND, right - left, TARGET_BAND)
+    band = Box(left, blank_line - 8 - gap - TARGET_BAND, right - left, TARGET_BAND)
     plan.rules.extend(_outline(band, 1.6))
     target = fit(spec.goal, band.width - 2 * PADDING, TARGET_SIZE, MIN_TEXT, measure, True)
     plan.texts.append(
@@ -304,7 +322,7 @@ def _plan(page: tuple[float, float], spec: SheetSpec, measure: Measure) -> _Page
     count = max(1, len(status.lines))
     lead = status.size * LEADING
     box_height = STATUS_BAND + (count - 1) * lead
-    plan.status = Box(status_x, band.y - GAP - box_height, right - status_x, box_height)
+    plan.status = Box(status_x, band.y - gap - box_height, right - status_x, box_height)
     first = plan.status.y + 5 + (count - 1) * lead
     plan.labels.append(Text(labels.status, left, first, STATUS_SIZE, bold=True))
     plan.rules.append(Rule(status_x, plan.status.y + 1, right, plan.status.y + 1, 0.6))
@@ -312,9 +330,11 @@ def _plan(page: tuple[float, float], spec: SheetSpec, measure: Measure) -> _Page
         plan.texts.append(Text(line, status_x, first - index * lead, status.size, bold=True))
 
     # The column heads: every name in a row at one size.
-    plan.table_top = plan.status.y - GAP
+    plan.table_top = plan.status.y - gap
     side_width = (right - left - GAME_COLUMN) / spec.columns
-    plan.name_row, plan.heads, plan.head_rules = _heads(spec, side_width, plan.table_top, measure)
+    plan.name_row, plan.heads, plan.head_rules = _heads(
+        spec, side_width, plan.table_top, measure, NAME_LINES if tight < 3 else 2
+    )
 
     # The footnote, and on a filled sheet the key to its marks, at one size.
     room = right - left
@@ -353,14 +373,14 @@ def _common_size(
 
 
 def _heads(
-    spec: SheetSpec, side_width: float, top: float, measure: Measure
+    spec: SheetSpec, side_width: float, top: float, measure: Measure, lines: int = NAME_LINES
 ) -> tuple[float, list[list[Text]], list[Rule]]:
     """The height of the name row, each column's words (placed at x = 0) and any write-in rules."""
     room = side_width - 2 * PADDING
     named = [heading for heading in spec.headings if not heading.caption]
     if len(named) < len(spec.headings):
         return _blank_heads(spec, side_width, top)
-    most = TEAM_NAME_LINES if spec.partnership else NAME_LINES
+    most = min(lines, TEAM_NAME_LINES) if spec.partnership else lines
     size, count = _common_size([h.name for h in named], room, NAME_SIZE, most, True, measure)
     names = [wrap(h.name, room, size, size, measure, bold=True, lines=count) for h in named]
     partners = _partners(named, room, size, measure) if spec.partnership else []
@@ -461,13 +481,21 @@ def layout_sheet(
     writing games by hand after the last one recorded. Every page after the first
     opens with a row for the totals brought forward; all pages share one row height.
     """
-    plan = _plan(page, spec, measure)
+    for tight in range(4):
+        plan = _plan(page, spec, measure, tight)
+        if plan.room >= HEADER_GAMES * MIN_ROW:
+            break
     most = max(2, int(plan.room // MIN_ROW))  # game rows on a first page; later ones hold one fewer
     counts = spread(max(games, 1), most)
-    if whole_pages:
-        counts = [most] + [most - 1] * (len(counts) - 1)
-    bodies = [count + (1 if index else 0) for index, count in enumerate(counts)]
-    row = min(MAX_ROW, plan.room / max(bodies))
+    if whole_pages:  # whole pages of rows, 0.4 in tall unless the games need them smaller
+        pages = len(counts)
+        needed = -(-(max(games, 1) + pages - 1) // pages)
+        first_rows = max(needed, min(most, int(plan.room // WRITING_ROW)))
+        counts = [first_rows] + [first_rows - 1] * (pages - 1)
+        row = plan.room / first_rows
+    else:
+        bodies = [count + (1 if index else 0) for index, count in enumerate(counts)]
+        row = min(MAX_ROW, plan.room / max(bodies))
     layouts: list[Layout] = []
     first = 1
     for index, count in enumerate(counts):

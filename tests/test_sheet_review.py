@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -9,14 +10,25 @@ from typing import Any
 import pytest
 
 from sheetgen.chart import APART, STROKE, race_chart
-from sheetgen.fill import fill_pdf
+from sheetgen.fill import fill_pdf, filled_pages
 from sheetgen.fonts import string_width
 from sheetgen.games import load_game
+from sheetgen.layout import GAME_COLUMN, MARGIN, MAX_ROW, MIN_ROW, WRITING_ROW
 from sheetgen.paper import paper
 from sheetgen.scoring import ScoringRules, score_series
 from sheetgen.seriesfile import load_series
 from sheetgen.sheet import blank_sheet_pdf
-from tests.test_sheet_fit import Words, game_rows, pages_of, series, sheet_pages
+from tests.test_sheet_fit import (
+    LONG_NAMES,
+    Words,
+    assert_one_size_per_row,
+    assert_readable,
+    game_rows,
+    name_row,
+    pages_of,
+    series,
+    sheet_pages,
+)
 
 SIX = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"]
 
@@ -139,3 +151,100 @@ def test_moved_end_labels_have_leaders_from_their_lines_ends(tmp_path: Path) -> 
     page = next(p for p in pages_of(pdf) if "race" in (p.extract_text() or ""))
     thin = [line for line in page.lines if abs(line["linewidth"] - 0.4) < 0.05]
     assert len(thin) >= len(chart.leaders)
+
+
+# Rows, pages and the header ---------------------------------------------------
+
+
+def row_height(page: Any) -> float:
+    tops = [top for _, top in game_rows(page)]
+    gaps = [b - a for a, b in itertools.pairwise(tops)]
+    assert max(gaps) - min(gaps) < 0.5
+    return sum(gaps) / len(gaps)
+
+
+def total_row(page: Any) -> list[str]:
+    """The words of the Total row at the foot of the table, but its label."""
+    words = page.extract_words()
+    label = max(
+        (w for w in words if w["text"] == "Total" and w["x1"] < MARGIN + GAME_COLUMN),
+        key=lambda w: w["top"],
+    )
+    return [w["text"] for w in words if abs(w["top"] - label["top"]) < 6 and w is not label]
+
+
+def test_an_unfinished_series_leaves_rows_to_write_on_and_its_total_blank(
+    tmp_path: Path,
+) -> None:
+    result = scored(tmp_path, series(SIX[:2], 3), "open")
+    assert result.winner is None
+    for name in ("letter", "a4"):
+        (page,) = sheet_pages(fill_pdf([result], paper(name)))
+        numbers = [number for number, _ in game_rows(page)]
+        assert numbers[:3] == [1, 2, 3] and len(numbers) > 3  # rows to go on by hand
+        assert row_height(page) >= WRITING_ROW - 0.5
+        assert total_row(page) == []
+
+
+def test_a_won_series_ends_at_its_last_game_with_its_total(tmp_path: Path) -> None:
+    data = series(SIX[:4], 9)
+    data["target"] = 100  # Ann's third win, in game 9, takes her past 100
+    result = scored(tmp_path, data, "won")
+    assert result.winner == "Ann" and result.won_in_game == 9
+    for name in ("letter", "a4"):
+        (page,) = sheet_pages(fill_pdf([result], paper(name)))
+        assert [number for number, _ in game_rows(page)] == list(range(1, 10))
+        assert total_row(page) == [str(result.totals[side]) for side in SIX[:4]]
+
+
+@pytest.mark.parametrize("name", ["letter", "a4"])
+def test_sixteen_games_fit_one_page_under_the_longest_header(tmp_path: Path, name: str) -> None:
+    title = "The Anderson-Featherstonehaugh family Skip-Bo championship, back room, 2026 edition"
+    assert len(title) >= 80
+    result = scored(tmp_path, series(LONG_NAMES, 16, title), "long")
+    assert result.winner is None
+    pdf = fill_pdf([result], paper(name))
+    (page,) = sheet_pages(pdf)
+    assert [number for number, _ in game_rows(page)][:16] == list(range(1, 17))
+    assert row_height(page) >= MIN_ROW - 0.5
+    assert_readable(page)
+    assert_one_size_per_row(page)
+    # The status is on two lines, and every name is there.
+    ((layout, _),) = filled_pages(result, paper(name))
+    assert layout.status.height > 20
+    text = page.extract_text() or ""
+    assert "…" not in "".join(c["text"] for c in name_row(page))  # no name cut short
+    assert all(part in text for part in ("Zoë", "Habsburg-Lothringen", "Wróblewski-"))
+
+
+@pytest.mark.parametrize("name", ["letter", "a4"])
+def test_rows_are_a_comfortable_height_and_pages_as_few_as_hold_them(name: str) -> None:
+    heights: dict[int, float] = {}
+    pages: dict[int, int] = {}
+    for games in (1, 5, 10, 16, 17, 18, 19, 30, 33, 34, 35, 50):
+        sheets = sheet_pages(blank_sheet_pdf(paper=paper(name), players=4, games=games))
+        numbers = [number for page in sheets for number, _ in game_rows(page)]
+        assert numbers == list(range(1, games + 1))
+        pages[games] = len(sheets)
+        if games > 1:
+            heights[games] = min(row_height(page) for page in sheets)
+            assert MIN_ROW - 0.5 <= heights[games] <= MAX_ROW + 0.5, (games, heights[games])
+        # As few pages as hold the games at 0.3 in.
+        if len(sheets) > 1:
+            most = max(len(game_rows(page)) for page in sheets)
+            assert games > most
+    assert pages[16] == 1 and pages[18] == 2
+    assert heights[10] == pytest.approx(MAX_ROW, abs=0.5)
+    # No extreme jump where a second page is needed.
+    assert heights[18] / heights[17] <= MAX_ROW / MIN_ROW + 0.01
+    assert list(pages.values()) == sorted(pages.values())
+
+
+def test_a_filled_sheet_uses_the_blank_sheets_row_height(tmp_path: Path) -> None:
+    data = series(SIX[:4], 9)
+    data["target"] = 100
+    result = scored(tmp_path, data, "won9")
+    for name in ("letter", "a4"):
+        (filled,) = sheet_pages(fill_pdf([result], paper(name)))
+        (blank,) = sheet_pages(blank_sheet_pdf(paper=paper(name), names=SIX[:4], games=9))
+        assert row_height(filled) == pytest.approx(row_height(blank), abs=0.5)
