@@ -130,7 +130,7 @@ def test_a_file_that_is_not_a_document_of_the_kind_is_replaced_only_with_force(
     [
         (["sheet", "-o", "f2.yaml"], "yaml", ".pdf or .png"),
         (["fill", "f3.yaml", "-o", "f4.yaml"], "yaml", ".pdf or .png"),
-        (["rules", "-o", "new.toml"], "toml", ".pdf or .png"),
+        (["rules", "-o", "new.toml"], "toml", ".pdf or .png or .html"),
         (["export", "f3.yaml", "-o", "out.yaml"], "yaml", ".json or .csv or .md"),
     ],
 )
