@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import sysconfig
 import venv
 import zipfile
 from pathlib import Path
@@ -64,13 +65,50 @@ def test_wheel_carries_templates_rules_and_fonts(wheel: Path) -> None:
     assert "sheetgen/locale/de/glossary.toml" in names
 
 
+def fresh_venv_with_our_dependencies(env_dir: Path) -> Path:
+    """A new virtual environment that finds sheetgen's dependencies where the tests found
+    them, and sheetgen nowhere: only the wheel installed into it will provide it.
+
+    Installing the dependencies themselves from the README's command is proven by
+    test_readme_setup.py; here the wheel is what is under test, so the minute that
+    installing weasyprint, pikepdf and the rest again would take is not spent twice.
+    """
+    venv.create(env_dir, with_pip=False)
+    python = env_dir / "bin" / "python"
+    site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    ours = dict.fromkeys(sysconfig.get_paths()[key] for key in ("purelib", "platlib"))
+    # A plain path line: the folder joins sys.path, but the .pth files in it (such as an
+    # editable install's pointer back to this checkout) are not read.
+    (Path(site) / "test-dependencies.pth").write_text("\n".join(ours) + "\n", encoding="utf-8")
+    return python
+
+
+def test_the_fresh_venv_cannot_import_sheetgen_before_the_wheel(tmp_path: Path) -> None:
+    python = fresh_venv_with_our_dependencies(tmp_path / "venv")
+    probe = (
+        "import importlib.util as u;"
+        "print(u.find_spec('sheetgen.cli') is not None, u.find_spec('weasyprint') is not None)"
+    )
+    done = subprocess.run(
+        [str(python), "-c", probe], cwd=tmp_path, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["False", "True"]
+
+
 @pytest.mark.slow
 def test_wheel_in_a_fresh_venv_finds_its_assets(wheel: Path, tmp_path: Path) -> None:
     env_dir = tmp_path / "venv"
-    venv.create(env_dir, with_pip=True)
-    python = env_dir / "bin" / "python"
+    python = fresh_venv_with_our_dependencies(env_dir)
     subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", str(wheel)],
+        [
+            *(sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps"),
+            *("--quiet", "--disable-pip-version-check", str(wheel)),
+        ],
         check=True,
         capture_output=True,
     )
