@@ -87,6 +87,16 @@ def _key_rows(widths: list[float], room: float) -> list[list[int]]:
     return [[index] for index in range(count)]
 
 
+def chart_title(result: SeriesResult, lang: Language = ENGLISH) -> str:
+    """The heading of an untitled series' chart: what the race is."""
+    rules = result.series.scoring
+    if rules.cards_left:
+        return lang._("Lowest total after {games} games").format(
+            games=lang.number(rules.games_to_play)
+        )
+    return lang._("Race to {target}").format(target=lang.number(rules.target))
+
+
 def race_chart(
     result: SeriesResult,
     page: tuple[float, float],

@@ -16,7 +16,7 @@ from typing import Any
 from sheetgen import fonts
 from sheetgen.atomic import refuse_own_input
 from sheetgen.batching import Workers, ordered_map, usable_cores
-from sheetgen.chart import race_chart
+from sheetgen.chart import chart_title, race_chart
 from sheetgen.errors import SeriesFileError, SheetgenError
 from sheetgen.games import game_of
 from sheetgen.language import ENGLISH, Language
@@ -235,7 +235,7 @@ def _paint_series(
     typeface = painter.typeface
     for layout, values in filled_pages(result, paper, title, typeface, lang):
         painter.sheet(layout, values)
-    heading = heading_of(result, title, lang)
+    heading = title or result.series.title or chart_title(result, lang)
     painter.chart(race_chart(result, paper.landscape, heading, typeface.string_width, lang))
 
 

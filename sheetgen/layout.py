@@ -83,6 +83,7 @@ class Labels:
     won: str = "won the game"
     reached: str = "reached the target"
     won_series: str = "won the series"
+    sheet: str = "Sheet {number} of {count}"  # its first word on a line of its own
 
 
 @dataclass(frozen=True)
@@ -500,15 +501,22 @@ def layout_sheet(
     first = 1
     for index, count in enumerate(counts):
         numbers = tuple(range(first, first + count))
-        layouts.append(_layout_page(plan, spec, numbers, index > 0, row))
+        sheet = (index + 1, len(counts)) if len(counts) > 1 else None
+        layouts.append(_layout_page(plan, spec, numbers, index > 0, row, sheet))
         first += count
     return layouts
 
 
 def _layout_page(
-    plan: _Page, spec: SheetSpec, games: tuple[int, ...], forward: bool, row: float
+    plan: _Page,
+    spec: SheetSpec,
+    games: tuple[int, ...],
+    forward: bool,
+    row: float,
+    sheet: tuple[int, int] | None = None,
 ) -> Layout:
-    """One page of ``games`` (their numbers), after a brought-forward row if ``forward``."""
+    """One page of ``games`` (their numbers), after a brought-forward row if ``forward``;
+    ``sheet`` (this page's number and the count) is set in the corner over the game numbers."""
     width, height = plan.width, plan.height
     left, right = MARGIN, width - MARGIN
     body_rows = len(games) + (1 if forward else 0)
@@ -548,6 +556,12 @@ def _layout_page(
     labels.append(
         Text(spec.labels.game, left + GAME_COLUMN / 2, sub_bottom + 4, SUBHEAD_SIZE, True, "center")
     )
+    if sheet is not None:
+        said = spec.labels.sheet.format(number=sheet[0], count=sheet[1]).split(None, 1)
+        middle = name_bottom + plan.name_row / 2
+        baselines = (middle + 1, middle - 8) if len(said) > 1 else (middle - 3,)
+        for word, baseline in zip(said, baselines, strict=False):
+            texts.append(Text(word, left + GAME_COLUMN / 2, baseline, FORWARD_SIZE, True, "center"))
     names: list[Box] = []
     for x, words in zip(columns, plan.heads, strict=True):
         names.append(Box(x, name_bottom, side_width, plan.name_row))

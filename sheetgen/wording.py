@@ -27,6 +27,7 @@ def labels(lang: Language = ENGLISH) -> Labels:
         won=_("won the game"),
         reached=_("reached the target"),
         won_series=_("won the series"),
+        sheet=_("Sheet {number} of {count}"),
     )
 
 

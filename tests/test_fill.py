@@ -99,8 +99,13 @@ def test_every_game_row_shows_points_and_all_running_totals(
     with pdfplumber.open(io.BytesIO(long_pdf)) as doc:
         page = doc.pages[0]
         words = page.extract_words()
+        head = next(w for w in words if w["text"] == "Game")  # under it, not the sheet's number
         for game in result.games[: len(filled_pages(result, paper("a4"))[0][0].games)]:
-            label = next(w for w in words if w["text"] == str(game.number) and w["x0"] < 80)
+            label = next(
+                w
+                for w in words
+                if w["text"] == str(game.number) and w["x0"] < 80 and w["top"] > head["top"]
+            )
             row = [w["text"] for w in words if abs(w["top"] - label["top"]) < 4 and w["x0"] > 80]
             expected = []
             for side in PLAYERS:

@@ -84,11 +84,14 @@ def columns(page: Any, said: Words = ENGLISH) -> int:
 
 
 def game_rows(page: Any) -> list[tuple[int, float]]:
-    """Each game row's number and the top of its number, down the game column."""
+    """Each game row's number and the top of its number, down the game column (under its
+    "Game" head, so not the sheet's number over it)."""
+    words = page.extract_words()
+    head = min((w["top"] for w in words if w["text"] == "Game"), default=0)
     return [
         (int(w["text"]), w["top"])
-        for w in page.extract_words()
-        if w["text"].isdigit() and w["x1"] < MARGIN + GAME_COLUMN
+        for w in words
+        if w["text"].isdigit() and w["x1"] < MARGIN + GAME_COLUMN and w["top"] > head
     ]
 
 
@@ -137,7 +140,11 @@ def name_row(page: Any, said: Words = ENGLISH) -> list[dict[str, Any]]:
         and line["top"] == line["bottom"]
         and line["top"] < heads[0]["top"]
     )
-    return [c for c in page.chars if table_top < c["top"] < heads[0]["top"] - 1]
+    return [
+        c
+        for c in page.chars
+        if table_top < c["top"] < heads[0]["top"] - 1 and c["x0"] > MARGIN + GAME_COLUMN
+    ]
 
 
 def assert_one_size_per_row(page: Any, said: Words = ENGLISH) -> None:

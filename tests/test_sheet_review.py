@@ -248,3 +248,38 @@ def test_a_filled_sheet_uses_the_blank_sheets_row_height(tmp_path: Path) -> None
         (filled,) = sheet_pages(fill_pdf([result], paper(name)))
         (blank,) = sheet_pages(blank_sheet_pdf(paper=paper(name), names=SIX[:4], games=9))
         assert row_height(filled) == pytest.approx(row_height(blank), abs=0.5)
+
+
+# Sheet numbers and the chart's heading -------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["letter", "a4"])
+def test_pages_of_a_long_sheet_are_numbered_over_the_game_column(name: str) -> None:
+    sheets = sheet_pages(blank_sheet_pdf(paper=paper(name), players=4, games=40))
+    assert len(sheets) >= 2
+    for number, page in enumerate(sheets, 1):
+        words = page.extract_words()
+        game = next(w for w in words if w["text"] == "Game")
+        said = [w for w in words if w["text"] in ("Sheet", f"{number}", "of", f"{len(sheets)}")]
+        corner = [w for w in said if w["x1"] < MARGIN + GAME_COLUMN and w["bottom"] < game["top"]]
+        assert " ".join(w["text"] for w in corner) == f"Sheet {number} of {len(sheets)}"
+        assert min(c["size"] for c in page.chars if c["text"] == "S") >= 8 - 0.01
+    (single,) = sheet_pages(blank_sheet_pdf(paper=paper(name), players=4, games=10))
+    assert "Sheet" not in (single.extract_text() or "")
+
+
+def test_an_untitled_series_chart_is_headed_as_a_chart(tmp_path: Path) -> None:
+    data = series(SIX[:3], 4)
+    del data["title"]
+    result = scored(tmp_path, data, "untitled")
+    pdf = fill_pdf([result], paper("letter"))
+    *sheets, chart = pages_of(pdf)
+    first = min(chart.extract_words(), key=lambda w: w["top"])
+    line = [w["text"] for w in chart.extract_words() if abs(w["top"] - first["top"]) < 2]
+    assert line == ["Race", "to", "5000"]
+    assert "score sheet" in (sheets[0].extract_text() or "")
+    assert "score sheet" not in (chart.extract_text() or "")
+    cards = dict(data, scoring="cards-left", games_to_play=6)
+    result = scored(tmp_path, cards, "untitled-cards")
+    chart = list(pages_of(fill_pdf([result], paper("letter"))))[-1]
+    assert (chart.extract_text() or "").startswith("Lowest total after 6 games")
