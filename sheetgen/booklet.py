@@ -233,7 +233,9 @@ def _chapters(
             if extra is not None:
                 chapters.append(_extra_chapter(extra, str(context["rules"].extra or "--extra")))
             continue
-        if section.when and not evaluate(env, section.when, context):
+        if section.when and not evaluate(
+            env, section.when, context, f"{game.folder / 'game.toml'}, sections {number}, when"
+        ):
             continue
         assert section.file is not None
         text = render_template(env, section.file, context)
@@ -260,17 +262,23 @@ def _examples(
         iter(data["faces"].values()), {}
     )
     drawn: dict[str, list[Figure]] = {}
+    place = str(game.folder / "examples.toml")
     for example in data["examples"]:
         piles = [
-            {**pile, "label": [render_string(env, line, context) for line in pile.get("label", [])]}
+            {
+                **pile,
+                "label": [
+                    render_string(env, line, context, place) for line in pile.get("label", [])
+                ],
+            }
             for pile in example["piles"]
         ]
         laid_out = lay_out(
             piles,
             faces,
             after=example["after"],
-            alt=render_string(env, example["alt"], context),
-            caption=render_string(env, example["caption"], context),
+            alt=render_string(env, example["alt"], context, place),
+            caption=render_string(env, example["caption"], context, place),
         )
         svg = render_template(env, "cards.svg.j2", {"example": laid_out})
         drawn.setdefault(example["after"], []).append(Figure(svg, laid_out.caption))
@@ -342,7 +350,10 @@ def render_html(
     env = booklet_environment(game)
     # The house-rules sentences first: the sections quote them too.
     context["differences"] = [
-        render_string(env, game.house_rules[toggle], context) for toggle in context["changed"]
+        render_string(
+            env, game.house_rules[toggle], context, f"{game.folder / 'game.toml'}, {toggle}"
+        )
+        for toggle in context["changed"]
     ]
     chapters = _chapters(env, game, context, extra_markdown)
     width, height = page_size_override or paper.portrait
@@ -363,7 +374,9 @@ def render_html(
             "page": page,
             "fonts": {face: _font_url(path, screen) for face, path in font_files().items()},
             "screen": screen,
-            "picture_alt": render_string(env, game.picture_alt, context),
+            "picture_alt": render_string(
+                env, game.picture_alt, context, f"{game.folder / 'game.toml'}, picture_alt"
+            ),
             "sheet_slot": SHEET_SLOT if rules.series and not screen else None,
             "spacing": spacing,
         },

@@ -3,6 +3,15 @@
 HTML, XML, SVG and .j2 templates are autoescaped; Markdown section files and
 the one-line sentences of a game definition are not (they are game text that
 goes through Markdown, which allows no raw HTML). Undefined names fail loudly.
+
+A game folder is not trusted (``--rules-dir`` may name anyone's download), so the
+Environment is jinja2's immutable sandbox: no attributes that start with ``_``, no
+Python internals, no changing lists or dicts. On top of the sandbox, the work one
+template can ask for is bounded: ``range`` hands out at most RANGE_BUDGET numbers
+per Environment, and ``*``, ``+`` and ``**`` refuse results longer than MAX_TEXT
+characters or items (or a power above MAX_POWER), as does any call given a number
+above MAX_ARGUMENT (``"x".center(10**9)``). Every template error becomes one
+:class:`~sheetgen.errors.GameDefinitionError` naming the file and line.
 """
 
 from __future__ import annotations
@@ -11,7 +20,80 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError, select_autoescape
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+from sheetgen.errors import GameDefinitionError
+
+# Bounds on what one template may ask for (the largest real booklet needs a few hundred).
+RANGE_BUDGET = 100_000
+MAX_TEXT = 1_000_000
+MAX_POWER = 10**30
+MAX_ARGUMENT = 100_000
+
+
+class TemplateLimitError(TemplateError):
+    """A template asked for more work or memory than a booklet can need."""
+
+
+class _BoundedSandbox(ImmutableSandboxedEnvironment):
+    """The sandbox with bounded ranges, repetitions, concatenations and powers."""
+
+    intercepted_binops = frozenset({"*", "+", "**"})
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.range_left = RANGE_BUDGET
+        self.globals["range"] = self._range
+
+    def _range(self, *args: int) -> range:
+        numbers = range(*args)
+        self.range_left -= len(numbers)
+        if self.range_left < 0:
+            raise TemplateLimitError(
+                f"the templates ask range() for more than {RANGE_BUDGET:,} numbers in all"
+            )
+        return numbers
+
+    def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+        self._check_binop(operator, left, right)
+        return super().call_binop(context, operator, left, right)
+
+    @staticmethod
+    def _check_binop(operator: str, left: Any, right: Any) -> None:
+        numbers = isinstance(left, int | float) and isinstance(right, int | float)
+        sized = (str, list, tuple)
+        if operator == "**" and numbers:
+            if abs(right) > 128 or (
+                abs(left) > 1 and abs(left) ** min(abs(right), 128) > MAX_POWER
+            ):
+                raise TemplateLimitError(f"{left!r} ** {right!r} is too large a power")
+        elif operator == "*":
+            for text, times in ((left, right), (right, left)):
+                if (
+                    isinstance(text, sized)
+                    and isinstance(times, int)
+                    and len(text) * times > MAX_TEXT
+                ):
+                    raise TemplateLimitError(
+                        f"a repetition longer than {MAX_TEXT:,} characters or items"
+                    )
+        elif (
+            operator == "+"
+            and isinstance(left, sized)
+            and isinstance(right, sized)
+            and len(left) + len(right) > MAX_TEXT
+        ):
+            raise TemplateLimitError(f"a text longer than {MAX_TEXT:,} characters")
+
+    def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:
+        for value in (*args, *kwargs.values()):
+            if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_ARGUMENT:
+                raise TemplateLimitError(
+                    f"a call with the number {value} (at most {MAX_ARGUMENT:,})"
+                )
+        return super().call(__context, __obj, *args, **kwargs)
+
 
 _NUMBER_WORDS = (
     "zero",
@@ -60,7 +142,7 @@ def cards(number: int) -> str:
 
 def make_environment(search_path: Sequence[Path]) -> Environment:
     """The Environment for every template and section file under ``search_path``."""
-    env = Environment(
+    env = _BoundedSandbox(
         loader=FileSystemLoader([str(path) for path in search_path]),
         autoescape=select_autoescape(
             enabled_extensions=("html", "htm", "xml", "svg", "j2"),
@@ -77,16 +159,61 @@ def make_environment(search_path: Sequence[Path]) -> Environment:
     return env
 
 
+def _line_of(exc: BaseException, filename: str | None) -> int | None:
+    """The template line an error happened on, from jinja2's rewritten traceback."""
+    line = getattr(exc, "lineno", None)
+    if isinstance(line, int):
+        return line
+    trace = exc.__traceback__
+    found = None
+    while trace is not None:
+        code = trace.tb_frame.f_code.co_filename
+        if filename and code == filename:
+            found = trace.tb_lineno
+        trace = trace.tb_next
+    return found
+
+
+def _refused(exc: Exception, place: str, filename: str | None) -> GameDefinitionError:
+    line = _line_of(exc, filename)
+    where = place if line is None else f"{place}, line {line}"
+    if isinstance(exc, OverflowError | MemoryError | RecursionError):
+        problem = "the template asks for more work or memory than a booklet can need"
+    else:
+        problem = str(getattr(exc, "message", None) or exc).splitlines()[0] or type(exc).__name__
+    return GameDefinitionError(f"template error: {problem}", file=where)
+
+
+_FAILURES = (TemplateError, OverflowError, MemoryError, RecursionError, TypeError, ValueError)
+
+
 def render_template(env: Environment, name: str, context: Mapping[str, Any]) -> str:
     """Render the template file ``name`` with ``context``."""
-    return env.get_template(name).render(context)
+    filename = None
+    try:
+        template = env.get_template(name)
+        filename = template.filename
+        return template.render(context)
+    except _FAILURES as exc:
+        filename = filename or getattr(exc, "filename", None)
+        raise _refused(exc, filename or name, filename) from None
 
 
-def render_string(env: Environment, source: str, context: Mapping[str, Any]) -> str:
+def render_string(
+    env: Environment, source: str, context: Mapping[str, Any], place: str = "a sentence"
+) -> str:
     """Render a short template held in data, such as a house-rules sentence."""
-    return env.from_string(source).render(context)
+    try:
+        return env.from_string(source).render(context)
+    except _FAILURES as exc:
+        raise _refused(exc, place, "<template>") from None
 
 
-def evaluate(env: Environment, expression: str, context: Mapping[str, Any]) -> bool:
+def evaluate(
+    env: Environment, expression: str, context: Mapping[str, Any], place: str = "a when"
+) -> bool:
     """Whether a definition's ``when`` expression holds for this context."""
-    return bool(env.compile_expression(expression, undefined_to_none=False)(**context))
+    try:
+        return bool(env.compile_expression(expression, undefined_to_none=False)(**context))
+    except _FAILURES as exc:
+        raise _refused(exc, place, "<template>") from None

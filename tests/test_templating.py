@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from jinja2 import UndefinedError
 
+from sheetgen.errors import GameDefinitionError
 from sheetgen.templating import cards, count, evaluate, make_environment, render_template, spell
 
 
@@ -30,7 +30,9 @@ def test_autoescape_follows_the_file_type(env, name: str, expected: str) -> None
 
 
 def test_undefined_names_fail(env) -> None:  # type: ignore[no-untyped-def]
-    with pytest.raises(UndefinedError):
+    with pytest.raises(
+        GameDefinitionError, match=r"section\.md, line 1: template error: 'value' is undefined"
+    ):
         render_template(env, "section.md", {})
 
 

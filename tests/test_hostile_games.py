@@ -1,0 +1,111 @@
+"""Hostile game folders (``--rules-dir``): a game folder is anyone's download, so its
+templates run in jinja2's sandbox with bounded work, its files stay inside it, and
+every mistake in it is one ``Error:`` line naming the folder's file (and line).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from hostile import PACKAGE_ROOT, assert_refused, run, snapshot, temporaries
+
+
+@pytest.fixture
+def games(tmp_path: Path) -> Path:
+    """A folder of games holding ``evil``, a copy of Skip-Bo to be spoilt."""
+    root = tmp_path / "games"
+    shutil.copytree(PACKAGE_ROOT / "rules" / "skip-bo", root / "evil")
+    return root
+
+
+def booklet_refused(games: Path, message: str) -> None:
+    before = snapshot(games)
+    done = run(
+        ["--rules-dir", str(games), "rules", "--game", "evil", "-o", "out.pdf"], games.parent
+    )
+    assert_refused(done, message)
+    assert snapshot(games) == before
+    assert not (games.parent / "out.pdf").exists()
+    assert temporaries(games.parent) == []
+
+
+BOX = "sections/01-box.md"
+
+
+@pytest.mark.parametrize(
+    ("template", "problem"),
+    [
+        (
+            "{{ cycler.__init__.__globals__.os.popen('id').read() }}",
+            "access to attribute '__init__' of 'type' object is unsafe.",
+        ),
+        (
+            "{{ ''.__class__.__mro__ }}",
+            "access to attribute '__class__' of 'str' object is unsafe.",
+        ),
+        (
+            "{{ self._TemplateReference__context }}",
+            "access to attribute '_TemplateReference__context' of 'TemplateReference' object"
+            " is unsafe.",
+        ),
+        (
+            "{% for i in range(10**9) %}x{% endfor %}",
+            "a call with the number 1000000000 (at most 100,000)",
+        ),
+        (
+            "{% for i in range(99999) %}{% for j in range(99999) %}{% endfor %}{% endfor %}",
+            "the templates ask range() for more than 100,000 numbers in all",
+        ),
+        ('{{ "x" * 10**9 }}', "a repetition longer than 1,000,000 characters or items"),
+        ("{{ 'x'.center(10**9) }}", "a call with the number 1000000000 (at most 100,000)"),
+        ("{{ 10**10**10 }}", "10000000000 ** 10 is too large a power"),
+        ("{{ config }}", "'config' is undefined"),
+    ],
+    ids=[
+        "popen",
+        "mro",
+        "context",
+        "range",
+        "nested-range",
+        "repeat",
+        "center",
+        "power",
+        "undefined",
+    ],
+)
+def test_a_section_template_cannot_escape_or_run_away(
+    games: Path, template: str, problem: str
+) -> None:
+    box = games / "evil" / BOX
+    lines = box.read_text(encoding="utf-8").count("\n")
+    with box.open("a", encoding="utf-8") as handle:
+        handle.write(template + "\n")
+    booklet_refused(games, f"{box}, line {lines + 1}: template error: {problem}")
+
+
+def test_a_template_syntax_error_names_the_file_and_line(games: Path) -> None:
+    box = games / "evil" / BOX
+    lines = box.read_text(encoding="utf-8").count("\n")
+    with box.open("a", encoding="utf-8") as handle:
+        handle.write("{% if %}\n")
+    booklet_refused(
+        games,
+        f"{box}, line {lines + 1}: template error: Expected an expression, got 'end of statement"
+        " block'",
+    )
+
+
+def test_a_sentence_in_game_toml_runs_in_the_sandbox_too(games: Path) -> None:
+    toml = games / "evil" / "game.toml"
+    text = toml.read_text(encoding="utf-8")
+    start = text.index("picture_alt = ")
+    end = text.index("\n", start)
+    evil = "picture_alt = \"{{ cycler.__init__.__globals__.os.popen('id').read() }}\""
+    toml.write_text(text[:start] + evil + text[end:], encoding="utf-8")
+    booklet_refused(
+        games,
+        f"{toml}, picture_alt, line 1: template error: access to attribute '__init__' of"
+        " 'type' object is unsafe.",
+    )
