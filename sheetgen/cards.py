@@ -8,12 +8,12 @@ own numbers (1 up to the top card) or ``wild`` and ``wild2`` (the deck's wild ca
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sheetgen.errors import HouseRulesError
+from sheetgen.limits import load_toml
 
 EXAMPLES = "examples.toml"
 CARD_WIDTH = 62
@@ -77,8 +77,8 @@ def load_examples(folder: Path) -> dict[str, Any]:
     if not path.is_file():
         return {"faces": {}, "examples": []}
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return load_toml(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise HouseRulesError(f"{path}: cannot read the drawn examples ({exc})") from exc
 
 

@@ -970,7 +970,13 @@ def games(game: str | None) -> None:
     """
     from sheetgen.games import games_text
 
-    click.echo(games_text(game), nl=False)
+    text, broken = games_text(game)
+    click.echo(text, nl=False)
+    if broken:
+        # The good games are listed; each broken one gets its line, the last the Error.
+        for problem in broken[:-1]:
+            click.echo(f"Error: {problem}", err=True)
+        raise broken[-1]
 
 
 # The rules options by what they are about; an option not named here is still shown,

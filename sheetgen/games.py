@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -25,6 +24,7 @@ from sheetgen.errors import (
     RuleError,
     SheetgenError,
 )
+from sheetgen.limits import load_toml
 from sheetgen.numbers import whole_number
 from sheetgen.resources import rules_dir
 from sheetgen.scoring import SCORING_KEYS, WAYS, ScoringRules, Series
@@ -327,18 +327,26 @@ def game_of(series: Series) -> GameDef:
     return series.definition if series.definition is not None else load_game(series.game)
 
 
-def games_text(game_id: str | None = None) -> str:
-    """Every game (or one) with its players and the toggles it declares, for a terminal."""
+def games_text(game_id: str | None = None) -> tuple[str, list[SheetgenError]]:
+    """Every game (or one) with its players and the toggles it declares, for a terminal,
+    and the games that could not be read: one broken folder hides none of the others."""
     lines: list[str] = []
+    broken: list[SheetgenError] = []
     for name in [game_id] if game_id else game_ids():
-        game = load_game(name)
+        try:
+            game = load_game(name)
+        except SheetgenError as exc:
+            if game_id:
+                raise
+            broken.append(exc)
+            continue
         lines.append(f"{game.id}: {game.name}, {game.player_span} players ({game.folder})")
         width = max(len(toggle) for toggle in game.toggle_defs)
         for toggle in game.toggle_defs.values():
             allowed = ", ".join(str(choice) for choice in toggle.choices)
             kind = f"{toggle.kind}: {allowed}" if allowed else toggle.kind
             lines.append(f"  {toggle.name.ljust(width)}  {toggle.help or '-'} [{kind}]")
-    return "\n".join(lines) + "\n"
+    return "".join(line + "\n" for line in lines), broken
 
 
 def load_game(game_id: str = DEFAULT_GAME) -> GameDef:
@@ -356,8 +364,8 @@ def load_game(game_id: str = DEFAULT_GAME) -> GameDef:
 def _load(game_id: str, folder: Path, _mtime: int) -> GameDef:
     path = folder / DEFINITION
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        data = load_toml(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise GameDefinitionError(f"cannot read the game definition ({exc})", file=path) from exc
     try:
         return _parse(game_id, folder, data)

@@ -11,7 +11,6 @@ The result is one validated, frozen HouseRules.
 from __future__ import annotations
 
 import textwrap
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -19,6 +18,7 @@ from typing import Any, TypeVar
 
 from sheetgen.errors import ChoiceError, HouseRulesError, RuleError, SheetgenError
 from sheetgen.games import DEFAULT_GAME, FILE_ONLY_KEYS, Deck, GameDef, Toggle, load_game
+from sheetgen.limits import load_toml
 from sheetgen.numbers import whole_number
 from sheetgen.scoring import ScoringRules
 
@@ -119,9 +119,9 @@ def read_toml(path: Path) -> dict[str, Any]:
             f"cannot read this house-rules file ({exc.strerror or exc})", file=path
         ) from None
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise HouseRulesError(f"not valid TOML ({exc})", file=path) from exc
+        return load_toml(text)
+    except ValueError as exc:
+        raise HouseRulesError(str(exc), file=path) from None
 
 
 def parse_settings(items: Iterable[str]) -> dict[str, str]:

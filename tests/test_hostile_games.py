@@ -109,3 +109,24 @@ def test_a_sentence_in_game_toml_runs_in_the_sandbox_too(games: Path) -> None:
         f"{toml}, picture_alt, line 1: template error: access to attribute '__init__' of"
         " 'type' object is unsafe.",
     )
+
+
+def test_a_game_toml_nested_100000_deep_is_refused_and_hides_no_other_game(games: Path) -> None:
+    toml = games / "evil" / "game.toml"
+    with toml.open("a", encoding="utf-8") as handle:
+        handle.write("a = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    message = f"{toml}: cannot read the game definition (nested more than 32 levels deep)"
+    booklet_refused(games, message)
+    done = run(["--rules-dir", str(games), "games"], games.parent)
+    assert "Traceback" not in done.err
+    assert done.err == f"Error: {message}\n" and done.code == 1
+    assert done.out.decode().startswith("skip-bo: Skip-Bo, 2 to 6 players")
+
+
+def test_house_rules_nested_5000_deep_are_refused(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.toml"
+    deep.write_text("players = 4\na = " + "[" * 5000 + "]" * 5000 + "\n", encoding="utf-8")
+    before = snapshot(tmp_path)
+    done = run(["rules", "--house-rules", "deep.toml", "-o", "out.pdf"], tmp_path)
+    assert_refused(done, "deep.toml: nested more than 32 levels deep")
+    assert snapshot(tmp_path) == before
