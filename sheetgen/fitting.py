@@ -4,11 +4,14 @@ Pure: widths come from a ``measure(text, size, bold)`` function, which must be
 linear in the size (reportlab's metrics are). Every word is measured once, each
 trial size is a single greedy pass, and cutting a word or a last line short is
 a binary search, so a text of n characters costs O(n log n) at worst. Text on
-several lines is evened out, so no word is left alone on the last line.
+several lines is evened out, so no word is left alone on the last line. A word
+longer than a line is broken into even pieces, each but the last ending in a
+hyphen, so no scrap of it is left on a line of its own.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,6 +19,7 @@ from functools import lru_cache
 
 Measure = Callable[[str, float, bool], float]
 ELLIPSIS = "…"
+HYPHEN = "-"  # ends a line where a word too long for it was broken
 STEP = 0.5  # sizes are tried in half points
 BALANCE_STEPS = 10  # bisections of the line length when evening out lines
 _BREAK_AFTER_HYPHEN = re.compile(r"(?<=-)(?=[^-])")
@@ -28,6 +32,7 @@ class Fitted:
     lines: tuple[str, ...]
     size: float
     cut: bool = False
+    hyphens: tuple[int, ...] = ()  # the lines that end in a hyphen added where a word broke
 
     @property
     def line(self) -> str:
@@ -76,14 +81,18 @@ def _longest_prefix(text: str, room: float, fits: Callable[[str], float]) -> int
     return low
 
 
-def _break(words: _Words, room: float, most: int, measure: Measure) -> tuple[list[str], bool]:
-    """Greedy lines of at most ``room`` (at size 1), no more than ``most`` of them, and whether
-    they hold the whole text. Stops as soon as the limit is reached."""
+def _break(
+    words: _Words, room: float, most: int, measure: Measure
+) -> tuple[list[str], bool, tuple[int, ...]]:
+    """Greedy lines of at most ``room`` (at size 1), no more than ``most`` of them, whether
+    they hold the whole text, and which lines end in a hyphen added to break a word. Stops as
+    soon as the limit is reached."""
 
     def width(part: str) -> float:
         return measure(part, 1.0, words.bold)
 
     lines: list[str] = []
+    added: list[int] = []
     current: list[str] = []
     used = 0.0
     for piece, spaced, wide in zip(words.pieces, words.spaced, words.widths, strict=True):
@@ -95,25 +104,52 @@ def _break(words: _Words, room: float, most: int, measure: Measure) -> tuple[lis
         if current:
             lines.append("".join(current))
             if len(lines) == most:
-                return lines, False
-        while wide > room:  # a word longer than the line: break it where it stops fitting
-            cut = _longest_prefix(piece, room, width)
-            lines.append(piece[:cut])
+                return lines, False, tuple(added)
+        while wide > room:  # a word longer than the line: even pieces, each ending in a hyphen
+            cut = _even_cut(piece, wide, room, width)
+            added.append(len(lines))
+            lines.append(piece[:cut] + HYPHEN)
             piece = piece[cut:]
             wide = width(piece)
             if len(lines) == most:
-                return lines, False
+                return lines, False, tuple(added)
         current, used = [piece], wide
     if current:
         lines.append("".join(current))
-    return lines, True
+    return lines, True, tuple(added)
 
 
-def _cut(words: _Words, head: list[str], width: float, size: float, measure: Measure) -> str:
-    """The text left after the lines of ``head``, cut short with an ellipsis to fit ``width``."""
+def _even_cut(piece: str, wide: float, room: float, width: Callable[[str], float]) -> int:
+    """Where to break ``piece`` (``wide`` at size 1) for lines of ``room``: into as few pieces
+    as hold it, as even as can be, the hyphen fitting on each line."""
+    hyphen = width(HYPHEN)
+    parts = max(2, math.ceil(wide / max(room - hyphen, 1e-9)))
+    share = wide / parts
+
+    def hyphenated(part: str) -> float:
+        return width(part + HYPHEN)
+
+    cut = _longest_prefix(piece, min(room, share + hyphen), hyphenated)
+    if cut + 1 < len(piece) and hyphenated(piece[: cut + 1]) <= room:
+        over = width(piece[: cut + 1]) - share
+        if over < share - width(piece[:cut]):  # one letter more is nearer an even share
+            cut += 1
+    return min(cut, len(piece) - 1) if len(piece) > 1 else 1
+
+
+def _cut(
+    words: _Words,
+    head: list[str],
+    added: tuple[int, ...],
+    width: float,
+    size: float,
+    measure: Measure,
+) -> str:
+    """The text left after the lines of ``head`` (those in ``added`` ending in a hyphen of
+    their own), cut short with an ellipsis to fit ``width``."""
     text, at = words.text, 0
-    for line in head:
-        at += len(line)
+    for index, line in enumerate(head):
+        at += len(line) - (1 if index in added else 0)
         if text[at : at + 1] == " ":
             at += 1
     rest = text[at:]
@@ -127,22 +163,27 @@ def _cut(words: _Words, head: list[str], width: float, size: float, measure: Mea
 
 
 def _balanced(
-    words: _Words, found: list[str], width: float, size: float, measure: Measure
+    words: _Words,
+    found: list[str],
+    added: tuple[int, ...],
+    width: float,
+    size: float,
+    measure: Measure,
 ) -> Fitted:
     """The same number of lines, made as even as they can be: no word left alone on the last."""
     count = len(found)
     if count < 2:
-        return Fitted(tuple(found), size)
+        return Fitted(tuple(found), size, hyphens=added)
     # Never narrower than the widest word: evening out must not break a word that fitted.
     low, high = min(width, max(width / count, max(words.widths) * size)), width
     for _ in range(BALANCE_STEPS):
         middle = (low + high) / 2
-        trial, whole = _break(words, middle / size, count, measure)
+        trial, whole, marks = _break(words, middle / size, count, measure)
         if whole:
-            high, found = middle, trial
+            high, found, added = middle, trial, marks
         else:
             low = middle
-    return Fitted(tuple(found), size)
+    return Fitted(tuple(found), size, hyphens=added)
 
 
 @lru_cache(maxsize=2048)  # a batch of sheets fits the same reminder, goal and names again and again
@@ -169,24 +210,28 @@ def wrap(
     sizes = [size - STEP * n for n in range(steps + 1)]
     if sizes[-1] > smallest + 1e-9:
         sizes.append(smallest)
-    found, whole = _break(words, width / sizes[0], lines, measure)
+    found, whole, added = _break(words, width / sizes[0], lines, measure)
     if whole:  # the common case: it fits as it is
-        return _balanced(words, found, width, sizes[0], measure)
+        return _balanced(words, found, added, width, sizes[0], measure)
     # Fitting only gets easier as the size shrinks: bisect for the first size that fits.
     low, high = 1, len(sizes)
     best: list[str] = []
+    best_added: tuple[int, ...] = ()
     while low < high:
         middle = (low + high) // 2
-        found, whole = _break(words, width / sizes[middle], lines, measure)
+        found, whole, added = _break(words, width / sizes[middle], lines, measure)
         if whole:
-            high, best = middle, found
+            high, best, best_added = middle, found, added
         else:
             low = middle + 1
     if low < len(sizes):
-        return _balanced(words, best, width, sizes[low], measure)
+        return _balanced(words, best, best_added, width, sizes[low], measure)
     small = sizes[-1]
-    head = _break(words, width / small, lines, measure)[0][: lines - 1]
-    return Fitted((*head, _cut(words, head, width, small, measure)), small, cut=True)
+    found, _, added = _break(words, width / small, lines, measure)
+    head = found[: lines - 1]
+    added = tuple(index for index in added if index < len(head))
+    last = _cut(words, head, added, width, small, measure)
+    return Fitted((*head, last), small, cut=True, hyphens=added)
 
 
 def fit(

@@ -42,9 +42,12 @@ def test_wrapped_lines_fit_and_keep_every_letter(text: str, width: float, lines:
     fitted = wrap(text, width, 12, 8, string_width, bold=True, lines=lines)
     assert 8 <= fitted.size <= 12
     assert 1 <= len(fitted.lines) <= lines
-    for line in fitted.lines:
-        assert string_width(line, fitted.size, True) <= width + 1e-6 or len(line) == 1
-    printed = squeezed("".join(fitted.lines))
+    for index, line in enumerate(fitted.lines):
+        own = line[:-1] if index in fitted.hyphens else line
+        assert string_width(line, fitted.size, True) <= width + 1e-6 or len(own) == 1
+    printed = squeezed(
+        "".join(line[:-1] if i in fitted.hyphens else line for i, line in enumerate(fitted.lines))
+    )
     if fitted.cut:
         assert fitted.size == 8 and printed.endswith(ELLIPSIS)
         assert squeezed(text).startswith(printed[:-1])
@@ -86,3 +89,16 @@ def test_fitting_a_huge_text_measures_o_n_log_n() -> None:
         assert fitted.cut and fitted.lines[-1].endswith(ELLIPSIS)
         n = len(text)
         assert measure.characters <= 40 * n * math.log2(n), measure.characters
+
+
+def test_a_word_longer_than_a_line_breaks_into_even_hyphenated_pieces() -> None:
+    word = "Wolfeschlegelsteinhausenbergerdorff"
+    room = string_width(word, 12, True) / 2.6  # three lines, the last would be a scrap
+    fitted = wrap(word, room, 12, 12, string_width, bold=True, lines=3)
+    assert not fitted.cut and len(fitted.lines) == 3
+    assert fitted.hyphens == (0, 1)
+    assert all(line.endswith("-") for line in fitted.lines[:2])
+    assert "".join(line.rstrip("-") for line in fitted.lines) == word
+    widths = [string_width(line.rstrip("-"), 12, True) for line in fitted.lines]
+    assert all(string_width(line, 12, True) <= room + 1e-6 for line in fitted.lines)
+    assert min(widths) >= 0.6 * max(widths), widths  # no tiny orphan

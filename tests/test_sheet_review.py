@@ -283,3 +283,23 @@ def test_an_untitled_series_chart_is_headed_as_a_chart(tmp_path: Path) -> None:
     result = scored(tmp_path, cards, "untitled-cards")
     chart = list(pages_of(fill_pdf([result], paper("letter"))))[-1]
     assert (chart.extract_text() or "").startswith("Lowest total after 6 games")
+
+
+@pytest.mark.parametrize("name", ["letter", "a4"])
+def test_a_long_name_without_spaces_breaks_with_hyphens_into_even_pieces(name: str) -> None:
+    word = "Wolfeschlegelsteinhausenbergerdorff"
+    pdf = blank_sheet_pdf(paper=paper(name), names=[word, *SIX[1:]])
+    (page,) = sheet_pages(pdf)
+    lines: dict[int, list[dict[str, Any]]] = {}
+    for char in name_row(page):
+        if char["x0"] < MARGIN + GAME_COLUMN + (page.width - 2 * MARGIN - GAME_COLUMN) / 6:
+            lines.setdefault(round(char["top"]), []).append(char)
+    texts = [
+        "".join(c["text"] for c in sorted(line, key=lambda c: c["x0"]))
+        for line in (lines[top] for top in sorted(lines))
+    ]
+    assert len(texts) >= 2
+    assert all(text.endswith("-") for text in texts[:-1]), texts
+    assert "".join(text.rstrip("-") for text in texts) == word
+    widths = [sum(c["width"] for c in lines[top] if c["text"] != "-") for top in sorted(lines)]
+    assert min(widths) >= 0.6 * max(widths), (texts, widths)
