@@ -416,6 +416,11 @@ def _parse(game_id: str, folder: Path, data: dict[str, Any]) -> GameDef:
         "partnerships", [n for n in range(low, high + 1) if n % TEAM_SIZE == 0 and n > TEAM_SIZE]
     )
     sections = _sections(folder, data["sections"])
+    picture = data.get("picture")
+    if picture is not None:
+        if not isinstance(picture, str):
+            raise _fail("picture", "give the name of a template file in the game's folder")
+        _inside(folder, picture, "picture")
     scoring_data = data.get("scoring", {})
     for key in scoring_data:
         if key not in SCORING_KEYS:
@@ -448,7 +453,7 @@ def _parse(game_id: str, folder: Path, data: dict[str, Any]) -> GameDef:
         house_rules=dict(data.get("house_rules", {})),
         sections=sections,
         partnership_players=tuple(_whole(n, "partnerships", 2) for n in pairs),
-        picture=data.get("picture"),
+        picture=picture,
         picture_alt=str(data.get("picture_alt", "")),
         laid_out=_whole(dealing.get("laid_out", 0), "deal.laid_out"),
         draw_left=_whole(dealing.get("draw_left", 0), "deal.draw_left"),
@@ -522,6 +527,24 @@ def _toggles(raw: Any, deck_ids: list[str]) -> dict[str, Toggle]:
     return toggles
 
 
+def _inside(folder: Path, name: str, field: str) -> None:
+    """Refuse a file of the game that is missing or lies outside the game's folder
+    (through ``..`` or a symbolic link): a game folder may be anyone's download."""
+    path = folder / name
+    try:
+        resolved = path.resolve(strict=True)
+    except (OSError, RuntimeError):
+        raise _fail(field, f"{name} does not exist") from None
+    if not resolved.is_relative_to(folder):
+        raise _fail(
+            field,
+            f"{name} lies outside the game's folder ({resolved}); "
+            "a game may use only its own files",
+        )
+    if not resolved.is_file():
+        raise _fail(field, f"{name} is not a file")
+
+
 def _sections(folder: Path, raw_sections: Any) -> tuple[Section, ...]:
     sections: list[Section] = []
     for index, raw in enumerate(raw_sections, start=1):
@@ -529,8 +552,10 @@ def _sections(folder: Path, raw_sections: Any) -> tuple[Section, ...]:
             if key not in _SECTION_KEYS:
                 raise _fail(f"sections {index}", f"unknown key {key!r}")
         file = raw.get("file")
-        if file is not None and not (folder / "sections" / file).is_file():
-            raise _fail(f"sections {index}", f"sections/{file} does not exist")
+        if file is not None:
+            if not isinstance(file, str):
+                raise _fail(f"sections {index}", "file must be the name of a file in sections/")
+            _inside(folder, f"sections/{file}", f"sections {index}")
         sections.append(
             Section(
                 file=file,

@@ -36,6 +36,21 @@ class TemplateLimitError(TemplateError):
     """A template asked for more work or memory than a booklet can need."""
 
 
+class _ContainedLoader(FileSystemLoader):
+    """A FileSystemLoader that refuses a file resolving outside the folder it was found in
+    (a symbolic link to /etc/passwd in a game's sections, say)."""
+
+    def get_source(self, environment: Environment, template: str) -> tuple[str, str, Any]:
+        source, filename, uptodate = super().get_source(environment, template)
+        resolved = Path(filename).resolve()
+        if not any(resolved.is_relative_to(Path(root).resolve()) for root in self.searchpath):
+            raise TemplateLimitError(
+                f"{template} lies outside the game's folder ({resolved}); "
+                "a game may use only its own files"
+            )
+        return source, filename, uptodate
+
+
 class _BoundedSandbox(ImmutableSandboxedEnvironment):
     """The sandbox with bounded ranges, repetitions, concatenations and powers."""
 
@@ -143,7 +158,7 @@ def cards(number: int) -> str:
 def make_environment(search_path: Sequence[Path]) -> Environment:
     """The Environment for every template and section file under ``search_path``."""
     env = _BoundedSandbox(
-        loader=FileSystemLoader([str(path) for path in search_path]),
+        loader=_ContainedLoader([str(path) for path in search_path]),
         autoescape=select_autoescape(
             enabled_extensions=("html", "htm", "xml", "svg", "j2"),
             default_for_string=False,

@@ -130,3 +130,44 @@ def test_house_rules_nested_5000_deep_are_refused(tmp_path: Path) -> None:
     done = run(["rules", "--house-rules", "deep.toml", "-o", "out.pdf"], tmp_path)
     assert_refused(done, "deep.toml: nested more than 32 levels deep")
     assert snapshot(tmp_path) == before
+
+
+def test_a_section_that_links_outside_the_game_is_refused(games: Path) -> None:
+    box = games / "evil" / BOX
+    box.unlink()
+    box.symlink_to("/etc/passwd")
+    booklet_refused(
+        games,
+        f"{games / 'evil' / 'game.toml'}, sections 1: sections/01-box.md lies outside the"
+        " game's folder (/etc/passwd); a game may use only its own files",
+    )
+
+
+UP = "../" * 30
+
+
+def test_a_picture_outside_the_game_is_refused_naming_the_field(games: Path) -> None:
+    toml = games / "evil" / "game.toml"
+    text = toml.read_text(encoding="utf-8")
+    toml.write_text(
+        text.replace('picture = "table.svg.j2"', f'picture = "{UP}etc/passwd"'),
+        encoding="utf-8",
+    )
+    booklet_refused(
+        games,
+        f"{toml}, picture: {UP}etc/passwd lies outside the game's folder (/etc/passwd);"
+        " a game may use only its own files",
+    )
+
+
+def test_an_include_through_a_link_outside_the_game_is_refused(games: Path) -> None:
+    box = games / "evil" / BOX
+    lines = box.read_text(encoding="utf-8").count("\n")
+    (games / "evil" / "sections" / "pw.md").symlink_to("/etc/passwd")
+    with box.open("a", encoding="utf-8") as handle:
+        handle.write("{% include 'pw.md' %}\n")
+    booklet_refused(
+        games,
+        f"{box}, line {lines + 1}: template error: pw.md lies outside the game's folder"
+        " (/etc/passwd); a game may use only its own files",
+    )
