@@ -17,7 +17,7 @@ from typing import Literal
 
 from sheetgen.fitting import Measure, fit, wrap
 from sheetgen.language import ENGLISH, Language
-from sheetgen.layout import MARGIN, MIN_TEXT, Grid, Rule, Text
+from sheetgen.layout import MARGIN, MIN_TEXT, TITLE_SIZE, Grid, Rule, Text
 from sheetgen.scoring import SeriesResult
 
 Marker = Literal["circle", "square", "triangle", "diamond", "cross", "wedge"]
@@ -41,7 +41,6 @@ END_ROOM = 160.0  # at most this much beside the plot for the names at the lines
 ZERO_LIFT = 10.0  # the zero line stands clear of the axis
 APART = 5.0  # where lines coincide they are drawn this far apart (centre to centre)
 STROKE = 1.4  # the width of a side's line
-TITLE_SIZE = 16.0
 STEPS = (10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10_000)
 
 
@@ -142,12 +141,15 @@ def race_chart(
     widths = [KEY_SAMPLE + 6 + measure(label, key_size, False) for label in labels]
     rows = _key_rows(widths, width - 2 * MARGIN)
     traces: list[Trace] = []
+    # A side's marker stands on the games it won: the key shows it only for a side that won one.
+    winners = {game.winner for game in result.games}
     for place, chunk in enumerate(rows):
         y = MARGIN + (len(rows) - 1 - place) * KEY_ROW + 4
         x = (width - sum(widths[i] for i in chunk) - KEY_GAP * (len(chunk) - 1)) / 2
         for index in chunk:
             sample = ((x, y), (x + KEY_SAMPLE, y))
-            traces.append(Trace(sample, DASHES[index], MARKERS[index], ((x + KEY_SAMPLE / 2, y),)))
+            mark = ((x + KEY_SAMPLE / 2, y),) if sides[index] in winners else ()
+            traces.append(Trace(sample, DASHES[index], MARKERS[index], mark))
             texts.append(Text(labels[index], x + KEY_SAMPLE + 6, y - 3, key_size))
             x += widths[index] + KEY_GAP
     bottom = MARGIN + len(rows) * KEY_ROW + 30

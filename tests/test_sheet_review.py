@@ -303,3 +303,30 @@ def test_a_long_name_without_spaces_breaks_with_hyphens_into_even_pieces(name: s
     assert "".join(text.rstrip("-") for text in texts) == word
     widths = [sum(c["width"] for c in lines[top] if c["text"] != "-") for top in sorted(lines)]
     assert min(widths) >= 0.6 * max(widths), (texts, widths)
+
+
+def test_the_key_marks_only_sides_that_won_and_titles_share_one_size(tmp_path: Path) -> None:
+    # Cy never wins a game: his line is in the key, but no marker he never gets.
+    data = series(["Ann", "Bob"], 4)
+    data["players"] = ["Ann", "Bob", "Cy"]
+    for game in data["games"]:
+        game["left"]["Cy"] = 3
+    result = scored(tmp_path, data, "no-wins")
+    chart = race_chart(result, paper("letter").landscape, "Friday nights", string_width)
+    keys = dict(zip(["Ann", "Bob", "Cy"], chart.traces[:3], strict=True))
+    assert keys["Ann"].marks and keys["Bob"].marks and not keys["Cy"].marks
+    pdf = fill_pdf([result], paper("letter"))
+    sheet, drawn = pages_of(pdf)
+    sizes = [
+        max(c["size"] for c in page.chars if c["text"] == "F") for page in (sheet, drawn)
+    ]  # the "F" of "Friday nights", the largest text on each page
+    assert sizes[0] == pytest.approx(sizes[1], abs=0.01)
+    assert sizes[0] >= 16
+    # The key's markers in the PDF: two, not three (the lines' own markers stand higher).
+    key_top = max(w["top"] for w in drawn.extract_words() if w["text"] in ("Ann", "Bob", "Cy"))
+    marks = [
+        shape
+        for shape in drawn.curves + drawn.rects
+        if abs((shape["top"] + shape["bottom"]) / 2 - key_top - 4) < 8 and shape["height"] < 10
+    ]
+    assert len(marks) == 2, marks
