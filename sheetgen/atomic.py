@@ -180,6 +180,8 @@ def check_replaceable(path: Path) -> None:
         return  # a dangling link: the file it names will be made
     except OSError as exc:
         raise OutputError(f"cannot be used ({_reason(exc)})", file=path) from None
+    if stat.S_ISFIFO(info.st_mode):
+        _check_planted_fifo(path, info)
     if not stat.S_ISREG(info.st_mode):
         return
     if info.st_uid != os.geteuid():
@@ -212,6 +214,27 @@ def _check_planted_link(path: Path, link: os.stat_result) -> None:
         )
 
 
+def _shared_folder(path: Path) -> os.stat_result | None:
+    """The folder of ``path`` when it is sticky and world-writable (/tmp), else None."""
+    folder = Path(os.path.realpath(path)).parent
+    try:
+        where = folder.stat()
+    except OSError:
+        return None
+    return where if where.st_mode & stat.S_ISVTX and where.st_mode & stat.S_IWOTH else None
+
+
+def _check_planted_fifo(path: Path, info: os.stat_result) -> None:
+    """As the kernel's protected_fifos: in a sticky world-writable folder, write only into
+    a FIFO of the user's own or the folder owner's (another user's would read the document)."""
+    where = _shared_folder(path)
+    if where is not None and info.st_uid not in (os.geteuid(), where.st_uid):
+        raise OutputError(
+            f"{path}: is a FIFO another user made in a shared folder; "
+            "sheetgen does not write into it"
+        )
+
+
 def write_bytes(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically (or to standard output for ``-``)."""
     if path == STDOUT:
@@ -240,9 +263,21 @@ def write_bytes(path: Path, data: bytes) -> None:
 
 
 def _stream(path: Path, data: bytes) -> None:
-    """Write into a FIFO or a device (a printer pipe, /dev/stdout): nothing there to rename."""
+    """Write into a FIFO or a device (a printer pipe, /dev/stdout): nothing there to rename.
+
+    A FIFO is opened without waiting first: with no program reading it, opening it
+    would block for ever."""
     try:
-        with path.open("wb") as handle:
+        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise OutputError(
+                "no program is reading this FIFO; start the reader first", file=path
+            ) from None
+        raise OutputError(f"cannot write here ({_reason(exc)})", file=path) from None
+    try:
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "wb") as handle:
             handle.write(data)
     except OSError as exc:
         raise OutputError(f"cannot write here ({_reason(exc)})", file=path) from None
@@ -350,7 +385,8 @@ def check_target(path: Path, fmt: str, *, reads: Iterable[Path] = (), force: boo
             f"{path}: is not a {fmt.upper()} file sheetgen wrote, and writing would "
             "replace it; choose another name, or add --force to replace it"
         )
-    if not os.access(folder, os.W_OK | os.X_OK):
+    stream = info is not None and not stat.S_ISREG(info.st_mode)
+    if not stream and not os.access(folder, os.W_OK | os.X_OK):
         raise OutputError(
             f"{folder.absolute()}: this folder is not writable; choose where to write with -o"
         )

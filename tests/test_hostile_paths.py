@@ -323,3 +323,49 @@ def test_the_next_record_cleans_temporaries_no_live_process_owns(folder: Path) -
     assert done.code == 0
     assert not stale.exists()
     assert live.exists()
+
+
+def test_another_users_fifo_in_a_sticky_folder_gets_no_document(users: tuple[str, str]) -> None:
+    guest, other = users
+    with shared_folder(mode=0o1777) as place:
+        fifo = place / "fifo.pdf"
+        os.mkfifo(fifo, 0o666)
+        fifo.chmod(0o666)
+        os.chown(fifo, *_ids(other))
+        done = run(["sheet", "-o", "fifo.pdf"], place, user=guest, timeout=30)
+        assert_refused(
+            done,
+            "fifo.pdf: is a FIFO another user made in a shared folder; "
+            "sheetgen does not write into it",
+        )
+        assert temporaries(place) == []
+
+
+def test_a_fifo_nobody_reads_is_refused_at_once(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "fifo.pdf")
+    done = run(["sheet", "-o", "fifo.pdf"], tmp_path, timeout=30)
+    assert_refused(done, "fifo.pdf: no program is reading this FIFO; start the reader first")
+    assert temporaries(tmp_path) == []
+
+
+def test_a_fifo_with_a_reader_gets_the_document(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo.pdf"
+    os.mkfifo(fifo)
+    with (tmp_path / "got.pdf").open("wb") as sink:
+        reader = subprocess.Popen(["cat", str(fifo)], stdout=sink)
+        try:
+            for _ in range(50):  # until cat has the FIFO open (it blocks in open)
+                done = run(["sheet", "-o", "fifo.pdf"], tmp_path, timeout=60)
+                if "no program is reading" not in done.err:
+                    break
+            assert done.code == 0, done.err
+            reader.wait(60)
+        finally:
+            reader.kill()
+            reader.wait()
+    assert (tmp_path / "got.pdf").read_bytes().startswith(b"%PDF-")
+
+
+def test_a_device_is_written_directly(tmp_path: Path) -> None:
+    done = run(["sheet", "-o", "/dev/null"], tmp_path)
+    assert done.code == 0 and "Traceback" not in done.err, done.err
