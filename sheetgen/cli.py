@@ -434,6 +434,21 @@ def new(
     click.echo(f"Started {file}; add games with: sheetgen record {file} --winner NAME ...")
 
 
+def _ask(question: str, nothing_done: str) -> None:
+    """Ask a yes/no question; go on only on yes. "No" and the end of input (Ctrl-D) end
+    the command with ``nothing_done`` and exit 1; Ctrl-C ends it quietly with 130."""
+    try:
+        yes = click.confirm(question, err=True)
+    except click.exceptions.Abort as exc:
+        if isinstance(exc.__context__, KeyboardInterrupt):
+            click.echo(err=True)
+            raise SystemExit(INTERRUPTED) from None
+        click.echo(err=True)
+        raise click.ClickException(f"{nothing_done} (no answer: the input ended)") from None
+    if not yes:
+        raise click.ClickException(nothing_done)
+
+
 def _stdin_is_terminal() -> bool:
     import sys
 
@@ -504,7 +519,7 @@ def record(
                 err=True,
             )
             if not yes and _stdin_is_terminal():
-                click.confirm(f"Record it as game {played + 1}?", abort=True, err=True)
+                _ask(f"Record it as game {played + 1}?", f"{file}: nothing recorded")
         result = record_game(file, game)
         click.echo(
             f"Game {len(result.games)}: {result_line(result.games[-1], result.series.scoring)}."
@@ -537,7 +552,7 @@ def undo(file: Path, yes: bool) -> None:
             raise click.ClickException(
                 f"{file}: nothing removed; there is no terminal to ask on, so give --yes"
             )
-        click.confirm(f"Remove game {len(series.games)}?", abort=True, err=True)
+        _ask(f"Remove game {len(series.games)}?", f"{file}: nothing removed")
     removed, result = undo_game(file, expected=last)
     click.echo(f"Removed {game_text(len(result.games) + 1, removed)}.")
     click.echo(standings_text(result), nl=False)

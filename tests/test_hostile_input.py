@@ -563,3 +563,32 @@ def test_ctrl_c_during_a_parallel_batch_exits_quietly_with_130(folder: Path) -> 
     assert process.returncode == 130, err
     assert err == b""
     assert temporaries(folder) == []
+
+
+def test_ctrl_c_at_a_question_exits_quietly_with_130(folder: Path) -> None:
+    """Ctrl-C typed at undo's question on a real terminal: exit 130, no "Aborted!"."""
+    import pty
+
+    before = snapshot(folder)
+    pid, terminal = pty.fork()
+    if pid == 0:  # the child: sheetgen on the terminal
+        os.chdir(folder)
+        os.environ["PYTHONPATH"] = str(PACKAGE_ROOT)
+        os.execv(sys.executable, [sys.executable, "-m", "sheetgen", "undo", "f.yaml"])
+    seen = b""
+    while b"Remove game 1?" not in seen:
+        seen += os.read(terminal, 4096)
+    os.write(terminal, b"\x03")
+    while True:
+        try:
+            chunk = os.read(terminal, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    _, status = os.waitpid(pid, 0)
+    os.close(terminal)
+    assert os.waitstatus_to_exitcode(status) == 130, seen
+    assert b"Traceback" not in seen and b"Aborted" not in seen and b"Error" not in seen
+    assert snapshot(folder) == before and temporaries(folder) == []

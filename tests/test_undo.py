@@ -98,7 +98,16 @@ def test_undo_asks_on_a_terminal(
     assert result.exit_code == (0 if removed else 1)
     assert len(_games(tmp_path / "f.yaml")) == (1 if removed else 2)
     if not removed:
-        assert result.stderr.endswith("Aborted!\n")
+        assert result.stderr.endswith("Error: f.yaml: nothing removed\n")
+
+
+def test_undo_at_the_end_of_input_removes_nothing(runner, tmp_path: Path, terminal) -> None:
+    (tmp_path / "f.yaml").write_text(YAML, encoding="utf-8")
+    before = (tmp_path / "f.yaml").read_bytes()
+    result = runner("undo", "f.yaml", input="")
+    assert result.exit_code == 1
+    assert result.stderr.endswith("Error: f.yaml: nothing removed (no answer: the input ended)\n")
+    assert (tmp_path / "f.yaml").read_bytes() == before
 
 
 def test_undo_with_no_games(runner, tmp_path: Path, snapshot) -> None:
