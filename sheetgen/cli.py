@@ -659,7 +659,7 @@ def export(
         sheetgen export season/ --format md -o season.md
     """
     from sheetgen.atomic import destination, write_text
-    from sheetgen.export import EXPORT_FORMATS, export_season, export_series
+    from sheetgen.export import EXPORT_FORMATS, export_season, export_series, spreadsheet_safe
 
     if excel and fmt not in (None, "csv"):
         raise click.BadParameter(f"--excel makes a CSV file, not {fmt}", param_hint="--excel")
@@ -675,7 +675,9 @@ def export(
     )
     lang = _lang(lang_code)
     text = export_series(named[0][1], fmt, lang) if one else export_season(named, fmt, lang)
-    write_text(target, ("\ufeff" if excel else "") + text)
+    if excel:
+        text = "\ufeff" + spreadsheet_safe(text)
+    write_text(target, text)
     _said(target)
 
 

@@ -142,6 +142,27 @@ def json_data(result: SeriesResult) -> dict[str, Any]:
     }
 
 
+# Cells a spreadsheet would take for a formula (OWASP's CSV injection advice).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(text: str) -> str:
+    """A CSV text with every cell that a spreadsheet would run as a formula (``=cmd|...``)
+    opened by a single quote, which spreadsheets show as text. Plain numbers stay as they
+    are. The series reader takes that one quote off again (see seriesfile.unescape_cell)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    for row in csv.reader(io.StringIO(text)):
+        writer.writerow([_safe_cell(cell) for cell in row])
+    return out.getvalue()
+
+
+def _safe_cell(cell: str) -> str:
+    if cell.startswith(FORMULA_STARTS) and not cell.lstrip("-").isdigit():
+        return "'" + cell
+    return cell
+
+
 def csv_text(result: SeriesResult) -> str:
     """The series as a CSV series file that also shows each game's points and totals.
 

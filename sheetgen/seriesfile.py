@@ -323,13 +323,25 @@ def _json_data(text: str, path: Path) -> Any:
 CSV_SETTINGS = ("game", "title", *_SCORING_FIELDS, "stock")
 
 
+def unescape_cell(cell: str) -> str:
+    """A CSV cell as written before ``export --excel`` guarded it: a single quote before
+    = + - @ tab or return is taken off (it only stops a spreadsheet running a formula)."""
+    if cell.startswith("'") and cell[1:2] in ("=", "+", "-", "@", "\t", "\r"):
+        return cell[1:]
+    return cell
+
+
 def _csv_data(text: str, path: Path) -> dict[str, Any]:
     """A CSV series: optional settings rows (``title,Friday``, ``team,Red,Ann,Cy``), then
     the header ``game,winner,<player>...`` and a row per game. Columns ``points`` and
     ``total <side>`` after the players, as ``sheetgen export --format csv`` writes them,
     are worked out again from the games, so they are skipped."""
     try:
-        rows = [row for row in csv.reader(io.StringIO(text)) if any(c.strip() for c in row)]
+        rows = [
+            [unescape_cell(cell) for cell in row]
+            for row in csv.reader(io.StringIO(text))
+            if any(c.strip() for c in row)
+        ]
     except csv.Error as exc:
         raise SeriesFileError(file=path, problem=f"not valid CSV ({exc})") from None
     if not rows:

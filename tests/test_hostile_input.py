@@ -592,3 +592,24 @@ def test_ctrl_c_at_a_question_exits_quietly_with_130(folder: Path) -> None:
     assert os.waitstatus_to_exitcode(status) == 130, seen
     assert b"Traceback" not in seen and b"Aborted" not in seen and b"Error" not in seen
     assert snapshot(folder) == before and temporaries(folder) == []
+
+
+def test_excel_export_guards_formulas_and_reads_back(tmp_path: Path) -> None:
+    name = "=cmd|' /C calc'!A0"
+    assert run(["new", "s.yaml", "--players", f"{name},+Bob,@Cy"], tmp_path).code == 0
+    done = run(
+        ["record", "s.yaml", "--winner", "+Bob", "--left", f"{name}=3", "--left", "@Cy=2"], tmp_path
+    )
+    assert done.code == 0, done.err
+    done = run(["export", "s.yaml", "--format", "csv", "--excel", "-o", "s.csv"], tmp_path)
+    assert done.code == 0, done.err
+    text = (tmp_path / "s.csv").read_text(encoding="utf-8-sig")
+    cells = [cell for row in __import__("csv").reader(text.splitlines()) for cell in row]
+    assert not [cell for cell in cells if cell[:1] in ("=", "+", "@", "\t", "\r")]
+    assert "'=cmd|' /C calc'!A0" in cells and "'+Bob" in cells and "'@Cy" in cells
+    (tmp_path / "s.yaml").rename(tmp_path / "elsewhere.yaml.bak")
+    back = run(["export", "s.csv"], tmp_path)
+    assert back.code == 0, back.err
+    data = json.loads(back.out)
+    assert data["sides"] == [name, "+Bob", "@Cy"]
+    assert data["games"][0]["winner"] == "+Bob"
