@@ -68,6 +68,8 @@ class Chapter:
     own_page: bool = False
     picture: str | None = None
     examples: tuple[Figure, ...] = ()
+    # A short chapter is kept on one page rather than split at a page foot.
+    keep_together: bool = False
 
 
 def _example_table(rules: HouseRules) -> Table:
@@ -202,12 +204,16 @@ def build_context(rules: HouseRules, extra_markdown: str | None = None) -> dict[
         "seats": _seats(table),
         "changed": differences(rules),
     }
-    # The box also says what the table chose where the sources disagree, and lists own
-    # rules handed in directly (not through the house rules).
-    listed = set(context["changed"]) | game.disputed
+    # The box lists own rules handed in directly (not through the house rules) with the
+    # house rules; where the sources disagree and the table kept the official choice,
+    # it says so as a note.
+    listed = set(context["changed"])
     if extra_markdown is not None:
         listed.add("extra")
     context["changed"] = [toggle for toggle in game.house_rules if toggle in listed]
+    context["noted"] = [
+        toggle for toggle in game.house_rules if toggle in game.disputed and toggle not in listed
+    ]
     return context
 
 
@@ -285,6 +291,10 @@ def _examples(
     return drawn
 
 
+# Own rules up to this many characters (about a third of a page) are kept on one page.
+SHORT_EXTRA = 1200
+
+
 def _extra_chapter(extra: str, source: str) -> Chapter:
     """The table's own rules as one chapter, titled by their first heading or "Our own rules".
 
@@ -300,7 +310,11 @@ def _extra_chapter(extra: str, source: str) -> Chapter:
     rendered = render_markdown(body, id_prefix="extra", shift=shift, floor=2, source=source)
     heading = ContentsEntry(1, "extra", title)
     opening = f'<h1 id="extra">{escape(title)}</h1>\n'
-    return Chapter(opening + rendered.html, (heading, *rendered.headings))
+    return Chapter(
+        opening + rendered.html,
+        (heading, *rendered.headings),
+        keep_together=len(body) <= SHORT_EXTRA,
+    )
 
 
 def _read_extra(rules: HouseRules) -> str | None:
@@ -355,6 +369,9 @@ def render_html(
         )
         for toggle in context["changed"]
     ]
+    notes = [render_string(env, game.house_rules[toggle], context) for toggle in context["noted"]]
+    notes += [render_string(env, line, context) for line in game.suggested]
+    context["notes"] = [line for line in notes if line.strip()]
     chapters = _chapters(env, game, context, extra_markdown)
     width, height = page_size_override or paper.portrait
     page = {

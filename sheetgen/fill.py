@@ -172,6 +172,7 @@ def filled_pages(
         count=len(series.table.sides),
         teams=partnership,
         piles=lang.words(definition).stocks,
+        pile=lang.words(definition).stock,
         status=status_line(result, lang),
         legend=True,
         lang=lang,

@@ -71,6 +71,8 @@ _TOP_KEYS = {
     "scoring",
     "house_rules",
     "disputed",
+    "suggested",
+    "standard_rules",
     "sections",
     "deal",
 }
@@ -141,6 +143,10 @@ class GameDef:
     draw_left: int = 0
     # Toggles the sources disagree about: the house-rules box always says what the table chose.
     disputed: frozenset[str] = frozenset()
+    # Rulings this booklet suggests where the sources are silent: the box lists them.
+    suggested: tuple[str, ...] = ()
+    # What the box calls the rules a table plays without house rules.
+    standard_rules: str = "the official rules"
 
     @property
     def toggles(self) -> frozenset[str]:
@@ -151,7 +157,7 @@ class GameDef:
         """The declaration of toggle ``name``; a game that has none says which it has."""
         if name not in self.toggle_defs:
             raise HouseRulesError(
-                f"does not apply to {self.name}; its house rules are "
+                f"does not apply to {self.name}; its settings are "
                 f"{', '.join(sorted(self.toggle_defs))}",
                 field=name,
             )
@@ -458,6 +464,8 @@ def _parse(game_id: str, folder: Path, data: dict[str, Any]) -> GameDef:
         laid_out=_whole(dealing.get("laid_out", 0), "deal.laid_out"),
         draw_left=_whole(dealing.get("draw_left", 0), "deal.draw_left"),
         disputed=disputed,
+        suggested=tuple(str(line) for line in data.get("suggested", ())),
+        standard_rules=str(data.get("standard_rules", "the official rules")),
     )
     for key in game.house_rules:
         if key not in toggles:

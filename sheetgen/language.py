@@ -109,6 +109,10 @@ class GameWords:
     def stocks(self) -> str:
         return self.words.get("stocks", "stock piles")
 
+    @property
+    def stock(self) -> str:
+        return self.words.get("stock", "stock pile")
+
 
 def game_layer(game: GameDef, code: str) -> Path:
     """The folder holding a game's text in language ``code`` (the game's own for English)."""

@@ -89,7 +89,8 @@ class ScoringRules:
     def outcome(self) -> str:
         """How the series is won, in a few words: "first to 500", "lowest total after 10 games"."""
         if self.way == CARDS_LEFT:
-            return f"lowest total after {self.games_to_play} games"
+            games = "one game" if self.games_to_play == 1 else f"{self.games_to_play} games"
+            return f"lowest total after {games}"
         return f"first to {self.target}"
 
     @property

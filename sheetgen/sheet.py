@@ -32,6 +32,7 @@ def spec_for(
     count: int,
     teams: bool,
     piles: str = "stock piles",
+    pile: str | None = None,
     status: str = "",
     legend: bool = False,
     lang: Language = ENGLISH,
@@ -52,7 +53,7 @@ def spec_for(
         headings=headings,
         goal=goal(rules, lang),
         title=title,
-        reminder=reminder(rules, teams, piles, lang),
+        reminder=reminder(rules, teams, piles, lang, sides=len(headings), pile=pile),
         partnership=teams,
         status=status,
         legend=legend,
@@ -193,6 +194,7 @@ def blank_sheet_pdf(
         count=count,
         teams=partnership,
         piles=lang.words(game).stocks,
+        pile=lang.words(game).stock,
         lang=lang,
     )
     layouts = page_layouts(sheet_paper, spec, games, typeface)

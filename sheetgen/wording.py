@@ -49,6 +49,8 @@ def caption(teams: bool, number: int, lang: Language = ENGLISH) -> str:
 
 def goal(rules: ScoringRules, lang: Language = ENGLISH) -> str:
     """The sentence boxed at the top of a sheet: how the series is won."""
+    if rules.cards_left and rules.games_to_play == 1:
+        return lang._("One game: the lowest total after it wins the series.")
     if rules.cards_left:
         return lang._("{games} games: the lowest total after the last one wins the series.").format(
             games=lang.number(rules.games_to_play)
@@ -60,6 +62,8 @@ def goal(rules: ScoringRules, lang: Language = ENGLISH) -> str:
 
 def outcome(rules: ScoringRules, lang: Language = ENGLISH) -> str:
     """How the series is won, in a few words: "first to 500", "lowest total after 10 games"."""
+    if rules.cards_left and rules.games_to_play == 1:
+        return lang._("lowest total after one game")
     if rules.cards_left:
         return lang._("lowest total after {games} games").format(
             games=lang.number(rules.games_to_play)
@@ -67,11 +71,34 @@ def outcome(rules: ScoringRules, lang: Language = ENGLISH) -> str:
     return lang._("first to {target}").format(target=lang.number(rules.target))
 
 
-def reminder(rules: ScoringRules, partnership: bool, piles: str, lang: Language = ENGLISH) -> str:
-    """The one-line reminder at a sheet's foot of how this table scores (``piles``: the game's
-    word for the players' own piles, in ``lang``)."""
+def reminder(
+    rules: ScoringRules,
+    partnership: bool,
+    piles: str,
+    lang: Language = ENGLISH,
+    *,
+    sides: int = 3,
+    pile: str | None = None,
+) -> str:
+    """The one-line reminder at a sheet's foot of how this table scores (``piles`` and
+    ``pile``: the game's words for the players' own piles and for one of them, in ``lang``;
+    ``sides``: how many players or teams the sheet has)."""
     _ = lang._
+    one = piles if pile is None else pile
     if rules.cards_left:
+        if rules.games_to_play == 1:
+            sentence = (
+                _(
+                    "Scoring: after the game every team writes down the cards still in its "
+                    "partners' {piles}; the lowest total wins."
+                )
+                if partnership
+                else _(
+                    "Scoring: after the game every player writes down the cards still in their "
+                    "own {piles}; the lowest total wins."
+                )
+            )
+            return sentence.format(piles=piles if partnership else one)
         sentence = (
             _(
                 "Scoring: after each game every team writes down the cards still in their own "
@@ -83,7 +110,26 @@ def reminder(rules: ScoringRules, partnership: bool, piles: str, lang: Language 
                 "{piles}; after {games} games the lowest total wins."
             )
         )
-        return sentence.format(piles=piles, games=lang.number(rules.games_to_play))
+        return sentence.format(
+            piles=piles if partnership else one, games=lang.number(rules.games_to_play)
+        )
+    if sides == 2:
+        sentence = (
+            _(
+                "Scoring: a game's winner gets {bonus}, and {per_card} more per card still in the "
+                "other team's {piles}; the losing team gets 0. Add it to the running total."
+            )
+            if partnership
+            else _(
+                "Scoring: a game's winner gets {bonus}, and {per_card} more per card still in the "
+                "other player's {piles}; the loser gets 0. Add it to the running total."
+            )
+        )
+        return sentence.format(
+            bonus=lang.number(rules.bonus),
+            per_card=lang.number(rules.per_card),
+            piles=piles if partnership else one,
+        )
     sentence = (
         _(
             "Scoring: a game's winner gets {bonus}, and {per_card} more per card still in the "

@@ -342,14 +342,14 @@ def no_render(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         ),
         (
             ["--house-rules", "odd.toml"],
-            "odd.toml, colour: does not apply to Skip-Bo; its house rules are bonus, deck, "
+            "odd.toml, colour: does not apply to Skip-Bo; its settings are bonus, deck, "
             "extra, first-player, games-to-play, must-play-stock, no-wild-start, partnerships, "
             "per-card, players, scoring, series, stock, target",
         ),
         (
             ["--game", "skip-bo-board", "--partnerships"],
             "--partnerships: does not apply to "
-            "Skip-Bo Board Game; its house rules are extra, players, stock",
+            "Skip-Bo Board Game; its settings are extra, players, stock",
         ),
     ],
 )

@@ -246,24 +246,24 @@ REFUSALS = [
     (
         ["--game", "skip-bo-board", "--partnerships"],
         "--partnerships: does not apply to Skip-Bo Board Game; "
-        "its house rules are extra, players, stock",
+        "its settings are extra, players, stock",
     ),
     (
         ["--game", "skip-bo-board", "--series"],
-        "--series: does not apply to Skip-Bo Board Game; its house rules are extra, players, stock",
+        "--series: does not apply to Skip-Bo Board Game; its settings are extra, players, stock",
     ),
     (
         ["--game", "skip-bo-board", "--deck", "standard"],
-        "--deck: does not apply to Skip-Bo Board Game; its house rules are extra, players, stock",
+        "--deck: does not apply to Skip-Bo Board Game; its settings are extra, players, stock",
     ),
     (
         ["--game", "spite-and-malice", "--first-player", "youngest"],
-        "--first-player: does not apply to Spite and Malice; its house rules are bonus, "
+        "--first-player: does not apply to Spite and Malice; its settings are bonus, "
         "building-piles, extra, per-card, players, series, stock, target",
     ),
     (
         ["--game", "spite-and-malice", "--no-wild-start"],
-        "--no-wild-start: does not apply to Spite and Malice; its house rules are bonus, "
+        "--no-wild-start: does not apply to Spite and Malice; its settings are bonus, "
         "building-piles, extra, per-card, players, series, stock, target",
     ),
     (
@@ -330,7 +330,7 @@ def test_a_house_rules_file_is_named_when_it_asks_the_wrong_game(
     assert result.exit_code == 1
     assert result.output == (
         "Error: board.toml, partnerships: does not apply to Skip-Bo Board Game; "
-        "its house rules are extra, players, stock\n"
+        "its settings are extra, players, stock\n"
     )
     assert snapshot(tmp_path) == before
 

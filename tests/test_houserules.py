@@ -118,7 +118,7 @@ def test_bad_file_values_name_the_file_and_key(tmp_path: Path) -> None:
     [
         (
             "colour = 'red'\n",
-            "{path}, colour: does not apply to Skip-Bo; its house rules are bonus, deck, extra, "
+            "{path}, colour: does not apply to Skip-Bo; its settings are bonus, deck, extra, "
             "first-player, games-to-play, must-play-stock, no-wild-start, partnerships, "
             "per-card, players, scoring, series, stock, target",
         ),
@@ -157,7 +157,7 @@ def test_toggles_that_do_not_apply_are_refused() -> None:
     with pytest.raises(HouseRulesError) as error:
         resolve(game="skip-bo-board", options={"partnerships": True})
     assert str(error.value).startswith(
-        "--partnerships: does not apply to Skip-Bo Board Game; its house rules are "
+        "--partnerships: does not apply to Skip-Bo Board Game; its settings are "
     )
 
 

@@ -143,7 +143,7 @@ def test_a_house_rules_file_sets_the_same_toggle(runner: Any, tmp_path: Path) ->
         ),
         (
             ["--set", "colour=red"],
-            "--set colour: does not apply to Pocket Bo; its house rules are discard-piles, "
+            "--set colour: does not apply to Pocket Bo; its settings are discard-piles, "
             "games-to-play, players, scoring, series, stock",
         ),
         (
@@ -161,7 +161,7 @@ def test_a_house_rules_file_sets_the_same_toggle(runner: Any, tmp_path: Path) ->
         ),
         (
             ["--first-player", "youngest"],
-            "--first-player: does not apply to Pocket Bo; its house rules are discard-piles, games-to-play, players, scoring, series, stock",
+            "--first-player: does not apply to Pocket Bo; its settings are discard-piles, games-to-play, players, scoring, series, stock",
         ),
     ],
 )

@@ -86,6 +86,29 @@ GONE = [
     "not the player on the dealer's left",
     "instead of the official",
     "=  ",
+    # The second review.
+    "older rule sheet",
+    "older sheet",
+    "the Skip-Bo card it stands for",
+    "you have just handed them",
+    "The highest card deals",
+    "however far apart",
+    "sources do not say",
+    "sources say nothing",
+    "Skip-Bo manner",
+    "into a new one",
+    "plus 0 points",
+    "+ 0 points",
+    "0 more per card",
+    "at 0 points each",
+    "\u00d7 0 =",
+    "mistakes",
+    "last page of this booklet",
+    "shuffles it and",
+    "Play from your stock pile first",
+    "Play then passes from player to player",
+    "in this order",
+    "think about your counters before you play",
 ]
 
 PLURALS = r"(?:cards|games|wins|teams|players|points|stacks|piles|decks)"
@@ -178,8 +201,8 @@ def test_partnerships_reach_every_sentence_about_piles_and_scores(
     )
     assert "a cheat puts two cards from the draw pile into their stock pile" in quick
     penalties = section(text, "Penalties", "Playing in partnerships")
-    assert "a penalty for three mistakes" in penalties
-    assert "Cheating." in penalties
+    assert "The rules set three penalties." in penalties
+    assert "Cheating means a partner talking or signalling during your turn" in penalties
     question = section(text, "How is a series scored?", "Quick reference")
     assert (
         f"The winning team of each game scores 25 points plus 5 points for each card left in {others} stock piles."
@@ -187,13 +210,13 @@ def test_partnerships_reach_every_sentence_about_piles_and_scores(
     )
     assert "The first team to reach 500 points wins the series." in question
     assert "The partners need not finish together" in text
-    assert "however far apart the two last cards are played" in text
+    assert "The partners need not empty their piles on the same turn." in text
 
 
 def test_without_partnerships_no_sentence_speaks_of_partners_or_teams() -> None:
     text = text_of("skip-bo", players=4)
     assert "partner" not in text and "team" not in text.lower()
-    assert "a penalty for two mistakes" in text
+    assert "The rules set two penalties." in text
     assert "each card left in the other players' stock piles" in text
 
 
@@ -256,9 +279,9 @@ def test_standard_cards_have_suits_that_play_no_part() -> None:
 
 def test_the_booklet_says_the_rule_sheets_disagree_about_who_starts() -> None:
     text = text_of("skip-bo")
-    assert "The rule sheets disagree." in text
-    assert "The older sheet lets the player on the dealer's left start" in text
-    assert "the current one lets the youngest player start" in text
+    assert (
+        "Rule sheets differ: some let the player on the dealer's left start, others the youngest."
+    ) in text
     assert "Neither is more official than the other" in text
     assert "The player on the dealer's left takes the first turn" in text
 
@@ -267,13 +290,14 @@ def test_the_house_rules_box_always_says_who_starts_and_that_the_sheets_differ()
     text = text_of("skip-bo")
     box = text[: text.index(" Contents ")]
     assert (
-        "House rules at this table The player on the dealer's left starts, as on the older "
-        "rule sheet (the current one lets the youngest start)."
+        "House rules at this table None: this table plays by the official rules. "
+        "Where the rules differ or say nothing: Rule sheets differ: some let the player on the "
+        "dealer's left start, others the youngest. This table lets the player on the dealer's "
+        "left start."
     ) in box
-    assert "None: this table plays by the official rules." not in box
-    # Games whose sources agree keep the plain box.
+    # A folk game keeps the usual rules.
     text = text_of("spite-and-malice")
-    assert "None: this table plays by the official rules." in text[: text.index(" Contents ")]
+    assert "None: this table plays by the usual rules." in text[: text.index(" Contents ")]
 
 
 def test_a_disputed_toggle_needs_a_sentence(
@@ -285,7 +309,7 @@ def test_a_disputed_toggle_needs_a_sentence(
     toml = game / "game.toml"
     toml.write_text(
         toml.read_text(encoding="utf-8").replace(
-            'disputed = ["first-player"]', 'disputed = ["first-player", "series"]'
+            'disputed = ["first-player"]', 'disputed = ["first-player", "games-to-play"]'
         ),
         encoding="utf-8",
     )
@@ -293,7 +317,7 @@ def test_a_disputed_toggle_needs_a_sentence(
     result = runner("rules", "--game", "odd-bo")
     assert result.exit_code == 1
     assert result.output == (
-        f"Error: {toml.resolve()}, disputed: 'series' has no sentence under [house_rules]\n"
+        f"Error: {toml.resolve()}, disputed: 'games-to-play' has no sentence under [house_rules]\n"
     )
 
 
@@ -301,9 +325,8 @@ def test_with_the_youngest_starting_the_booklet_says_who_starts_later_games() ->
     text = text_of("skip-bo", **{"first-player": "youngest"})
     box = text[: text.index(" Contents ")]
     assert (
-        "The youngest player starts the first game, as on the current rule sheet "
-        "(the older sheet lets the player on the dealer's left start). "
-        "Later games start on the dealer's left."
+        "The youngest player starts the first game; later games start on the dealer's left. "
+        "Rule sheets differ: some let the player on the dealer's left start, others the youngest."
     ) in box
     assert "In the first game, the youngest player takes the first turn" in text
     assert "in each later game the player on the new dealer's left starts" in text
@@ -316,19 +339,21 @@ def test_with_the_youngest_starting_the_booklet_says_who_starts_later_games() ->
 def test_spite_and_malice_says_what_is_known_about_its_series() -> None:
     text = text_of("spite-and-malice", series=True)
     box = text[: text.index(" Contents ")]
-    assert "kept in the Skip-Bo manner and with Skip-Bo's figures" in box
+    assert (
+        "Games count toward a points series scored as in Skip-Bo: 25 points for going out and "
+        "5 points a card left in the loser's pay-off pile, played to 500 points."
+    ) in box
     assert "pagat.com notes that the game scores a series in much the same way as Skip-Bo" in text
 
 
 def test_spite_and_malice_box_does_not_contradict_itself() -> None:
     text = text_of("spite-and-malice", series=True, bonus=10, **{"per-card": 2})
     box = text[: text.index(" Contents ")]
-    assert "kept in the Skip-Bo manner but with figures of this table's own" in box
-    assert "Going out earns 10 points; Skip-Bo gives 25." in box
     assert (
-        "Each card left in the loser's pay-off pile earns the winner 2 points; Skip-Bo gives 5."
-        in box
-    )
+        "scored as in Skip-Bo but with this table's own figures: 10 points for going out and "
+        "2 points a card left in the loser's pay-off pile, played to 500 points."
+    ) in box
+    assert "Skip-Bo gives" not in box
 
 
 # ---------------------------------------------------------------- the table's own rules
@@ -392,7 +417,7 @@ def test_skip_bo_says_what_to_do_with_nothing_left_to_draw() -> None:
 
 def test_spite_and_malice_covers_an_empty_hand_finished_stacks_and_an_empty_stock() -> None:
     text = text_of("spite-and-malice")
-    assert "Empty hand? The sources do not say what happens" in text
+    assert "Empty hand? The usual rules don't say what happens" in text
     assert "draw five more and go on with the same turn" in text
     rule = section(text, "Finished stacks and an empty stock", "Side stacks")
     assert "house decisions" in rule
@@ -426,7 +451,7 @@ def test_pdf_partnerships_short_stock_and_standard_deck(tmp_path: Path) -> None:
     text = re.sub(r"\s+", " ", " ".join(pdf_lines(pdf)))
     assert "Standard cards have suits" in text
     assert "no suits" not in text
-    assert "a penalty for three mistakes" in text
+    assert "The rules set three penalties." in text
     assert "ten cards in each stock pile" in text
     assert "1 cards" not in text
     for phrase in GONE:
@@ -583,3 +608,310 @@ def test_figures_that_can_still_decide_a_series_are_accepted(
 ) -> None:
     rules = resolve(preset=preset, options=options)
     assert {key: getattr(rules, key) for key in expected} == expected
+
+
+# ---------------------------------------------------------------- the second review
+
+
+def box_of(text: str) -> str:
+    """The house-rules box on the cover: from its heading to the contents."""
+    return text[text.index(" House rules at this table ") : text.index(" Contents ")]
+
+
+@pytest.mark.parametrize("partnerships", [False, True])
+def test_review2_1_a_cards_left_booklet_teaches_no_points(partnerships: bool) -> None:
+    html = booklet_html("skip-bo", scoring="cards-left", partnerships=partnerships)
+    text = body_text(html)
+    assert "Most points one game can pay" not in text
+    for phrase in ("25 points", "500 points", "first player to reach", "first team to reach"):
+        assert phrase not in text, phrase
+    question = section(text, "How is a series scored?", "Printing these rules")
+    assert "lowest total wins the series" in question
+    assert "Series: after each game" in text[text.rindex(" Quick reference ") :]
+
+
+def test_review2_2_only_one_page_is_the_last_page() -> None:
+    text = text_of("skip-bo")
+    assert "The blank score sheet follows this booklet on a sheet of its own." in text
+    assert text.count("last page") <= 1  # the contents entry of the quick reference
+
+
+def test_review2_3_a_standard_deck_speaks_of_kings_and_jokers() -> None:
+    html = booklet_html("skip-bo", deck="standard")
+    text = body_text(html)
+    assert "Read every card by the number it stands for:" in text
+    assert re.search(r"<h1[^>]*>The cards</h1>", html)
+    assert "What is in the box" not in text
+    assert "A king or joker drawn now counts for nothing, so a queen is the highest card." in text
+    quick = text[text.rindex(" Quick reference ") :]
+    assert "Kings and jokers: wild" in quick
+    assert "Skip-Bo cards: wild" not in quick
+    # With the Skip-Bo deck the box keeps its own words.
+    plain = text_of("skip-bo")
+    assert "What is in the box" in plain and "Skip-Bo cards: wild" in plain
+
+
+@pytest.mark.parametrize("options", [{"series": False}, {"preset": "family"}])
+def test_review2_4_single_games_say_so_in_the_box(options: dict[str, Any]) -> None:
+    preset = options.pop("preset", None)
+    rules = resolve(game="skip-bo", preset=preset, options=options)
+    text = body_text(render_html(rules, paper=A4))
+    assert "Each game stands alone: no points are kept" in box_of(text)
+
+
+def test_review2_5_suggested_rulings_are_listed_in_the_box() -> None:
+    text = text_of("spite-and-malice")
+    box = box_of(text)
+    assert "None: this table plays by the usual rules." in box
+    assert "official" not in box
+    for ruling in (
+        "Empty hand: draw five more",
+        "A finished centre stack is set aside",
+        "Empty stock: shuffle the finished centre stacks into a new stock",
+    ):
+        assert ruling in box, ruling
+    assert "The usual rules don't say what happens when you play every card" in text
+    board = box_of(text_of("skip-bo-board"))
+    assert "None: this table plays by the official rules." in board
+    for ruling in (
+        "Play passes clockwise",
+        "draw-pile space works wherever",
+        "Nothing left to draw",
+    ):
+        assert ruling in board, ruling
+
+
+def test_review2_6_who_starts_is_a_note_unless_the_table_changed_it() -> None:
+    differ = (
+        "Rule sheets differ: some let the player on the dealer's left start, others the youngest."
+    )
+    text = text_of("skip-bo")
+    box = box_of(text)
+    assert "None: this table plays by the official rules." in box
+    notes = box[box.index("Where the rules differ or say nothing:") :]
+    assert differ in notes
+    assert differ in section(text, "Who starts", "The numbers for this table")
+    box = box_of(text_of("skip-bo", **{"first-player": "youngest"}))
+    assert "None:" not in box
+    listed = box[: box.index(differ)]
+    assert "The youngest player starts the first game" in listed
+    assert "Where the rules differ" not in box
+
+
+def test_review2_7_a_spite_and_malice_series_is_one_bullet() -> None:
+    options = {"stock": 15, "building-piles": 4, "series": True, "target": 300}
+    text = text_of("spite-and-malice", **options)
+    box = box_of(text)
+    assert box.count("300 points") == 1
+    assert (
+        "Games count toward a points series scored as in Skip-Bo: 25 points for going out and "
+        "5 points a card left in the loser's pay-off pile, played to 300 points."
+    ) in box
+    assert "own figures" not in text
+    assert "keeps the Skip-Bo method and its figures, played to 300 points instead of 500." in text
+    own = text_of("spite-and-malice", series=True, bonus=10)
+    assert "but with this table's own figures: 10 points for going out" in box_of(own)
+    assert "with this table's own figures" in section(own, "A points series", "A worked example")
+
+
+def test_review2_8_counts_read_one_game_one_pile_one_other_side() -> None:
+    text = text_of("skip-bo", scoring="cards-left", **{"games-to-play": 1})
+    assert "after one game the lowest total wins" in text
+    assert "1 games" not in text
+    assert "every player adds up the cards left in their own stock pile," in box_of(text)
+    assert "still in their own stock pile and adds them" in text
+    board = text_of("skip-bo-board", players=2)
+    assert "how many your opponent has left" in board
+    assert "how many your opponents have left" in text_of("skip-bo-board", players=3)
+
+
+@pytest.mark.parametrize(
+    ("args", "goal", "footer"),
+    [
+        (
+            ["--scoring", "cards-left", "--games-to-play", "1"],
+            "One game: the lowest total after it wins the series.",
+            "every player writes down the cards still in their own stock pile; the lowest",
+        ),
+        (["--teams", "2"], None, "still in the other team's stock piles; the losing team gets 0"),
+        (["--teams", "3"], None, "still in the other teams' stock piles; the rest get 0"),
+        (
+            ["--game", "spite-and-malice", "--names", "Ann,Bob"],
+            None,
+            "still in the other player's pay-off pile; the loser gets 0",
+        ),
+    ],
+)
+def test_review2_8_the_score_sheet_counts_grammatically(
+    tmp_path: Path, runner: Any, args: list[str], goal: str | None, footer: str
+) -> None:
+    out = tmp_path / "sheet.pdf"
+    result = runner("sheet", *args, "-o", str(out))
+    assert result.exit_code == 0, result.output
+    text = re.sub(r"\s+", " ", " ".join(pdf_lines(out.read_bytes())))
+    if goal is not None:
+        assert goal in text
+    assert footer in text
+    assert "1 games" not in text
+
+
+def test_review2_9_spite_and_malice_warns_about_the_word_stock() -> None:
+    text = text_of("spite-and-malice")
+    assert (
+        "Skip-Bo players, take care: here the stock is the shared pile you draw from; "
+        "your own pile is the pay-off pile."
+    ) in text
+
+
+def test_review2_10_the_quiet_partner_says_what_cheating_is() -> None:
+    html = booklet_html("skip-bo", partnerships=True)
+    text = body_text(html)
+    assert not re.search(r"<h\d[^>]*>Cheating</h\d>", html)
+    assert '<a href="#cheating"' not in html
+    quiet = section(text, "The quiet partner", "When a team wins")
+    assert "A partner who talks or signals during your turn is cheating" in quiet
+    assert "penalties" in section(text, "Penalties", "Playing in partnerships")
+
+
+@pytest.mark.parametrize("must", [False, True])
+def test_review2_11_playing_the_stock_is_advice_unless_the_table_makes_it_a_rule(
+    must: bool,
+) -> None:
+    text = text_of("skip-bo", **{"must-play-stock": must})
+    turn = section(text, "Your turn, step by step", "An example")
+    advice = "It is usually best to play from your stock pile as soon as its top card fits"
+    rule = (
+        "as soon as the top card of your stock pile fits a building pile, you must play it; "
+        "you need not play other cards to make it fit."
+    )
+    assert (advice in turn) is not must
+    assert (rule in turn) is must
+
+
+def test_review2_12_a_wild_start_reshuffles_the_whole_pile_until_it_is_not_wild() -> None:
+    text = text_of("skip-bo", **{"no-wild-start": True})
+    assert (
+        "its owner shuffles the whole pile and turns up a new top card, again until it is not a wild"
+    ) in box_of(text)
+    assert (
+        "shuffles the whole pile and turns up a new top card, again until it is not a wild (a house rule"
+        in text
+    )
+
+
+def test_review2_13_the_board_game_turn_counters_and_direction() -> None:
+    text = text_of("skip-bo-board")
+    assert "steps 2 and 3 may be mixed" in text
+    assert "Your counters move only at the end of a turn, so plan that move" in text
+    assert (
+        "this booklet suggests clockwise, so the next turn is always the player's on the left"
+        in text
+    )
+
+
+def test_review2_14_a_one_card_stock_has_no_next_card() -> None:
+    text = text_of("skip-bo", stock=1)
+    for phrase in (
+        "leaves the rest unseen",
+        "turn up the next card",
+        "If it is a 9",
+        "turn the next card face up",
+    ):
+        assert phrase not in text, phrase
+    assert "Each player turns that one card face up." in text
+    assert "That was its only card, so you have won the game." in text
+    longer = text_of("skip-bo", stock=2)
+    assert "leaves the rest unseen" in longer and "If it is a 9, play that too." in longer
+
+
+@pytest.mark.parametrize(
+    ("options", "most"), [({"target": 300}, 475), ({"stock": 35}, 550), ({"players": 6}, 525)]
+)
+def test_review2_15_one_game_that_can_win_the_series_says_so(
+    options: dict[str, Any], most: int
+) -> None:
+    text = text_of("skip-bo", **options)
+    assert (
+        f"the most one game can pay at this table is {most} points, so a single game can win the series."
+        in text
+    )
+
+
+def test_review2_16_a_short_own_rules_chapter_stays_on_one_page(tmp_path: Path) -> None:
+    extra = " ".join(["Our table lets the dealer shuffle twice before every game."] * 4)
+    extra = f"{extra}\n\n{extra}\n"
+    html = booklet_html("skip-bo", extra)
+    assert '<section class="chapter keep-together">\n<h1 id="extra">Our own rules</h1>' in html
+    long = "\n\n".join([extra] * 6)
+    assert (
+        "keep-together"
+        not in booklet_html("skip-bo", long).split("<body", 1)[1].split('id="extra"')[0][-80:]
+    )
+    # In the PDF the heading and both paragraphs share a page.
+    source = tmp_path / "ours.md"
+    source.write_text(extra, encoding="utf-8")
+    rules = resolve(options={"extra": str(source)})
+    pages = [
+        page.extract_text() or ""
+        for page in PdfReader(io.BytesIO(build_booklet(rules, paper=A4))).pages
+    ]
+    holding = [n for n, page in enumerate(pages) if "dealer shuffle twice" in page]
+    assert len(holding) == 1
+    assert "Our own rules" in pages[holding[0]]
+
+
+def test_review2_17_prose() -> None:
+    text = text_of("skip-bo")
+    assert "if it shows an 8, you would hand them a play." in text
+    assert (
+        "The player with the highest card deals; if the highest cards tie, those players draw again."
+        in text
+    )
+    assert text.count("gone out") == 1
+    assert "they have gone out, and they win" in text
+    team = text_of("skip-bo", partnerships=True)
+    assert "the team has gone out" in team
+    spite = text_of("spite-and-malice", series=True)
+    assert "when Ann plays the last card of her pay-off pile." in spite
+    for game in ("spite-and-malice", "skip-bo-board"):
+        html = booklet_html(game)
+        assert re.search(r"<th>What</th>\s*<th>The rule</th>", html), game
+    assert "shuffle the finished centre stacks into a new stock" in text_of("spite-and-malice")
+
+
+@pytest.mark.parametrize(
+    ("options", "present", "absent"),
+    [
+        ({"bonus": 0}, "the win itself earns nothing", "for the win:"),
+        (
+            {"per-card": 0},
+            "the cards left earn nothing, so Ann scores only the win: 25 points",
+            "Points Bob",
+        ),
+        (
+            {"per-card": 0, "partnerships": True},
+            "the cards left in the other team's stock piles earn nothing",
+            "0 points for every card",
+        ),
+    ],
+)
+def test_review2_17_a_zero_figure_is_left_out(
+    options: dict[str, Any], present: str, absent: str
+) -> None:
+    text = text_of("skip-bo", **options)
+    assert present in text
+    assert absent not in text
+    assert not re.search(r"\b0 points\b", text.replace("Winning the game 0", ""))
+
+
+def test_review2_17_zero_figures_in_spite_and_malice() -> None:
+    text = text_of("spite-and-malice", series=True, **{"per-card": 0})
+    assert "The cards left earn nothing, so Ann scores 25 points for going out." in text
+    assert not re.search(r"\b0 points|\u00d7 0\b", text)
+
+
+def test_review2_the_refusal_speaks_of_settings(runner: Any, tmp_path: Path) -> None:
+    result = runner("rules", "--building-piles", "5", "-o", str(tmp_path / "r.pdf"))
+    assert result.exit_code == 1
+    assert "its settings are bonus, deck," in result.output
+    assert "house rules are" not in result.output

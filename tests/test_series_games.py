@@ -306,7 +306,7 @@ def test_a_cards_left_booklet_scores_every_page_that_way(runner: Any, tmp_path: 
         ),
         (
             ["--game", "spite-and-malice", "--scoring", "cards-left"],
-            "--scoring: does not apply to Spite and Malice; its house rules are bonus, "
+            "--scoring: does not apply to Spite and Malice; its settings are bonus, "
             "building-piles, extra, per-card, players, series, stock, target",
         ),
     ],
