@@ -33,8 +33,9 @@ def test_rendering_reads_and_resolves_nothing_again(monkeypatch: pytest.MonkeyPa
 
 def test_the_context_is_plain_data_and_renders_no_sentence() -> None:
     context = booklet.build_context(resolve(options={"stock": "short"}))
-    # first-player is listed too: the rule sheets disagree, so the box always says who starts.
-    assert context["changed"] == ["stock", "first-player"]
+    # first-player is noted: the rule sheets disagree, so the box always says who starts.
+    assert context["changed"] == ["stock"]
+    assert context["noted"] == ["first-player"]
     assert "differences" not in context
     assert context["official"].stock == 30 and context["deal"]["stock"] == 10
 

@@ -177,8 +177,10 @@ def test_a_series_on_the_tables_own_figures() -> None:
     assert "10 points for going out" in text
     assert "reach 300 points wins the series" in text
     assert "keeps the Skip-Bo method with this table's own figures" in text
-    assert "The series is played to 300 points; Skip-Bo's series goes to 500." in text
-    assert "Going out earns 10 points; Skip-Bo gives 25." in text
+    assert (
+        "scored as in Skip-Bo but with this table's own figures: 10 points for going out and "
+        "2 points a card left in the loser's pay-off pile, played to 300 points."
+    ) in text
     assert "scored the Skip-Bo way" not in text
 
 
@@ -363,13 +365,13 @@ def test_cli_sets_centre_stacks_and_the_series_figures(runner: Any, tmp_path: Pa
     pdf = (tmp_path / "sm.pdf").read_bytes()
     _, _, text = pdf_text(pdf)
     assert "At most four centre stacks" in text
-    assert "Going out earns 30 points" in text
+    assert "30 points for going out" in text
     with pdfplumber.open(io.BytesIO(pdf)) as doc:
         sheet = doc.pages[-1]
         assert sheet.width > sheet.height
         footer = re.sub(r"\s+", " ", sheet.extract_text())
     assert "Target: 200 points" in footer
-    assert "gets 30, and 2 more per card still in the other players' pay-off piles" in footer
+    assert "gets 30, and 2 more per card still in the other player's pay-off pile" in footer
 
 
 def test_building_piles_are_refused_where_the_game_has_no_choice(runner: Any) -> None:

@@ -53,7 +53,7 @@ def test_a_spite_and_malice_series_is_recorded_filled_and_exported(
     text, words = first_page((tmp_path / "duel.pdf").read_bytes())
     assert text.startswith("Spite and Malice score sheet")
     assert [w["text"] for w in words].count("Points") == 2  # two columns: Ann and Bob
-    assert "pay-off piles" in text
+    assert "the other player's pay-off pile" in text
 
     data = json.loads(runner("export", "duel.yaml").output)
     assert (data["game"], data["stock"], data["sides"]) == ("spite-and-malice", 20, ["Ann", "Bob"])
@@ -173,7 +173,7 @@ def test_a_blank_cards_left_sheet_says_how_the_table_scores(runner: Any, tmp_pat
     assert "10 games: the lowest total after the last one wins the series." in text
     assert (
         "Scoring: after each game every player writes down the cards still in their own "
-        "stock piles; after 10 games the lowest total wins." in text
+        "stock pile; after 10 games the lowest total wins." in text
     )
     assert "Target:" not in text
 
