@@ -89,6 +89,8 @@ def _key_rows(widths: list[float], room: float) -> list[list[int]]:
 def chart_title(result: SeriesResult, lang: Language = ENGLISH) -> str:
     """The heading of an untitled series' chart: what the race is."""
     rules = result.series.scoring
+    if rules.cards_left and rules.games_to_play == 1:
+        return lang._("Lowest total after one game")
     if rules.cards_left:
         return lang._("Lowest total after {games} games").format(
             games=lang.number(rules.games_to_play)
@@ -126,6 +128,8 @@ def race_chart(
             target=lang.number(target)
         )
         if target is not None
+        else lang._("Each side's total after the game; the lowest wins")
+        if series.scoring.games_to_play == 1
         else lang._(
             "Each side's running total after every game; the lowest after {games} games wins"
         ).format(games=lang.number(series.scoring.games_to_play))

@@ -133,6 +133,8 @@ def _cards_left_status(result: SeriesResult, lang: Language) -> str:
     if result.finished:
         return _("shared: the lowest total is tied after the last game")
     if not result.games:
+        if result.series.scoring.games_to_play == 1:
+            return _("none yet; no games recorded, lowest total after one game")
         agreed = number(result.series.scoring.games_to_play)
         return _("none yet; no games recorded, lowest total after {games} games").format(
             games=agreed

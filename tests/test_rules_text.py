@@ -915,3 +915,32 @@ def test_review2_the_refusal_speaks_of_settings(runner: Any, tmp_path: Path) -> 
     assert result.exit_code == 1
     assert "its settings are bonus, deck," in result.output
     assert "house rules are" not in result.output
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_review2_8_a_one_game_series_file_is_filled_without_1_games(
+    tmp_path: Path, runner: Any, lang: str
+) -> None:
+    series = tmp_path / "one.yaml"
+    made = runner(
+        "new",
+        str(series),
+        "--players",
+        "Ann,Bob",
+        "--scoring",
+        "cards-left",
+        "--games-to-play",
+        "1",
+    )
+    assert made.exit_code == 0, made.output
+    out = tmp_path / "one.pdf"
+    result = runner("fill", str(series), "--lang", lang, "-o", str(out))
+    assert result.exit_code == 0, result.output
+    text = re.sub(r"\s+", " ", " ".join(pdf_lines(out.read_bytes())))
+    assert not re.search(r"\b1 (?:games|Spielen)\b", text)
+    if lang == "en":
+        assert "Lowest total after one game" in text
+        assert "lowest total after one game" in text
+        assert "Each side's total after the game; the lowest wins" in text
+    else:
+        assert "Niedrigste Summe nach einem Spiel" in text
