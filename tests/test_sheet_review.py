@@ -330,3 +330,30 @@ def test_the_key_marks_only_sides_that_won_and_titles_share_one_size(tmp_path: P
         if abs((shape["top"] + shape["bottom"]) / 2 - key_top - 4) < 8 and shape["height"] < 10
     ]
     assert len(marks) == 2, marks
+
+
+def test_an_unfinished_cards_left_series_matches_the_blank_and_waits_for_its_total(
+    tmp_path: Path,
+) -> None:
+    data = {
+        "players": ["Ann", "Bob", "Cy"],
+        "scoring": "cards-left",
+        "games_to_play": 8,
+        "stock": 20,
+        "games": [
+            {"winner": "Ann", "left": {"Bob": 4, "Cy": 6}},
+            {"winner": "Bob", "left": {"Ann": 2, "Cy": 5}},
+        ],
+    }
+    result = scored(tmp_path, data, "cards-open")
+    said = Words(points="Cards")
+    (filled,) = sheet_pages(fill_pdf([result], paper("letter")), said)
+    rules = ScoringRules.from_mapping(
+        {"way": "cards-left", "games_to_play": 8}, load_game().scoring
+    )
+    (blank,) = sheet_pages(blank_sheet_pdf(scoring=rules, names=["Ann", "Bob", "Cy"]), said)
+    assert (
+        [n for n, _ in game_rows(filled)] == [n for n, _ in game_rows(blank)] == list(range(1, 9))
+    )
+    assert row_height(filled) == pytest.approx(row_height(blank), abs=0.5)
+    assert total_row(filled) == []
