@@ -20,6 +20,58 @@ MAX_TITLE = 300
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
+# Default_Ignorable_Code_Point (Unicode's DerivedCoreProperties.txt): characters that
+# show nothing. The joiner and variation selectors that emoji are built with stay allowed.
+_IGNORABLE_RANGES = (
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)
+_EMOJI_PARTS = frozenset({0x200D, 0xFE0E, 0xFE0F, *range(0xE0020, 0xE0080)})
+
+# Cyrillic and Greek letters drawn like Latin ones (a small part of Unicode's confusables).
+_SKELETON = str.maketrans(
+    "АВЕКМНОРСТХУаеорсухіјѕԁԛԝһӏΑΒΕΖΗΙΚΜΝΟΡΤΥΧονικ",
+    "ABEKMHOPCTXYaeopcyxijsdqwhlABEZHIKMNOPTYXovik",
+)
+
+
+def is_ignorable(char: str) -> bool:
+    """Whether ``char`` is a Default_Ignorable_Code_Point other than an emoji's joiner."""
+    code = ord(char)
+    if code in _EMOJI_PARTS:
+        return False
+    return any(low <= code <= high for low, high in _IGNORABLE_RANGES)
+
+
+def skeleton(text: str) -> str:
+    """``name_key`` with Cyrillic and Greek look-alikes read as the Latin letters they
+    look like: two names with one skeleton cannot be told apart on paper."""
+    return name_key(text.translate(_SKELETON)).translate(_SKELETON)
+
+
+def _scripts(text: str) -> set[str]:
+    found = set()
+    for char in text:
+        if char.isalpha():
+            found.add(unicodedata.name(char, "?").split(" ")[0])
+    return found
+
+
 def is_control(char: str) -> bool:
     """Line breaks, tabs, escapes and bidi overrides: they break lines and reorder text."""
     return unicodedata.category(char) in ("Cc", "Zl", "Zp") or char in BIDI_CONTROLS
@@ -68,8 +120,24 @@ def check_length(name: str, field: str) -> None:
 def refuse_lookalikes(names: Sequence[str], field: str) -> None:
     """Refuse two names a reader cannot tell apart (case, spacing, invisible characters)."""
     seen: dict[str, str] = {}
+    looks: dict[str, str] = {}
     for name in names:
         key = name_key(name)
+        shape = skeleton(name)
+        if key not in seen and shape in looks:
+            scripts = sorted(_scripts(name) - {"LATIN"} or _scripts(looks[shape]) - {"LATIN"})
+            kind = " and ".join(script.title() for script in scripts) or "other"
+            how = (
+                f"it mixes {kind} and Latin letters"
+                if "LATIN" in _scripts(name)
+                else f"it is written in {kind} letters"
+            )
+            raise RuleError(
+                f"{name!r} looks the same as {looks[shape]!r} ({how}); "
+                "give every player a name of their own",
+                field=field,
+            )
+        looks.setdefault(shape, name)
         if key in seen:
             first = seen[key]
             problem = (

@@ -12,7 +12,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sheetgen.errors import RuleError
-from sheetgen.names import check_length, is_control, name_key, normal, refuse_lookalikes
+from sheetgen.names import (
+    check_length,
+    is_control,
+    is_ignorable,
+    name_key,
+    normal,
+    refuse_lookalikes,
+)
 
 if TYPE_CHECKING:
     from sheetgen.games import GameDef
@@ -147,6 +154,13 @@ def check_name(name: object, field: str) -> str:
         raise RuleError(
             f"{name!r} holds the control character U+{ord(control):04X}; "
             "a name is one line of printable text",
+            field=field,
+        )
+    hidden = next((char for char in name if is_ignorable(char)), None)
+    if hidden is not None:
+        raise RuleError(
+            f"{name!r} holds the invisible character U+{ord(hidden):04X}; "
+            "a name is made of characters a reader can see",
             field=field,
         )
     check_length(name, field)
