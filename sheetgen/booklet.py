@@ -507,16 +507,8 @@ def build_booklet(
     return pdf
 
 
-def rules_document(
-    rules: HouseRules, *, paper: Paper, layout: str = "pages", fmt: str = "pdf"
-) -> bytes:
-    """The rules booklet laid out for printing: one page per sheet, or folded.
-
-    ``pages`` prints each page on its own sheet of ``paper``; ``booklet`` sets
-    half-size pages and imposes them for folding (the score sheet stays whole).
-    ``png`` gives a preview of the first sheet as it will print instead of the PDF.
-    Every choice is checked before anything is rendered.
-    """
+def check_layout(layout: str, fmt: str) -> None:
+    """Refuse a layout or format sheetgen cannot make, or a pair that makes no sense."""
     if layout not in LAYOUTS:
         raise ChoiceError(
             f"{layout!r} is not a layout; choose {' or '.join(LAYOUTS)}", field="layout"
@@ -524,6 +516,26 @@ def rules_document(
     if fmt not in FORMATS:
         choices = f"{', '.join(FORMATS[:-1])} or {FORMATS[-1]}"
         raise ChoiceError(f"{fmt!r} is not a format; choose {choices}", field="format")
+    if fmt == "html" and layout == "booklet":
+        raise ChoiceError(
+            "a folded booklet is for paper, and an html page is read on a screen; "
+            "leave out --layout booklet, or write a pdf to fold",
+            field="layout",
+        )
+
+
+def rules_document(
+    rules: HouseRules, *, paper: Paper, layout: str = "pages", fmt: str = "pdf"
+) -> bytes:
+    """The rules booklet laid out for printing: one page per sheet, or folded.
+
+    ``pages`` prints each page on its own sheet of ``paper``; ``booklet`` sets
+    half-size pages and imposes them for folding (the score sheet stays whole).
+    ``png`` gives a preview of the first sheet as it will print instead of the PDF,
+    ``html`` one self-contained page to read on a screen.
+    Every choice is checked before anything is rendered.
+    """
+    check_layout(layout, fmt)
     if fmt == "html":
         return render_html(rules, paper=paper, screen=True).encode("utf-8")
     if layout == "booklet":

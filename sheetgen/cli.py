@@ -799,8 +799,10 @@ def print_options(command: FC) -> FC:
         from sheetgen.printing import Request
 
         wanted = to_printer or printer is not None or manual_duplex
-        if wanted and kwargs.get("fmt") == "png":
-            raise click.UsageError("--print sends the PDF to the printer; leave out --format png")
+        if wanted and kwargs.get("fmt") not in (None, "pdf"):
+            raise click.UsageError(
+                f"--print sends the PDF to the printer; leave out --format {kwargs['fmt']}"
+            )
         kwargs["print_on"] = Request(printer, manual_duplex) if wanted else None
         return command(*args, **kwargs)
 
@@ -1170,7 +1172,7 @@ def rules(
         sheetgen rules --format html -o rules.html
     """
     from sheetgen.atomic import destination, write_bytes
-    from sheetgen.booklet import rules_document
+    from sheetgen.booklet import check_layout, rules_document
     from sheetgen.houserules import parse_settings, presets_text, resolve
     from sheetgen.paper import default_paper, paper
 
@@ -1196,6 +1198,7 @@ def rules(
 
     booklet_language(load_game(house.game), lang_code)  # only English booklets so far
     reads = [path for path in (house_rules, toggles.get("extra"), house.extra) if path is not None]
+    check_layout(layout, fmt or DOCUMENT_FORMATS[0])  # before an output folder is made
     target = None
     if print_on is None or output is not None:
         target, fmt = destination(
@@ -1206,6 +1209,11 @@ def rules(
             reads=reads,
             force=force,
         )
+        if print_on is not None and fmt != "pdf":
+            raise click.UsageError(
+                f"--print sends the PDF to the printer, but {target} names a .{fmt} file; "
+                "write a .pdf or leave out --print"
+            )
     chosen_paper = paper(paper_name) if paper_name else default_paper()
     document = rules_document(
         house, paper=chosen_paper, layout=layout, fmt=fmt or DOCUMENT_FORMATS[0]

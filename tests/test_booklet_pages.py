@@ -247,3 +247,50 @@ def test_html_passes_the_text_checks(page: tuple[str, str]) -> None:
     # DejaVu Sans averages a little over half an em a letter: 45-75 letters a line.
     assert 45 <= measure / 0.55 <= 75
     assert int(re.search(r"html \{ font-size: (\d+)px", screen).group(1)) >= 16  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--format", "html", "--print"],
+            "--print sends the PDF to the printer; leave out --format html",
+        ),
+        (
+            ["--format", "html", "--printer", "office"],
+            "--print sends the PDF to the printer; leave out --format html",
+        ),
+        (
+            ["-o", "rules.html", "--print"],
+            "--print sends the PDF to the printer, but rules.html names a .html file; "
+            "write a .pdf or leave out --print",
+        ),
+        (
+            ["-o", "rules.png", "--manual-duplex"],
+            "--print sends the PDF to the printer, but rules.png names a .png file; "
+            "write a .pdf or leave out --print",
+        ),
+        (
+            ["--format", "html", "--layout", "booklet"],
+            "layout: a folded booklet is for paper, and an html page is read on a screen; "
+            "leave out --layout booklet, or write a pdf to fold",
+        ),
+        (
+            ["-o", "rules.html", "--layout", "booklet"],
+            "layout: a folded booklet is for paper, and an html page is read on a screen; "
+            "leave out --layout booklet, or write a pdf to fold",
+        ),
+    ],
+)
+def test_a_page_for_a_screen_is_neither_printed_nor_folded(
+    runner: Any, snapshot: Callable[[Path], dict[str, bytes]], args: list[str], message: str
+) -> None:
+    """The html page is for a phone: sending it to a printer or folding it is refused with
+    one line, before anything is written (not even the output folder)."""
+    before = snapshot(runner.cwd)
+    result = runner("rules", *args)
+    assert result.exit_code in (1, 2)
+    assert result.stderr.splitlines()[-1] == f"Error: {message}"
+    assert "Traceback" not in result.output
+    assert snapshot(runner.cwd) == before
+    assert not (runner.cwd / "output").exists()
