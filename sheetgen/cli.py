@@ -796,14 +796,16 @@ def print_options(command: FC) -> FC:
     def with_printing(
         *args: Any, to_printer: bool, printer: str | None, manual_duplex: bool, **kwargs: Any
     ) -> Any:
-        from sheetgen.printing import Request
-
         wanted = to_printer or printer is not None or manual_duplex
         if wanted and kwargs.get("fmt") not in (None, "pdf"):
             raise click.UsageError(
                 f"--print sends the PDF to the printer; leave out --format {kwargs['fmt']}"
             )
-        kwargs["print_on"] = Request(printer, manual_duplex) if wanted else None
+        kwargs["print_on"] = None
+        if wanted:  # the printing module is loaded only for a document that is printed
+            from sheetgen.printing import Request
+
+            kwargs["print_on"] = Request(printer, manual_duplex)
         return command(*args, **kwargs)
 
     for option in (
@@ -919,7 +921,6 @@ def sheet(
     from sheetgen.atomic import destination
     from sheetgen.games import DEFAULT_GAME, load_game
     from sheetgen.paper import paper
-    from sheetgen.printing import score_sheet_plan
     from sheetgen.scoring import ScoringRules
     from sheetgen.sheet import blank_sheet_pdf
     from sheetgen.table import parse_names
@@ -950,6 +951,8 @@ def sheet(
         )
         _write_document(sheets(copies), fmt, where)
     if print_on is not None:  # one copy in the PDF, the printer makes the others
+        from sheetgen.printing import score_sheet_plan
+
         _print(score_sheet_plan(sheets(1), copies), print_on)
 
 

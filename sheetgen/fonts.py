@@ -11,8 +11,6 @@ document is then laid out and drawn with: no choice is kept behind the scenes.
 from __future__ import annotations
 
 import hashlib
-import shutil
-import subprocess
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -82,6 +80,9 @@ def _quote(text: str) -> str:
 
 def _system_fonts_covering(chars: Iterable[str]) -> list[SystemFont]:
     """Font files fontconfig says hold every one of ``chars``, best match first."""
+    import shutil  # with subprocess, only for the rare text the bundled face lacks
+    import subprocess
+
     fc_list = shutil.which("fc-list")
     if fc_list is None:
         return []

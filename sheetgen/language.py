@@ -25,10 +25,6 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from babel import numbers as babel_numbers
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-
 from sheetgen.errors import ChoiceError
 from sheetgen.resources import PACKAGE_DIR
 
@@ -64,6 +60,11 @@ def languages() -> tuple[str, ...]:
 def _translations(code: str) -> gettext.NullTranslations:
     if code == SOURCE:
         return gettext.NullTranslations()
+    # Babel (about 30 ms to import, with the decimal, pickle and time-zone modules it brings)
+    # is loaded only for a language other than English.
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
     with catalogue_path(code).open("rb") as source:
         catalog = read_po(source, locale=code, domain=DOMAIN)
     compiled = io.BytesIO()
@@ -91,6 +92,8 @@ class Language:
         keeps the plain digits its sheets always had."""
         if self.code == SOURCE:
             return str(value)
+        from babel import numbers as babel_numbers
+
         return babel_numbers.format_decimal(value, locale=self.code)
 
     def words(self, game: GameDef) -> GameWords:

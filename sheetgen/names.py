@@ -8,7 +8,6 @@ its player.
 
 from __future__ import annotations
 
-import difflib
 import unicodedata
 from collections.abc import Sequence
 
@@ -158,6 +157,8 @@ def find_name(typed: str, names: Sequence[str]) -> str | None:
 
 def choices(typed: str, names: Sequence[str]) -> str:
     """``choose from Ann, Bob; did you mean Ann?``: the names, and the nearest to ``typed``."""
+    import difflib  # only when a name was mistyped
+
     keys = {name_key(name): name for name in names}
     near = difflib.get_close_matches(name_key(typed), list(keys), n=1, cutoff=0.6)
     hint = f"; did you mean {keys[near[0]]}?" if near else ""

@@ -13,16 +13,18 @@ import io
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reportlab import rl_config
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from sheetgen import __version__, fonts
-from sheetgen.chart import STROKE, Chart
 from sheetgen.fitting import fit
 from sheetgen.layout import MIN_TEXT, Box, Grid, Layout, Rule, Text
+
+if TYPE_CHECKING:  # a blank sheet has no chart: the chart module loads with a filled one
+    from sheetgen.chart import Chart
 
 # Compressed streams stay binary: ASCII85 on top only makes files bigger and slower to write.
 rl_config.useA85 = 0
@@ -96,6 +98,8 @@ class Painter:
 
     def chart(self, chart: Chart) -> None:
         """Paint a race chart on a page of its own."""
+        from sheetgen.chart import STROKE
+
         canvas = self.canvas
         canvas.setPageSize((chart.width, chart.height))
         canvas.doForm(self._form(chart.background))

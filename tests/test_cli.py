@@ -74,6 +74,27 @@ def test_help_and_sheet_commands_never_import_weasyprint(tmp_path, args: list[st
     assert result.returncode == 0, result.stderr
 
 
+def test_an_english_blank_sheet_loads_only_what_it_draws(tmp_path) -> None:
+    # Babel (numbers and catalogues of other languages), pikepdf and the printing module (for
+    # --print) and the race chart (filled sheets) are each loaded only where they are used.
+    code = (
+        "import sys\n"
+        "from sheetgen.cli import cli\n"
+        "try:\n"
+        f"    cli(['sheet', '-o', {str(tmp_path / 's.pdf')!r}], prog_name='sheetgen')\n"
+        "except SystemExit as exit:\n"
+        "    assert not exit.code, exit.code\n"
+        "unwanted = ('babel', 'pikepdf', 'sheetgen.printing', 'sheetgen.chart', 'subprocess')\n"
+        "print(sorted(name for name in unwanted if name in sys.modules))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=tmp_path
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "[]"
+    assert (tmp_path / "s.pdf").read_bytes().startswith(b"%PDF")
+
+
 def test_shell_completion_is_available() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "sheetgen"],
