@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -358,6 +359,23 @@ def destination(
     return path, fmt
 
 
+_TEMPORARY = re.compile(r"\..+\.[0-9]+-[^/]*\.tmp")
+
+
+def _refuse_working_file(path: Path) -> None:
+    """Refuse a name that another write depends on, even with --force: a lock file (a
+    series' ``.friday.yaml.lock``, an editor's ``.#friday.yaml``) or a writer's temporary.
+    Replacing a lock by a rename would let two writers hold two different locks."""
+    name = path.name
+    if name.lower().endswith(".lock") or name.startswith(".#"):
+        what = "a lock file, not a document; replacing it could let two programs change one file"
+    elif _TEMPORARY.fullmatch(name):
+        what = "a temporary file of a sheetgen that is writing, not a document"
+    else:
+        return
+    raise OutputError(f"{path}: is {what}; choose another name")
+
+
 def _is_stream(path: Path) -> bool:
     with contextlib.suppress(OSError):
         return not stat.S_ISREG(path.stat().st_mode) and not path.is_dir()
@@ -370,6 +388,7 @@ def check_target(path: Path, fmt: str, *, reads: Iterable[Path] = (), force: boo
         return
     folder = path.parent if str(path.parent) else Path(".")
     _refuse_input(path, list(reads))
+    _refuse_working_file(path)
     if not folder.is_dir():
         raise _no_folder(folder)
     check_replaceable(path)

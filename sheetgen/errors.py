@@ -73,6 +73,10 @@ class RuleError(SheetgenError):
     """A game, a series or a set of house rules breaks the rules of the game."""
 
 
+class NumberTooLargeError(RuleError):
+    """A number has far more digits than any count of cards, points or players."""
+
+
 class SeriesFileError(SheetgenError):
     """A series file is missing, unreadable, malformed or holds invalid data."""
 

@@ -10,13 +10,20 @@ The result is one validated, frozen HouseRules.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sheetgen.errors import ChoiceError, HouseRulesError, RuleError, SheetgenError
+from sheetgen.errors import (
+    ChoiceError,
+    HouseRulesError,
+    NumberTooLargeError,
+    RuleError,
+    SheetgenError,
+)
 from sheetgen.games import DEFAULT_GAME, FILE_ONLY_KEYS, Deck, GameDef, Toggle, load_game
 from sheetgen.limits import load_toml
 from sheetgen.numbers import whole_number
@@ -209,11 +216,23 @@ def _merge(
     for origin, data in layers:
         for key, value in data.items():
             try:
-                definition.toggle(key)
+                toggle = definition.toggle(key)
             except HouseRulesError as exc:
                 raise _placed(exc, origin, key) from None
+            if isinstance(origin, Path):
+                _check_type(definition, toggle, value, origin)
             merged[key] = (value, origin)
     return merged
+
+
+def _check_type(game: GameDef, toggle: Toggle, value: Any, origin: Path) -> None:
+    """A TOML file says what type a value has: a number in quotes is text, and refused
+    (the command line, where everything is text, reads "4" as a number). Anything else
+    that is not a number is refused by the check of its kind."""
+    if toggle.kind not in ("players", "number", "stock") or not isinstance(value, str):
+        return
+    if re.fullmatch(r"[+-]?[0-9]+", value.strip()):
+        raise _fail(origin, toggle.name, f"write the number without quotes, not {value!r}")
 
 
 def official_rules(game: str, players: int) -> HouseRules:
@@ -379,6 +398,8 @@ def _value(game: GameDef, toggle: Toggle, value: Any, origin: Origin) -> Any:
     if toggle.kind == "number":
         try:
             number = whole_number(value)
+        except NumberTooLargeError:
+            raise  # the one bound every number meets, said the one way
         except RuleError:
             raise HouseRulesError(
                 f"{game.name}'s {toggle.name} is a whole number, not {value!r}"
@@ -407,6 +428,8 @@ def _stock(game: GameDef, players: int, deck: Deck, value: Any) -> int:
         named = "official, short or" if game.short_stock is not None else "official or"
         try:
             size = whole_number(value)
+        except NumberTooLargeError:
+            raise
         except SheetgenError:
             raise HouseRulesError(
                 f"{value!r} is not a {game.stock_word} size; give {named} a number"

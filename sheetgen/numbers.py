@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from sheetgen.errors import RuleError
+from sheetgen.errors import NumberTooLargeError, RuleError
 
 _WHOLE = re.compile(r"[+-]?[0-9]+")
 # Far more digits than any count of cards or points; Python refuses to read thousands.
@@ -18,10 +18,12 @@ def whole_number(value: object, field: str | None = None) -> int:
     :class:`RuleError` placed at ``field``.
     """
     if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    if isinstance(value, str) and _WHOLE.fullmatch(text := value.strip()):
-        digits = len(text.lstrip("+-"))
-        if digits > MAX_DIGITS:
-            raise RuleError(f"a number of {digits} digits is far too large", field=field)
-        return int(text)
-    raise RuleError(f"{value!r} is not a whole number", field=field)
+        text = str(value)  # an int from TOML or JSON meets the same bound as typed text
+    elif isinstance(value, str) and _WHOLE.fullmatch(value.strip()):
+        text = value.strip()
+    else:
+        raise RuleError(f"{value!r} is not a whole number", field=field)
+    digits = len(text.lstrip("+-"))
+    if digits > MAX_DIGITS:
+        raise NumberTooLargeError(f"a number of {digits} digits is far too large", field=field)
+    return int(text)

@@ -18,6 +18,7 @@ import os
 import re
 import shutil
 import subprocess
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
@@ -44,6 +45,18 @@ CUPS_TIMEOUT = 60.0
 # imposition draws the pages of a folded sheet as forms named /Page0, /Page1.
 IMPOSED_FORM = re.compile(r"/Page\d+")
 INSTALL_HINT = "install CUPS's client: sudo apt-get install cups-client (Debian and Ubuntu)"
+
+
+def shown(text: str) -> str:
+    """Text CUPS gave (a printer's name, a paper size, an answer) as it may be shown:
+    control and format characters written as escapes (``\\x1b``), so a queue named with
+    terminal escape sequences cannot clear or rewrite the user's screen."""
+    return "".join(
+        char.encode("unicode_escape").decode("ascii")
+        if unicodedata.category(char)[0] == "C" or unicodedata.category(char) in ("Zl", "Zp")
+        else char
+        for char in text
+    )
 
 
 @dataclass(frozen=True)
@@ -323,7 +336,7 @@ def _said(result: subprocess.CompletedProcess[bytes]) -> str:
     line = text.splitlines()[-1] if text else f"exit status {result.returncode}"
     for prefix in ("lp: ", "lpstat: ", "lpoptions: ", "Error - "):
         line = line.removeprefix(prefix)
-    return line
+    return shown(line)
 
 
 def _require_scheduler(env: Mapping[str, str]) -> None:
@@ -391,15 +404,15 @@ def printers_text(found: Sequence[Printer]) -> str:
     """The printers as lines for a terminal: name, default, sides and paper sizes."""
     if not found:
         return "CUPS knows no printers yet: add one in the system's printer settings.\n"
-    width = max(len(printer.name) for printer in found)
+    width = max(len(shown(printer.name)) for printer in found)
     lines = []
     for printer in found:
         papers = [
-            f"{paper} (default)" if paper == printer.default_paper else paper
+            f"{shown(paper)} (default)" if paper == printer.default_paper else shown(paper)
             for paper in printer.papers
         ]
         lines.append(
-            f"{printer.name:<{width}}  {'default' if printer.default else '':<7}  "
+            f"{shown(printer.name):<{width}}  {'default' if printer.default else '':<7}  "
             f"{'two-sided' if printer.two_sided else 'one-sided'}  "
             f"paper: {', '.join(papers) or 'not said'}".rstrip()
         )
@@ -421,7 +434,7 @@ def find_printer(name: str | None, environ: Mapping[str, str] | None = None) -> 
         raise PrintError(f"printing needs CUPS's lp command: {INSTALL_HINT}")
     _require_scheduler(env)
     names = _names(env)
-    there = f"CUPS has {', '.join(names)}" if names else "CUPS has no printers yet"
+    there = f"CUPS has {', '.join(map(shown, names))}" if names else "CUPS has no printers yet"
     default, chosen_by = _default_name(env)
     wanted = name or default
     if wanted is None:
@@ -431,7 +444,7 @@ def find_printer(name: str | None, environ: Mapping[str, str] | None = None) -> 
         )
     if wanted.split("/", 1)[0] not in names:
         how = "" if name else f" ({chosen_by})"
-        raise PrintError(f"no printer called {wanted!r}{how}: {there}")
+        raise PrintError(f"no printer called {shown(repr(wanted))}{how}: {there}")
     return _describe(wanted, wanted == default, env)
 
 
@@ -442,8 +455,8 @@ def paper_warning(plan: Sequence[Job], printer: Printer) -> str | None:
     if not printer.papers or not wanted:
         return None
     return (
-        f"{printer.name} lists no {' or '.join(wanted)} paper (it has "
-        f"{', '.join(printer.papers)}); --paper chooses the document's paper"
+        f"{shown(printer.name)} lists no {' or '.join(wanted)} paper (it has "
+        f"{', '.join(map(shown, printer.papers))}); --paper chooses the document's paper"
     )
 
 
@@ -470,13 +483,13 @@ def send(
     sent = []
     for step in steps:
         if isinstance(step, TurnStack):
-            ask(step.message(printer.name))
+            ask(step.message(shown(printer.name)))
             continue
         result = _run(lp_arguments(step, printer.name), env, step.pdf)
         if result.returncode != 0:
-            raise PrintError(f"{printer.name} refused {step.title!r}: {_said(result)}")
+            raise PrintError(f"{shown(printer.name)} refused {step.title!r}: {_said(result)}")
         answer = result.stdout.decode("utf-8", "replace")
-        request = answer.removeprefix("request id is ").split(" ", 1)[0].strip()
+        request = shown(answer.removeprefix("request id is ").split(" ", 1)[0].strip())
         sent.append(Sent(request, step))
         if report is not None:
             report(sent[-1])

@@ -62,6 +62,8 @@ def games_of(folder: Path, name: str = "f.yaml") -> list[dict[str, object]]:
 
 # Numbers -----------------------------------------------------------------------------
 
+TOO_LARGE = "a number of 19 digits is far too large"
+
 
 @pytest.mark.parametrize(
     ("count", "message"),
@@ -86,16 +88,58 @@ def test_absurd_numbers_in_an_option(folder: Path, count: str, message: str) -> 
     [
         ("target = 1e400\n", "ours.toml, target: inf is not a whole number"),
         ('players = "²"\n', "ours.toml, players: '²' is not a whole number"),
+        ('players = "4"\n', "ours.toml, players: write the number without quotes, not '4'"),
+        ("players = 4.0\n", "ours.toml, players: 4.0 is not a whole number"),
+        ('stock = " 20"\n', "ours.toml, stock: write the number without quotes, not ' 20'"),
+        (
+            'series = true\nbonus = "25"\n',
+            "ours.toml, bonus: write the number without quotes, not '25'",
+        ),
+        # The one bound of every number, whether it comes from TOML, --set or an option.
+        ("players = 9223372036854775807\n", f"ours.toml, players: {TOO_LARGE}"),
+        ("stock = 9223372036854775807\n", f"ours.toml, stock: {TOO_LARGE}"),
+        ("series = true\ntarget = -9223372036854775808\n", f"ours.toml, target: {TOO_LARGE}"),
         (
             'extra = ["a.md"]\n',
             "ours.toml, extra: ['a.md'] is not a file name; give a Markdown file",
         ),
     ],
-    ids=["float-overflow", "superscript", "list-for-a-path"],
+    ids=[
+        "float-overflow",
+        "superscript",
+        "number-in-quotes",
+        "float-for-a-count",
+        "stock-in-quotes",
+        "figure-in-quotes",
+        "players-int64",
+        "stock-int64",
+        "target-int64-negative",
+        "list-for-a-path",
+    ],
 )
 def test_wrong_numbers_and_types_in_house_rules(folder: Path, text: str, message: str) -> None:
     (folder / "ours.toml").write_text(text, encoding="utf-8")
     refused(folder, ["rules", "--house-rules", "ours.toml", "-o", "r.pdf"], message)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "9223372036854775807"], f"Invalid value for '--players': {TOO_LARGE}"),
+        (["--set", "players=9223372036854775807"], f"--set players: {TOO_LARGE}"),
+        (["--house-rules", "big.toml"], f"big.toml, players: {TOO_LARGE}"),
+    ],
+    ids=["option", "set", "house-rules"],
+)
+def test_one_bound_for_numbers_from_options_set_and_house_rules(
+    folder: Path, args: list[str], message: str
+) -> None:
+    (folder / "big.toml").write_text("players = 9223372036854775807\n", encoding="utf-8")
+    before = snapshot(folder)
+    done = run(["rules", *args, "-o", "r.pdf"], folder)
+    assert "Traceback" not in done.err and done.code in (1, 2)
+    assert done.err.splitlines()[-1] == f"Error: {message}"
+    assert snapshot(folder) == before and temporaries(folder) == []
 
 
 @pytest.mark.parametrize(

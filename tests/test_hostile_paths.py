@@ -209,6 +209,39 @@ def test_split_and_output_together_are_refused(folder: Path) -> None:
     assert snapshot(folder) == before and not (folder / "each").exists()
 
 
+LOCK_REFUSED = "is a lock file, not a document; replacing it could let two programs change one file"
+
+
+@pytest.mark.parametrize(
+    ("args", "target", "what"),
+    [
+        (["sheet"], ".f2.yaml.lock", LOCK_REFUSED),
+        (["sheet", "--force"], ".f2.yaml.lock", LOCK_REFUSED),
+        (["fill", "f3.yaml", "--force"], ".f2.yaml.lock", LOCK_REFUSED),
+        (["export", "f3.yaml", "--format", "json"], ".f2.yaml.lock", LOCK_REFUSED),
+        (["rules", "--force"], "new.lock", LOCK_REFUSED),
+        (["sheet", "--force"], ".#f2.yaml", LOCK_REFUSED),
+        (
+            ["sheet", "--force"],
+            ".f2.yaml.4242-abc.tmp",
+            "is a temporary file of a sheetgen that is writing, not a document",
+        ),
+    ],
+    ids=["sheet", "sheet-force", "fill", "export", "rules-new-name", "editor-lock", "temporary"],
+)
+def test_a_lock_file_or_temporary_is_never_a_target(
+    folder: Path, args: list[str], target: str, what: str
+) -> None:
+    assert run(["record", "f2.yaml", *RECORD], folder).code == 0
+    lock = folder / ".f2.yaml.lock"
+    inode = lock.stat().st_ino
+    (folder / ".#f2.yaml").symlink_to("root@host.1234")  # as Emacs makes it
+    refused_and_untouched(folder, [*args, "-o", target], f"{target}: {what}; choose another name")
+    assert lock.stat().st_ino == inode and lock.read_bytes() == b""
+    assert os.readlink(folder / ".#f2.yaml") == "root@host.1234"
+    assert not (folder / target).exists() or (folder / target).read_bytes() == b""
+
+
 # Hard links -----------------------------------------------------------------------
 
 

@@ -557,3 +557,53 @@ def test_paper_warning(papers, warning) -> None:
     plan = printing.score_sheet_plan(blank_sheet_pdf(paper=A4))
     printer = printing.Printer("office", False, True, papers, papers[0] if papers else None)
     assert printing.paper_warning(plan, printer) == warning
+
+
+def _fake_cups(folder: Path, printer: str) -> Path:
+    """lpstat and lpoptions that answer like CUPS for one queue named ``printer``: a
+    hostile name (CUPS takes almost any byte in a queue name over IPP)."""
+    bin_dir = folder / "bin"
+    bin_dir.mkdir()
+    answers = {
+        "lpstat": '[ "$1" = -r ] && echo "scheduler is running"\n'
+        '[ "$1" = -e ] && printf "%s\\n" "$PRINTER_NAME"\n'
+        '[ "$1" = -d ] && printf "system default destination: %s\\n" "$PRINTER_NAME"\n'
+        "exit 0\n",
+        "lpoptions": 'printf "PageSize/Media Size: *Letter A4 \\033[2J\\n"\n',
+        "lp": 'printf "lp: \\033]0;owned\\007 %s refused\\n" "$PRINTER_NAME" >&2\nexit 1\n',
+    }
+    for name, body in answers.items():
+        script = bin_dir / name
+        script.write_text(f"#!/bin/sh\n{body}", encoding="utf-8")
+        script.chmod(0o755)
+    return bin_dir
+
+
+HOSTILE_PRINTER = "office\x1b[2J\x1b]0;pwned\x07\u202eboss"
+HOSTILE_SHOWN = "office\\x1b[2J\\x1b]0;pwned\\x07\\u202eboss"
+
+
+def test_printer_names_with_control_characters_are_shown_escaped(
+    runner, monkeypatch, tmp_path
+) -> None:
+    bin_dir = _fake_cups(tmp_path, HOSTILE_PRINTER)
+    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
+    monkeypatch.setenv("PRINTER_NAME", HOSTILE_PRINTER)
+    result = runner("printers")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (
+        f"{HOSTILE_SHOWN}  default  one-sided  paper: Letter (default), A4, \\x1b[2J\n"
+    )
+    assert "\x1b" not in result.stdout and "\u202e" not in result.stdout
+    result = runner("sheet", "--print", "-o", "k.pdf")
+    assert result.exit_code == 1
+    assert "Traceback" not in result.stderr
+    assert result.stderr.splitlines()[-1] == (
+        f"Error: {HOSTILE_SHOWN} refused 'Skip-Bo score sheet': "
+        f"\\x1b]0;owned\\x07 {HOSTILE_SHOWN} refused"
+    )
+    assert "\x1b" not in result.stderr and "\x07" not in result.stderr
+    result = runner("sheet", "--print", "--printer", "x\x1by", "-o", "k.pdf")
+    assert result.stderr.splitlines()[-1] == (
+        f"Error: no printer called 'x\\x1by': CUPS has {HOSTILE_SHOWN}"
+    )
