@@ -111,6 +111,7 @@ def _no_folder(folder: Path) -> OutputError:
 
 def make_folder(folder: Path) -> None:
     """Make the folder a user named for a batch, but never the folders above it."""
+    _check_folder_link(folder)
     if folder.is_dir():
         return
     parent = folder.parent if str(folder.parent) else Path(".")
@@ -197,6 +198,15 @@ def check_replaceable(path: Path) -> None:
             f"{path}: has {info.st_nlink} names (hard links); replacing it would split them, "
             "so sheetgen leaves it alone; give it a file of its own with cp"
         )
+
+
+def _check_folder_link(folder: Path) -> None:
+    """A folder named for documents is not reached through a link another user planted in
+    a sticky shared folder, just as a file is not (see ``_check_planted_link``)."""
+    with contextlib.suppress(OSError):
+        link = folder.lstat()
+        if stat.S_ISLNK(link.st_mode):
+            _check_planted_link(folder, link)
 
 
 def _check_planted_link(path: Path, link: os.stat_result) -> None:
@@ -329,10 +339,12 @@ def destination(
                 f"{DEFAULT_FOLDER.absolute()}: cannot make this folder ({_reason(exc)}); "
                 "choose where to write with -o"
             ) from None
+        _check_folder_link(DEFAULT_FOLDER)
         path = DEFAULT_FOLDER / f"{stem}.{fmt}"
     elif output == STDOUT:
         return output, fmt or formats[0]
     elif output.is_dir():
+        _check_folder_link(output)
         fmt = fmt or formats[0]
         path = output / f"{stem}.{fmt}"
     else:

@@ -9,6 +9,7 @@ after a refusal, and that no temporary file or process is left.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -306,6 +307,63 @@ def test_a_link_planted_in_a_sticky_folder_is_not_followed(users: tuple[str, str
         os.lchown(planted, *_ids(guest))
         assert run(["sheet", "-o", str(planted)], place, user=guest).code == 0
         assert victim.read_bytes().startswith(b"%PDF-") and len(victim.read_bytes()) > 1000
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["fill", "f.yaml", "--split", "{planted}"],
+        ["fill", "f.yaml", "--split", "{planted}", "--format", "png"],
+        ["fill", "f.yaml", "-o", "{planted}"],
+        ["sheet", "-o", "{planted}"],
+        ["export", "f.yaml", "--format", "md", "-o", "{planted}"],
+    ],
+    ids=["split", "split-png", "fill-o-folder", "sheet-o-folder", "export-o-folder"],
+)
+def test_a_folder_link_planted_in_a_sticky_folder_is_not_followed(
+    users: tuple[str, str], args: list[str]
+) -> None:
+    """fill --split (or -o naming a folder) through another user's link in /tmp would
+    write the victim's own documents into the folder the link names."""
+    guest, other = users
+    with shared_folder(mode=0o1777) as place, shared_folder(guest) as home:
+        sheets = home / "sheets"
+        sheets.mkdir()
+        shutil.chown(sheets, guest, guest)
+        owned(sheets / "f.pdf", guest, b"%PDF-1.4 last week's sheet\n")
+        owned(home / "f.yaml", guest, SERIES.encode())
+        planted = place / "sheets"
+        planted.symlink_to(sheets)
+        os.lchown(planted, *_ids(other))
+        before = snapshot(home)
+        done = run([arg.format(planted=planted) for arg in args], home, user=guest)
+        assert_refused(
+            done,
+            f"{planted}: is a link another user made in a shared folder; "
+            "sheetgen does not write through it",
+        )
+        assert snapshot(home) == before and temporaries(home) == []
+        # The user's own link is followed, as the kernel would.
+        os.lchown(planted, *_ids(guest))
+        done = run([arg.format(planted=planted) for arg in args], home, user=guest)
+        assert done.code == 0, done.err
+
+
+def test_a_planted_output_folder_in_a_sticky_folder_is_not_followed(
+    users: tuple[str, str],
+) -> None:
+    guest, other = users
+    with shared_folder(mode=0o1777) as place, shared_folder(guest) as home:
+        owned(place / "f.yaml", guest, SERIES.encode())
+        (place / "output").symlink_to(home)
+        os.lchown(place / "output", *_ids(other))
+        before = snapshot(home)
+        assert_refused(
+            run(["fill", "f.yaml"], place, user=guest),
+            "output: is a link another user made in a shared folder; "
+            "sheetgen does not write through it",
+        )
+        assert snapshot(home) == before and temporaries(home) == []
 
 
 def _ids(user: str) -> tuple[int, int]:
