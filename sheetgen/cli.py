@@ -563,16 +563,27 @@ series_inputs = click.argument(
 )
 
 
-def _scored(inputs: tuple[Path, ...]) -> list[tuple[Path, Any]]:
-    """Every series file named or in a named folder, read, checked and scored."""
+def _series_files(inputs: tuple[Path, ...]) -> Any:
+    """Every series file named or in a named folder, each series once; notes what was left out."""
+    from sheetgen.seriesfile import distinct_series
+
+    files = distinct_series(inputs)
+    for note in files.notes:
+        click.echo(f"Note: {note}", err=True)
+    return files
+
+
+def _scored(files: Any) -> list[tuple[Path, Any]]:
+    """Each of the series files, read, checked and scored."""
     from sheetgen.scoring import score_series
-    from sheetgen.seriesfile import load_series, series_paths
+    from sheetgen.seriesfile import load_series
 
-    return [(path, score_series(load_series(path))) for path in series_paths(inputs)]
+    return [(path, score_series(load_series(path))) for path in files.paths]
 
 
-def _one_file(inputs: tuple[Path, ...], named: list[tuple[Path, Any]]) -> bool:
-    return len(inputs) == 1 and len(named) == 1 and not inputs[0].is_dir()
+def _one_file(inputs: tuple[Path, ...], paths: Sequence[Any]) -> bool:
+    """Whether one series file was named (perhaps twice), and no folder."""
+    return len(paths) == 1 and not any(item.is_dir() for item in inputs)
 
 
 @cli.command()
@@ -590,7 +601,7 @@ def standings(inputs: tuple[Path, ...]) -> None:
     """
     from sheetgen.export import season_text, standings_text
 
-    named = _scored(inputs)
+    named = _scored(_series_files(inputs))
     if _one_file(inputs, named):
         click.echo(standings_text(named[0][1]), nl=False)
         return
@@ -663,14 +674,15 @@ def export(
 
     if excel and fmt not in (None, "csv"):
         raise click.BadParameter(f"--excel makes a CSV file, not {fmt}", param_hint="--excel")
-    named = _scored(inputs)
+    files = _series_files(inputs)
+    named = _scored(files)
     one = _one_file(inputs, named)
     target, fmt = destination(
         output,
         fmt or ("csv" if excel else None),
         formats=EXPORT_FORMATS,
-        stem=inputs[0].stem if one else "season",
-        reads=[path for path, _ in named],
+        stem=named[0][0].stem if one else "season",
+        reads=[*files.paths, *files.left_out],
         force=force,
     )
     lang = _lang(lang_code)
@@ -1276,25 +1288,25 @@ def fill(
     from sheetgen.atomic import STDOUT, check_target, destination, make_folder, write_bytes
     from sheetgen.fill import Failed, fill_documents
     from sheetgen.paper import default_paper, paper
-    from sheetgen.seriesfile import series_paths
 
     if split_dir is not None and output is not None:
         raise click.UsageError("give --split FOLDER or -o FILE, not both")
     title = _checked_title(title)
-    paths = series_paths(inputs)
-    one = len(inputs) == 1 and not inputs[0].is_dir()
-    stem = inputs[0].stem if one else "filled-sheets"
+    files = _series_files(inputs)
+    paths = files.paths
+    reads = [*paths, *files.left_out]
+    stem = paths[0].stem if _one_file(inputs, paths) else "filled-sheets"
     if split_dir is None and print_on is not None and output is None:
         target, fmt = STDOUT, fmt or DOCUMENT_FORMATS[0]  # printed only, never written
     elif split_dir is None:
         target, fmt = destination(
-            output, fmt, formats=DOCUMENT_FORMATS, stem=stem, reads=paths, force=force
+            output, fmt, formats=DOCUMENT_FORMATS, stem=stem, reads=reads, force=force
         )
     else:
         target, fmt = split_dir, fmt or DOCUMENT_FORMATS[0]
         make_folder(split_dir)
         for path in paths:
-            check_target(split_dir / f"{path.stem}.{fmt}", fmt, reads=paths, force=force)
+            check_target(split_dir / f"{path.stem}.{fmt}", fmt, reads=reads, force=force)
     # Off a terminal, click would still print the label once: a log wants none of it.
     quiet = len(paths) <= 3 or not sys.stderr.isatty()
     with click.progressbar(

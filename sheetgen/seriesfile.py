@@ -15,7 +15,7 @@ import io
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -100,6 +100,99 @@ def series_paths(inputs: Iterable[Path]) -> list[Path]:
         else:
             paths.append(item)
     return paths
+
+
+@dataclass(frozen=True)
+class SeriesFiles:
+    """The series files a command reads, each series once, and the files it left out."""
+
+    paths: list[Path]
+    left_out: list[tuple[Path, str]]
+
+    @property
+    def notes(self) -> list[str]:
+        """One line per file left out, saying why."""
+        return [f"{path}: {why}" for path, why in self.left_out]
+
+
+def distinct_series(inputs: Iterable[Path]) -> SeriesFiles:
+    """The series files named or found in named folders, each series read once.
+
+    A file named twice (``a.yaml ./a.yaml``, a folder and a file in it, two links to
+    one file) is read once; a CSV export beside the series it was exported from (its
+    games are that series' games, or the first of them) is left out, so a season
+    counts those games once. Files that cannot be read are kept: reading them reports
+    what is wrong.
+    """
+    paths: list[Path] = []
+    left_out: list[tuple[Path, str]] = []
+    seen: dict[tuple[int, int], Path] = {}
+    for path in series_paths(inputs):
+        try:
+            info = path.stat()
+        except OSError:
+            paths.append(path)
+            continue
+        key = (info.st_dev, info.st_ino)
+        if key in seen:
+            same = "named twice" if seen[key] == path else f"the same file as {seen[key]}"
+            left_out.append((path, f"{same}; read once"))
+        else:
+            seen[key] = path
+            paths.append(path)
+    exports = _exports_beside_their_series(paths)
+    left_out += exports.items()
+    return SeriesFiles([path for path in paths if path not in exports], left_out)
+
+
+def _is_export(path: Path) -> bool:
+    """Whether ``path`` is a CSV export (a series with points and totals columns)."""
+    if series_format(path) != "csv":
+        return False
+    try:
+        return _has_worked_columns(path.read_bytes().decode("utf-8"))
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return False
+
+
+def _exports_beside_their_series(paths: list[Path]) -> dict[Path, str]:
+    """Each CSV export whose series another file beside it (or of its name) holds, and why
+    it is left out."""
+    exports = [path for path in paths if _is_export(path)]
+    left_out: dict[Path, str] = {}
+    read: dict[Path, Series | None] = {}
+
+    def series_of(path: Path) -> Series | None:
+        if path not in read:
+            try:
+                read[path] = load_series(path)
+            except SheetgenError:
+                read[path] = None  # reported when the file is read for the command
+        return read[path]
+
+    for export in exports:
+        exported = series_of(export)
+        if exported is None:
+            continue
+        for other in paths:
+            beside = other.parent == export.parent or other.stem == export.stem
+            if other == export or other in left_out or not beside:
+                continue
+            if other in exports and paths.index(other) > paths.index(export):
+                continue  # of two copies of one export, the first is kept
+            series = series_of(other)
+            if series is not None and _holds(series, exported):
+                games, played = len(exported.games), len(series.games)
+                first = "its games" if games == played else f"{games} of its {played} games"
+                left_out[export] = f"an export of {other} ({first}); left out, so they count once"
+                break
+    return left_out
+
+
+def _holds(series: Series, exported: Series) -> bool:
+    """Whether ``exported`` is ``series`` as it stood after some of its games."""
+    count = len(exported.games)
+    return count <= len(series.games) and replace(series, games=series.games[:count]) == exported
 
 
 def load_series(path: Path) -> Series:

@@ -105,7 +105,10 @@ def test_excel_is_for_csv_only(runner, season: Path) -> None:
 
 @pytest.mark.parametrize("split", [["-o", "all.pdf"], ["--split", "sheets"]])
 def test_fill_a_folder_holding_an_export(runner, season: Path, split: list[str]) -> None:
+    """An export in a folder without its series is a series of its own; beside its series
+    it is left out with a note (see test_a_season_counts_each_series_once)."""
     assert runner("export", "friday.yaml", "--excel", "-o", "friday-export.csv").exit_code == 0
+    (season / "friday.yaml").unlink()
     result = runner("fill", ".", *split)
     assert result.exit_code == 0, result.output
     pdf = season / ("sheets/friday-export.pdf" if "--split" in split else "all.pdf")
@@ -217,3 +220,104 @@ def test_a_cards_left_series_of_another_game_round_trips(runner, tmp_path: Path)
         .startswith("game,spite-and-malice\nstock,15\ngame,winner,Ann,Bob,points,")
     )
     assert load_series(tmp_path / "s.csv") == load_series(tmp_path / "s.yaml")
+
+
+def _season_line(output: str) -> str:
+    return next(line for line in output.splitlines() if line.startswith("Season:"))
+
+
+EXPORT_NOTE = "an export of friday.yaml ({}); left out, so they count once"
+
+
+@pytest.mark.parametrize(
+    ("make", "args", "note"),
+    [
+        (None, ["friday.yaml", "./friday.yaml", "pairs.yaml"], "friday.yaml: named twice"),
+        (None, [".", "friday.yaml"], "friday.yaml: named twice"),
+        (
+            "symlink",
+            ["friday.yaml", "link.yaml", "pairs.yaml"],
+            "link.yaml: the same file as friday.yaml",
+        ),
+        (
+            "hard-link",
+            ["friday.yaml", "link.yaml", "pairs.yaml"],
+            "link.yaml: the same file as friday.yaml",
+        ),
+        ("export", ["."], f"friday.csv: {EXPORT_NOTE.format('its games')}"),
+        ("excel", ["."], f"club.csv: {EXPORT_NOTE.format('its games')}"),
+        ("stale", ["."], f"friday.csv: {EXPORT_NOTE.format('2 of its 3 games')}"),
+        (
+            "export",
+            ["friday.csv", "friday.yaml", "pairs.yaml"],
+            f"friday.csv: {EXPORT_NOTE.format('its games')}",
+        ),
+    ],
+    ids=[
+        "named-twice",
+        "folder-and-file",
+        "symlink",
+        "hard-link",
+        "export",
+        "excel",
+        "stale",
+        "named",
+    ],
+)
+def test_a_season_counts_each_series_once(
+    runner, season: Path, snapshot, make: str | None, args: list[str], note: str
+) -> None:
+    """standings, export and fill read each series once: the same file named twice (or
+    through a link), and a CSV export beside its series, are left out with a note."""
+    if make == "symlink":
+        (season / "link.yaml").symlink_to("friday.yaml")
+    elif make == "hard-link":
+        (season / "link.yaml").hardlink_to(season / "friday.yaml")
+    elif make is not None:
+        name, excel = ("club.csv", ["--excel"]) if make == "excel" else ("friday.csv", [])
+        assert runner("export", "friday.yaml", "--format", "csv", *excel, "-o", name).exit_code == 0
+    games = 3
+    if make == "stale":
+        record = ["friday.yaml", "--winner", "Cy", "--left", "Zoë=1", "--left", "Bob=1"]
+        assert runner("record", *record).exit_code == 0
+        games = 4
+    before = snapshot(season)
+    shown = note if "export" in note else f"{note}; read once"
+    result = runner("standings", *args)
+    assert result.exit_code == 0, result.output
+    assert _season_line(result.stdout) == f"Season: 2 series, {games} games"
+    assert result.stderr == f"Note: {shown}\n"
+    exported = runner("export", *args, "--format", "json")
+    assert exported.exit_code == 0, exported.output
+    assert (
+        json.loads(exported.stdout)["season"]
+        == json.loads(runner("export", "friday.yaml", "pairs.yaml", "--format", "json").stdout)[
+            "season"
+        ]
+    )
+    filled = runner("fill", *args, "--split", "sheets")
+    assert filled.exit_code == 0, filled.output
+    assert filled.stderr.splitlines()[0] == f"Note: {shown}"
+    assert sorted(path.name for path in (season / "sheets").iterdir()) == [
+        "friday.pdf",
+        "pairs.pdf",
+    ]
+    after = {name: data for name, data in snapshot(season).items() if not name.startswith("sheets")}
+    assert after == before
+
+
+def test_one_file_named_twice_is_one_series(runner, season: Path) -> None:
+    result = runner("standings", "friday.yaml", "./friday.yaml")
+    assert result.exit_code == 0
+    assert result.stdout == runner("standings", "friday.yaml").stdout
+    assert result.stderr == "Note: friday.yaml: named twice; read once\n"
+
+
+def test_an_export_with_other_games_is_a_series_of_its_own(runner, season: Path) -> None:
+    """Games recorded into an export after it was made: no longer the series' own."""
+    assert runner("export", "friday.yaml", "--format", "csv", "-o", "friday.csv").exit_code == 0
+    record = ["--winner", "Cy", "--left", "Zoë=1", "--left", "Bob=1"]
+    assert runner("record", "friday.csv", *record).exit_code == 0
+    result = runner("standings", ".")
+    assert result.exit_code == 0 and result.stderr == ""
+    assert _season_line(result.stdout) == "Season: 3 series, 6 games"
