@@ -27,6 +27,7 @@ from sheetgen.fonts import font_files
 from sheetgen.games import TEAM_SIZE, GameDef, Section
 from sheetgen.houserules import HouseRules, differences, official_of
 from sheetgen.imposition import half_paper, impose_saddle_stitch
+from sheetgen.language import ENGLISH, Language
 from sheetgen.markdown import ContentsEntry, first_heading, render_markdown
 from sheetgen.paper import Paper
 from sheetgen.preview import in_format
@@ -34,6 +35,7 @@ from sheetgen.resources import fonts_dir, templates_dir
 from sheetgen.scoring import Game, ScoringRules, game_points, max_points
 from sheetgen.table import Table, deal, make_table
 from sheetgen.templating import evaluate, make_environment, render_string, render_template
+from sheetgen.wording import outcome
 
 CREATOR = f"sheetgen {__version__}"
 LAYOUTS = ("pages", "booklet")
@@ -41,7 +43,6 @@ FORMATS = ("pdf", "png", "html")
 EXAMPLE_NAMES = ("Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kim", "Lou")
 # Share of a full stock pile each loser still holds in the worked example.
 EXAMPLE_SHARES = (0.25, 0.4, 0.1, 0.5, 0.3)
-EXTRA_TITLE = "Our own rules"
 SHEET_SLOT = "score-sheet"
 # Every page of running text is at least a quarter full, measured on the glyphs; lines as
 # laid out stand a little taller than their glyphs, hence 0.28 of the page's height here.
@@ -144,28 +145,36 @@ def _seats(table: Table) -> list[dict[str, Any]]:
     return seats
 
 
-def _others_piles(rules: HouseRules, teams: int) -> str:
+def _others_piles(rules: HouseRules, teams: int, lang: Language) -> str:
     """Whose piles the winner counts: "the other team's stock piles", "the other player's ..."."""
-    words = rules.definition.words
+    _ = lang._
+    words = lang.game(rules.definition).words
     stock, stocks = words.get("stock", "stock pile"), words.get("stocks", "stock piles")
     if teams:
-        return f"the other team's {stocks}" if teams == 2 else f"the other teams' {stocks}"
-    return f"the other player's {stock}" if rules.players == 2 else f"the other players' {stocks}"
+        other = _("the other team's {stocks}") if teams == 2 else _("the other teams' {stocks}")
+    elif rules.players == 2:
+        other = _("the other player's {stock}")
+    else:
+        other = _("the other players' {stocks}")
+    return other.format(stock=stock, stocks=stocks)
 
 
-def extra_title(markdown: str | None) -> str:
+def extra_title(markdown: str | None, lang: Language = ENGLISH) -> str:
     """The title of the table's own rules: their first heading, else "Our own rules"."""
     first = first_heading(markdown) if markdown is not None else None
-    return first.title if first is not None else EXTRA_TITLE
+    return first.title if first is not None else lang._("Our own rules")
 
 
-def build_context(rules: HouseRules, extra_markdown: str | None = None) -> dict[str, Any]:
-    """Every value the templates may use, derived from the validated house rules.
+def build_context(
+    rules: HouseRules, extra_markdown: str | None = None, lang: Language = ENGLISH
+) -> dict[str, Any]:
+    """Every value the templates may use, derived from the validated house rules, with the
+    game's prose in ``lang``.
 
     ``extra_markdown`` is the table's own rules (read from ``rules.extra`` when not
     given); only their title is used here, so the house-rules box can point to it.
     """
-    game = rules.definition
+    game = lang.game(rules.definition)
     if extra_markdown is None:
         extra_markdown = _read_extra(rules)
     deck = game.deck(rules.deck)
@@ -187,9 +196,11 @@ def build_context(rules: HouseRules, extra_markdown: str | None = None) -> dict[
             "laid_out": dealt.laid_out,
         },
         "teams": len(table.teams),
-        "side": "team" if table.teams else "player",
-        "others_piles": _others_piles(rules, len(table.teams)),
-        "extra_title": extra_title(extra_markdown),
+        "side": lang._("team") if table.teams else lang._("player"),
+        "others_piles": _others_piles(rules, len(table.teams), lang),
+        "extra_title": extra_title(extra_markdown, lang),
+        "lang": lang.code,
+        "quotes": lang.counting.quotes,
         "scoring": {
             "way": scoring.way,
             "cards_left": scoring.cards_left,
@@ -197,7 +208,7 @@ def build_context(rules: HouseRules, extra_markdown: str | None = None) -> dict[
             "per_card": scoring.per_card,
             "target": scoring.target,
             "games_to_play": scoring.games_to_play,
-            "outcome": scoring.outcome,
+            "outcome": outcome(scoring, lang),
             "max_points": max_points(table, scoring),
         },
         "example": _example(table, scoring) if rules.series else None,
@@ -217,10 +228,12 @@ def build_context(rules: HouseRules, extra_markdown: str | None = None) -> dict[
     return context
 
 
-def booklet_environment(game: GameDef) -> Environment:
-    """The one Environment a booklet is rendered with: the game's sections and folder
-    first, then the shared templates."""
-    return make_environment([game.folder / "sections", game.folder, templates_dir()])
+def booklet_environment(game: GameDef, lang: Language = ENGLISH) -> Environment:
+    """The one Environment a booklet is rendered with: the game's sections (in ``lang``)
+    and folder first, then the shared templates."""
+    return make_environment(
+        [game.text_folder / "sections", game.folder, templates_dir()], lang=lang
+    )
 
 
 def _chapters(
@@ -237,7 +250,8 @@ def _chapters(
     for number, section in enumerate(sections, start=1):
         if section.slot == "extra":
             if extra is not None:
-                chapters.append(_extra_chapter(extra, str(context["rules"].extra or "--extra")))
+                source = str(context["rules"].extra or "--extra")
+                chapters.append(_extra_chapter(extra, source, context["extra_title"]))
             continue
         if section.when and not evaluate(
             env, section.when, context, f"{game.folder / 'game.toml'}, sections {number}, when"
@@ -263,12 +277,12 @@ def _examples(
 ) -> dict[str, list[Figure]]:
     """The game's worked examples drawn as cards of this table's deck, by the section
     each follows."""
-    data = load_examples(game.folder)
+    data = load_examples(game.folder, None if game.lang == "en" else game.text_folder)
     faces: dict[str, Any] = data["faces"].get(context["rules"].deck) or next(
         iter(data["faces"].values()), {}
     )
     drawn: dict[str, list[Figure]] = {}
-    place = str(game.folder / "examples.toml")
+    place = str(game.text_folder / "examples.toml")
     for example in data["examples"]:
         piles = [
             {
@@ -295,16 +309,17 @@ def _examples(
 SHORT_EXTRA = 1200
 
 
-def _extra_chapter(extra: str, source: str) -> Chapter:
-    """The table's own rules as one chapter, titled by their first heading or "Our own rules".
+def _extra_chapter(extra: str, source: str, title: str) -> Chapter:
+    """The table's own rules as one chapter, titled by their first heading or ``title``
+    ("Our own rules" in the booklet's language).
 
-    A heading that opens the text becomes the chapter's title, and the others keep
-    their depth below it; a heading as high as the title becomes a section of the
-    chapter. Without an opening heading, the shallowest heading becomes a section.
+        A heading that opens the text becomes the chapter's title, and the others keep
+        their depth below it; a heading as high as the title becomes a section of the
+        chapter. Without an opening heading, the shallowest heading becomes a section.
     """
     first = first_heading(extra)
     if first is None:
-        title, body, shift = EXTRA_TITLE, extra, None
+        body, shift = extra, None
     else:
         title, body, shift = first.title, first.rest, 1 - first.level
     rendered = render_markdown(body, id_prefix="extra", shift=shift, floor=2, source=source)
@@ -349,29 +364,33 @@ def render_html(
     page_size_override: tuple[float, float] | None = None,
     spacing: str = "",
     screen: bool = False,
+    lang: Language = ENGLISH,
 ) -> str:
-    """The booklet as one HTML document (fonts and styles from the package only).
+    """The booklet as one HTML document in ``lang`` (fonts and styles from the package only).
 
     ``spacing`` is one of SPACINGS: how tightly the running text is set. With
     ``screen`` the page is for reading on a screen: the fonts are inside it as data
     URLs, so it refers to nothing outside itself, and what is only for paper (the
     score sheet, the printing advice, page numbers) is left out.
     """
-    game = rules.definition
+    game = lang.game(rules.definition)
     if extra_markdown is None:
         extra_markdown = _read_extra(rules)
-    context = build_context(rules, extra_markdown)
-    env = booklet_environment(game)
+    context = build_context(rules, extra_markdown, lang)
+    env = booklet_environment(game, lang)
+    definition = game.text_folder / "game.toml"
     # The house-rules sentences first: the sections quote them too.
     context["differences"] = [
-        render_string(
-            env, game.house_rules[toggle], context, f"{game.folder / 'game.toml'}, {toggle}"
-        )
+        render_string(env, game.house_rules[toggle], context, f"{definition}, {toggle}")
         for toggle in context["changed"]
     ]
     notes = [render_string(env, game.house_rules[toggle], context) for toggle in context["noted"]]
     notes += [render_string(env, line, context) for line in game.suggested]
     context["notes"] = [line for line in notes if line.strip()]
+    context["picture_labels"] = {
+        key: render_string(env, text, context, f"{definition}, picture_labels.{key}")
+        for key, text in game.picture_labels.items()
+    }
     chapters = _chapters(env, game, context, extra_markdown)
     width, height = page_size_override or paper.portrait
     page = {
@@ -385,14 +404,14 @@ def render_html(
         "booklet.html.j2",
         {
             **context,
-            "title": f"{game.name} rules",
+            "title": lang._("{game} rules").format(game=game.name),
             "creator": CREATOR,
             "chapters": chapters,
             "page": page,
             "fonts": {face: _font_url(path, screen) for face, path in font_files().items()},
             "screen": screen,
             "picture_alt": render_string(
-                env, game.picture_alt, context, f"{game.folder / 'game.toml'}, picture_alt"
+                env, game.picture_alt, context, f"{definition}, picture_alt"
             ),
             "sheet_slot": SHEET_SLOT if rules.series and not screen else None,
             "spacing": spacing,
@@ -473,8 +492,10 @@ def build_booklet(
     paper: Paper,
     extra_markdown: str | None = None,
     page_size_override: tuple[float, float] | None = None,
+    lang: Language = ENGLISH,
 ) -> bytes:
-    """The booklet as PDF bytes; with the points game on, the score sheet is the last page."""
+    """The booklet as PDF bytes in ``lang``; with the points game on, the score sheet is the
+    last page."""
     from sheetgen.weasy import load_weasyprint
 
     weasyprint = load_weasyprint()
@@ -486,6 +507,7 @@ def build_booklet(
             extra_markdown=extra_markdown,
             page_size_override=page_size_override,
             spacing=spacing,
+            lang=lang,
         )
         # PDF/UA-1: tagged, with the language, title and figure alternatives a screen
         # reader needs.
@@ -503,7 +525,7 @@ def build_booklet(
     # weasyprint's own subsetting of them is quick.
     pdf: bytes = document.write_pdf(pdf_variant="pdf/ua-1")
     if rules.series:
-        pdf = _lay_sheet(pdf, _sheet_pdf(rules, paper))
+        pdf = _lay_sheet(pdf, _sheet_pdf(rules, paper, lang))
     return pdf
 
 
@@ -525,9 +547,14 @@ def check_layout(layout: str, fmt: str) -> None:
 
 
 def rules_document(
-    rules: HouseRules, *, paper: Paper, layout: str = "pages", fmt: str = "pdf"
+    rules: HouseRules,
+    *,
+    paper: Paper,
+    layout: str = "pages",
+    fmt: str = "pdf",
+    lang: Language = ENGLISH,
 ) -> bytes:
-    """The rules booklet laid out for printing: one page per sheet, or folded.
+    """The rules booklet in ``lang``, laid out for printing: one page per sheet, or folded.
 
     ``pages`` prints each page on its own sheet of ``paper``; ``booklet`` sets
     half-size pages and imposes them for folding (the score sheet stays whole).
@@ -537,18 +564,18 @@ def rules_document(
     """
     check_layout(layout, fmt)
     if fmt == "html":
-        return render_html(rules, paper=paper, screen=True).encode("utf-8")
+        return render_html(rules, paper=paper, screen=True, lang=lang).encode("utf-8")
     if layout == "booklet":
         half = half_paper(paper)
         pdf = impose_saddle_stitch(
-            build_booklet(rules, paper=paper, page_size_override=half.portrait), paper
+            build_booklet(rules, paper=paper, page_size_override=half.portrait, lang=lang), paper
         )
     else:
-        pdf = build_booklet(rules, paper=paper)
+        pdf = build_booklet(rules, paper=paper, lang=lang)
     return in_format(pdf, fmt)
 
 
-def _sheet_pdf(rules: HouseRules, paper: Paper) -> bytes:
+def _sheet_pdf(rules: HouseRules, paper: Paper, lang: Language = ENGLISH) -> bytes:
     """The blank score sheet for this table, as ``sheetgen sheet`` draws it."""
     from sheetgen.sheet import blank_sheet_pdf
 
@@ -558,6 +585,7 @@ def _sheet_pdf(rules: HouseRules, paper: Paper) -> bytes:
         scoring=rules.scoring,
         players=rules.players,
         teams=rules.players // TEAM_SIZE if rules.partnerships else None,
+        lang=lang,
     )
 
 

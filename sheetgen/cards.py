@@ -71,15 +71,77 @@ class DrawnExample:
         return round(self.height * POINTS_PER_UNIT, 1)
 
 
-def load_examples(folder: Path) -> dict[str, Any]:
-    """The game's examples.toml as read, or no examples when the game has none."""
-    path = folder / EXAMPLES
-    if not path.is_file():
-        return {"faces": {}, "examples": []}
+def _read(path: Path) -> dict[str, Any]:
     try:
         return load_toml(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise HouseRulesError(f"{path}: cannot read the drawn examples ({exc})") from exc
+
+
+def load_examples(folder: Path, language: Path | None = None) -> dict[str, Any]:
+    """The game's examples.toml as read, or no examples when the game has none.
+
+    ``language`` is the game's folder of another language: the words of its
+    examples.toml (each example's ``caption``, ``alt`` and ``labels``, one list of
+    lines per pile, in the English order; and optionally ``faces``) replace the
+    English ones; the cards and where each example goes stay the English file's.
+    """
+    path = folder / EXAMPLES
+    if not path.is_file():
+        return {"faces": {}, "examples": []}
+    data = _read(path)
+    if language is None:
+        return data
+    words = _read(language / EXAMPLES)
+    examples = []
+    for example, said in zip(data.get("examples", []), words.get("examples", []), strict=False):
+        labels = said.get("labels", [])
+        piles = [
+            {**pile, "label": labels[index] if index < len(labels) else pile.get("label", [])}
+            for index, pile in enumerate(example["piles"])
+        ]
+        examples.append({**example, "caption": said["caption"], "alt": said["alt"], "piles": piles})
+    faces = {
+        deck: {**shown, **words.get("faces", {}).get(deck, {})}
+        for deck, shown in data.get("faces", {}).items()
+    }
+    return {**data, "faces": faces, "examples": examples}
+
+
+def example_problems(folder: Path, language: Path) -> list[str]:
+    """What the examples.toml in ``language`` lacks, or has that the English has not."""
+    english = _read(folder / EXAMPLES).get("examples", [])
+    if not (language / EXAMPLES).is_file():
+        return ["missing"] if english else []
+    said = _read(language / EXAMPLES)
+    given = said.get("examples", [])
+    problems = []
+    if len(given) != len(english):
+        problems.append(f"give {len(english)} [[examples]], as English does, not {len(given)}")
+    for number, (example, words) in enumerate(zip(english, given, strict=False), start=1):
+        for key in ("caption", "alt"):
+            if not isinstance(words.get(key), str):
+                problems.append(f"examples {number}, {key}: missing (a text)")
+        labels = words.get("labels")
+        piles = example.get("piles", [])
+        if not isinstance(labels, list) or len(labels) != len(piles):
+            problems.append(
+                f"examples {number}, labels: give {len(piles)} lists of lines, one per pile"
+            )
+            continue
+        for pile, (shown, lines) in enumerate(zip(piles, labels, strict=True), start=1):
+            if not isinstance(lines, list) or bool(lines) != bool(shown.get("label")):
+                problems.append(
+                    f"examples {number}, labels {pile}: a list of lines, empty exactly "
+                    "when the English pile has no label"
+                )
+        for key in words:
+            if key not in ("caption", "alt", "labels"):
+                problems.append(f"examples {number}, {key}: not a prose key")
+    for key in said:
+        if key not in ("examples", "faces"):
+            problems.append(f"{key}: not a prose key")
+    return problems
 
 
 def face(value: int | str, faces: dict[str, Any]) -> tuple[tuple[str, ...], str, bool]:

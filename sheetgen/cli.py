@@ -1211,7 +1211,7 @@ def rules(
     from sheetgen.games import load_game
     from sheetgen.language import booklet_language
 
-    booklet_language(load_game(house.game), lang_code)  # only English booklets so far
+    lang = booklet_language(load_game(house.game), lang_code)
     reads = [path for path in (house_rules, toggles.get("extra"), house.extra) if path is not None]
     check_layout(layout, fmt or DOCUMENT_FORMATS[0])  # before an output folder is made
     target = None
@@ -1231,7 +1231,7 @@ def rules(
             )
     chosen_paper = paper(paper_name) if paper_name else default_paper()
     document = rules_document(
-        house, paper=chosen_paper, layout=layout, fmt=fmt or DOCUMENT_FORMATS[0]
+        house, paper=chosen_paper, layout=layout, fmt=fmt or DOCUMENT_FORMATS[0], lang=lang
     )
     if target is not None:
         write_bytes(target, document)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -65,6 +65,7 @@ _TOP_KEYS = {
     "toggles",
     "picture",
     "picture_alt",
+    "picture_labels",
     "words",
     "stock",
     "decks",
@@ -146,7 +147,19 @@ class GameDef:
     # Rulings this booklet suggests where the sources are silent: the box lists them.
     suggested: tuple[str, ...] = ()
     # What the box calls the rules a table plays without house rules.
-    standard_rules: str = "the official rules"
+    # (empty: the official rules, in the booklet's language).
+    standard_rules: str = ""
+    # The words drawn in the table picture (jinja2 text), by the names the picture uses.
+    picture_labels: Mapping[str, str] = field(default_factory=dict)
+    # The language of the prose above (name, words, sentences, labels): "en" as read from
+    # game.toml, another when sheetgen.language has laid the game's <lang>/ folder over it.
+    lang: str = "en"
+
+    @property
+    def text_folder(self) -> Path:
+        """The folder holding this language's sections and examples (the game's own for
+        English, its ``<lang>/`` folder otherwise)."""
+        return self.folder if self.lang == "en" else self.folder / self.lang
 
     @property
     def toggles(self) -> frozenset[str]:
@@ -465,7 +478,10 @@ def _parse(game_id: str, folder: Path, data: dict[str, Any]) -> GameDef:
         draw_left=_whole(dealing.get("draw_left", 0), "deal.draw_left"),
         disputed=disputed,
         suggested=tuple(str(line) for line in data.get("suggested", ())),
-        standard_rules=str(data.get("standard_rules", "the official rules")),
+        standard_rules=str(data.get("standard_rules", "")),
+        picture_labels={
+            str(key): str(value) for key, value in data.get("picture_labels", {}).items()
+        },
     )
     for key in game.house_rules:
         if key not in toggles:

@@ -8,6 +8,14 @@ game.toml``; its glossary (the terms its documents must use) in ``sheetgen/local
 <code>/glossary.toml``. Numbers are written by Babel in the language's own style
 (the documents hold no dates: the sheet's date is written in by hand).
 
+A booklet in another language lays ``rules/<game>/<code>/`` over the game: its
+``game.toml`` gives every prose key of the English one (name, words, sentences, deck
+labels, picture labels), its ``sections/`` every section file, its ``examples.toml``
+the words of the drawn examples; facts (numbers, toggles, order of sections) always
+come from the English files. ``layer_problems`` says what such a folder lacks.
+How a language counts in documents (its number words, its word for "one", its
+quotation marks) is ``sheetgen/locale/<code>/language.toml``.
+
 Without ``--lang`` the language follows the system as gettext does: LANGUAGE (a
 list, first known wins), then LC_ALL, LC_MESSAGES and LANG; English when none
 names a language sheetgen has.
@@ -18,14 +26,14 @@ from __future__ import annotations
 import gettext
 import io
 import os
-import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sheetgen.errors import ChoiceError
+from sheetgen.errors import ChoiceError, GameDefinitionError
+from sheetgen.limits import load_toml
 from sheetgen.resources import PACKAGE_DIR
 
 if TYPE_CHECKING:
@@ -39,6 +47,11 @@ LOCALE_DIR = PACKAGE_DIR / "locale"
 def catalogue_path(code: str) -> Path:
     """Where the short strings of language ``code`` are kept."""
     return LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def counting_path(code: str) -> Path:
+    """Where the way language ``code`` counts in documents is kept."""
+    return LOCALE_DIR / code / "language.toml"
 
 
 def glossary_path(code: str) -> Path:
@@ -74,6 +87,106 @@ def _translations(code: str) -> gettext.NullTranslations:
 
 
 @dataclass(frozen=True)
+class Counting:
+    """How a language writes counts in a booklet: the booklet's number style is counts of
+    things in words up to twelve and figures above, points always in figures."""
+
+    numbers: tuple[str, ...]
+    one: str  # the word for 1 before a noun ("one", German "ein"; a noun may ask for "eine")
+    plural_ending: str  # what makes a plural when none is given ("s"; German: none)
+    card: tuple[str, str, str]  # the cards filter: singular, plural, word for one
+    figures: frozenset[str]  # nouns always counted in figures ("point")
+    quotes: tuple[str, str, str, str]  # opening and closing marks, then the inner pair
+
+    def spell(self, number: int) -> str:
+        """A small count in words ("four", "vier"), larger ones in digits."""
+        if 0 <= number < len(self.numbers):
+            return self.numbers[number]
+        return str(number)
+
+    def plural(self, word: str, number: int) -> str:
+        """``word`` for ``number`` things when the language makes plurals by an ending."""
+        return word if number == 1 else f"{word}{self.plural_ending}"
+
+    def count(
+        self, number: int, singular: str, plural: str | None = None, one: str | None = None
+    ) -> str:
+        """A grammatical count: ``one card``, ``30 cards``, ``1 point``; ``ein Spiel``,
+        ``eine Karte`` (``one="eine"``), ``zwölf Karten``."""
+        if singular in self.figures:
+            shown = str(number)
+        elif number == 1:
+            shown = self.one if one is None else one
+        else:
+            shown = self.spell(number)
+        if number == 1:
+            return f"{shown} {singular}"
+        return f"{shown} {self.plural(singular, number) if plural is None else plural}"
+
+    def cards(self, number: int) -> str:
+        """The count the rules text needs most: ``one card``, ``eine Karte``."""
+        singular, plural, one = self.card
+        return self.count(number, singular, plural, one)
+
+    def quoted(self, text: str) -> str:
+        """``text`` in this language's quotation marks."""
+        return f"{self.quotes[0]}{text}{self.quotes[1]}"
+
+
+ENGLISH_COUNTING = Counting(
+    numbers=(
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+    ),
+    one="one",
+    plural_ending="s",
+    card=("card", "cards", "one"),
+    figures=frozenset({"point"}),
+    quotes=(
+        "\N{LEFT DOUBLE QUOTATION MARK}",
+        "\N{RIGHT DOUBLE QUOTATION MARK}",
+        "\N{LEFT SINGLE QUOTATION MARK}",
+        "\N{RIGHT SINGLE QUOTATION MARK}",
+    ),
+)
+
+
+@cache
+def _counting(code: str) -> Counting:
+    if code == SOURCE:
+        return ENGLISH_COUNTING
+    path = counting_path(code)
+    try:
+        data = load_toml(path.read_text(encoding="utf-8"))
+        return Counting(
+            numbers=tuple(str(word) for word in data["numbers"]),
+            one=str(data["one"]),
+            plural_ending=str(data.get("plural_ending", "")),
+            card=(str(data["card"][0]), str(data["card"][1]), str(data["card"][2])),
+            figures=frozenset(str(word) for word in data.get("figures", ())),
+            quotes=(
+                str(data["quotes"][0]),
+                str(data["quotes"][1]),
+                str(data["quotes"][2]),
+                str(data["quotes"][3]),
+            ),
+        )
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, IndexError, TypeError) as exc:
+        raise GameDefinitionError(f"cannot read how {code!r} counts ({exc})", file=path) from None
+
+
+@dataclass(frozen=True)
 class Language:
     """A language documents are written in; only its code travels (to worker processes too)."""
 
@@ -100,6 +213,19 @@ class Language:
         """The game's name and its words in this language."""
         return game_words(game, self.code)
 
+    @property
+    def counting(self) -> Counting:
+        """How this language writes counts in a booklet."""
+        return _counting(self.code)
+
+    def translations(self) -> gettext.NullTranslations:
+        """The short strings of this language, as gettext (and jinja2's i18n) use them."""
+        return _translations(self.code)
+
+    def game(self, game: GameDef) -> GameDef:
+        """``game`` with its prose in this language (see ``translated``)."""
+        return translated(game, self.code)
+
 
 @dataclass(frozen=True)
 class GameWords:
@@ -122,13 +248,119 @@ def game_layer(game: GameDef, code: str) -> Path:
     return game.folder if code == SOURCE else game.folder / code
 
 
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return load_toml(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise GameDefinitionError(f"cannot read it ({exc})", file=path) from None
+
+
 @cache
 def _layer_toml(folder: Path) -> dict[str, Any]:
     path = folder / "game.toml"
     if not path.is_file():
         return {}
-    with path.open("rb") as source:
-        return tomllib.load(source)
+    return _read_toml(path)
+
+
+# The prose keys of a game.toml: a language's game.toml gives each one the English has.
+PROSE_TEXTS = ("name", "picture_alt", "standard_rules")
+PROSE_TABLES = ("words", "picture_labels", "house_rules")
+
+
+def translated(game: GameDef, code: str) -> GameDef:
+    """``game`` with the prose of its ``<code>/game.toml`` laid over the English: name,
+    words, sentences, deck labels and picture labels. Facts stay the English file's."""
+    if code == SOURCE:
+        return game
+    layer = _layer_toml(game_layer(game, code))
+    tables = {key: {**getattr(game, key), **layer.get(key, {})} for key in PROSE_TABLES}
+    labels = layer.get("decks", {})
+    decks = tuple(
+        replace(deck, label=str(labels.get(deck.id, {}).get("label", deck.label)))
+        for deck in game.decks
+    )
+    return replace(
+        game,
+        lang=code,
+        name=str(layer.get("name", game.name)),
+        picture_alt=str(layer.get("picture_alt", game.picture_alt)),
+        standard_rules=str(layer.get("standard_rules", game.standard_rules)),
+        suggested=tuple(str(line) for line in layer.get("suggested", game.suggested)),
+        words={key: str(value) for key, value in tables["words"].items()},
+        picture_labels={key: str(value) for key, value in tables["picture_labels"].items()},
+        house_rules={key: str(value) for key, value in tables["house_rules"].items()},
+        decks=decks,
+    )
+
+
+def _prose_problems(english: Mapping[str, Any], layer: Mapping[str, Any]) -> list[str]:
+    problems = []
+    for key in PROSE_TEXTS:
+        if key in english and not isinstance(layer.get(key), str):
+            problems.append(f"{key}: missing (a text)")
+    for key in PROSE_TABLES:
+        given = layer.get(key, {})
+        if not isinstance(given, dict):
+            problems.append(f"{key}: must be a table")
+            continue
+        for name in english.get(key, {}):
+            if not isinstance(given.get(name), str):
+                problems.append(f"{key}.{name}: missing (a text)")
+        problems += [
+            f"{key}.{name}: English has no such key"
+            for name in given
+            if name not in english.get(key, {})
+        ]
+    suggested = layer.get("suggested", [])
+    if len(english.get("suggested", [])) != (len(suggested) if isinstance(suggested, list) else -1):
+        problems.append(
+            f"suggested: give {len(english.get('suggested', []))} texts, as English does"
+        )
+    decks = layer.get("decks", {})
+    for deck in english.get("decks", {}):
+        if not isinstance(
+            decks.get(deck, {}).get("label") if isinstance(decks, dict) else None, str
+        ):
+            problems.append(f"decks.{deck}.label: missing (a text)")
+    known = {*PROSE_TEXTS, *PROSE_TABLES, "suggested", "decks"}
+    problems += [
+        f"{key}: not a prose key (facts come from the English game.toml)"
+        for key in layer
+        if key not in known
+    ]
+    return problems
+
+
+def layer_problems(game: GameDef, code: str) -> list[str]:
+    """What ``rules/<game>/<code>/`` lacks, or has that English has not, to give the
+    game's booklet in language ``code``; each problem names its file and key."""
+    from sheetgen.cards import EXAMPLES, example_problems
+
+    folder = game_layer(game, code)
+    english = _read_toml(game.folder / "game.toml")
+    path = folder / "game.toml"
+    problems = (
+        [f"{path}: {problem}" for problem in _prose_problems(english, _read_toml(path))]
+        if path.is_file()
+        else [f"{path}: missing"]
+    )
+    sections = folder / "sections"
+    wanted = {section.file for section in game.sections if section.file is not None}
+    for name in sorted(wanted):
+        if not (sections / name).is_file():
+            problems.append(f"{sections / name}: missing")
+    if sections.is_dir():
+        problems += [
+            f"{file}: English has no such section"
+            for file in sorted(sections.iterdir())
+            if file.name not in wanted
+        ]
+    if (game.folder / EXAMPLES).is_file():
+        problems += [
+            f"{folder / EXAMPLES}: {problem}" for problem in example_problems(game.folder, folder)
+        ]
+    return problems
 
 
 def game_words(game: GameDef, code: str) -> GameWords:
@@ -171,8 +403,7 @@ def system_language(environ: Mapping[str, str] | None = None) -> Language:
 def glossary(code: str) -> dict[str, Any]:
     """The glossary of language ``code``: the terms its documents use, and English ones they must
     not."""
-    with glossary_path(code).open("rb") as source:
-        return tomllib.load(source)
+    return _read_toml(glossary_path(code))
 
 
 def booklet_language(
@@ -184,7 +415,15 @@ def booklet_language(
     one asked for by name without them is refused; the system's falls back to English.
     """
     lang = language(asked) if asked else system_language(environ)
-    if lang.code == SOURCE or (game_layer(game, lang.code) / "sections").is_dir():
+    if lang.code == SOURCE:
+        return lang
+    if (game_layer(game, lang.code) / "sections").is_dir():
+        problems = layer_problems(game, lang.code)
+        if problems:
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            raise GameDefinitionError(
+                f"the {game.name} booklet in {lang.code!r} is incomplete: {problems[0]}{more}"
+            )
         return lang
     if asked:
         raise ChoiceError(

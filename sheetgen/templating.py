@@ -24,6 +24,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from sheetgen.errors import GameDefinitionError
+from sheetgen.language import ENGLISH, ENGLISH_COUNTING, Language
 
 # Bounds on what one template may ask for (the largest real booklet needs a few hundred).
 RANGE_BUDGET = 100_000
@@ -110,53 +111,30 @@ class _BoundedSandbox(ImmutableSandboxedEnvironment):
         return super().call(__context, __obj, *args, **kwargs)
 
 
-_NUMBER_WORDS = (
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-)
-
-
 def spell(number: int) -> str:
-    """A small count in words ("four"), larger ones in digits."""
-    if 0 <= number < len(_NUMBER_WORDS):
-        return _NUMBER_WORDS[number]
-    return str(number)
-
-
-# The booklet's one number style: counts of things in words up to twelve, figures
-# above; points are always figures, as on a score sheet.
-_ALWAYS_FIGURES = frozenset({"point"})
+    """A small count in English words ("four"), larger ones in digits."""
+    return ENGLISH_COUNTING.spell(number)
 
 
 def plural(word: str, count: int) -> str:
     """``word`` with an "s" unless there is exactly one."""
-    return word if count == 1 else f"{word}s"
+    return ENGLISH_COUNTING.plural(word, count)
 
 
-def count(number: int, noun: str) -> str:
+def count(number: int, noun: str, plural: str | None = None, one: str | None = None) -> str:
     """A grammatical count in the booklet's style: ``one card``, ``30 cards``, ``1 point``."""
-    shown = str(number) if noun in _ALWAYS_FIGURES else spell(number)
-    return f"{shown} {plural(noun, number)}"
+    return ENGLISH_COUNTING.count(number, noun, plural, one)
 
 
 def cards(number: int) -> str:
     """``count(number, "card")``, the count the rules text needs most."""
-    return count(number, "card")
+    return ENGLISH_COUNTING.cards(number)
 
 
-def make_environment(search_path: Sequence[Path]) -> Environment:
-    """The Environment for every template and section file under ``search_path``."""
+def make_environment(search_path: Sequence[Path], lang: Language = ENGLISH) -> Environment:
+    """The Environment for every template and section file under ``search_path``, writing
+    in ``lang``: its counting filters, and its short strings through jinja2's i18n
+    extension (``{{ _("Contents") }}``, ``{% trans %}``)."""
     env = _BoundedSandbox(
         loader=_ContainedLoader([str(path) for path in search_path]),
         autoescape=select_autoescape(
@@ -166,11 +144,15 @@ def make_environment(search_path: Sequence[Path]) -> Environment:
         ),
         undefined=StrictUndefined,
         keep_trailing_newline=True,
+        extensions=["jinja2.ext.i18n"],
     )
-    env.filters["spell"] = spell
-    env.filters["count"] = count
-    env.filters["cards"] = cards
-    env.globals["plural"] = plural
+    counting = lang.counting
+    env.filters["spell"] = counting.spell
+    env.filters["count"] = counting.count
+    env.filters["cards"] = counting.cards
+    env.filters["quoted"] = counting.quoted
+    env.globals["plural"] = counting.plural
+    env.install_gettext_translations(lang.translations(), newstyle=True)  # type: ignore[attr-defined]
     return env
 
 

@@ -44,8 +44,8 @@ def test_one_environment_renders_the_whole_booklet(monkeypatch: pytest.MonkeyPat
     made: list[object] = []
     real = templating.make_environment
 
-    def counted(search_path: Any) -> Any:
-        env = real(search_path)
+    def counted(search_path: Any, lang: Any) -> Any:
+        env = real(search_path, lang)
         made.append(env)
         return env
 

@@ -67,10 +67,17 @@ def placeholders(text: str) -> set[str]:
 
 
 def english_messages() -> dict[str | tuple[str, str], set[str]]:
-    """Every string the code marks for translation, with the files it is in."""
+    """Every string the code and the shared templates mark for translation, with the files
+    it is in."""
     found: dict[str | tuple[str, str], set[str]] = {}
     for filename, _, message, _, _ in extract_from_dir(
         str(ROOT / "sheetgen"), method_map=[("**.py", "python")]
+    ):
+        found.setdefault(message, set()).add(filename)
+    for filename, _, message, _, _ in extract_from_dir(
+        str(ROOT / "templates"),
+        method_map=[("**.j2", "jinja2")],
+        options_map={"**.j2": {"extensions": "jinja2.ext.i18n"}},
     ):
         found.setdefault(message, set()).add(filename)
     return found
@@ -332,15 +339,3 @@ def test_fill_lang_de(runner: Any, tmp_path: Path) -> None:
     result = runner("fill", "freitag-500.json", "--lang", "de", "-o", "f.pdf")
     assert result.exit_code == 0, result.output
     assert "Seriensieger:" in text_of((tmp_path / "f.pdf").read_bytes())
-
-
-def test_a_booklet_not_yet_written_in_german_is_refused_by_name(
-    runner: Any, tmp_path: Path
-) -> None:
-    result = runner("rules", "--lang", "de", "-o", "r.pdf")
-    assert result.exit_code == 1
-    assert result.output == (
-        "Error: lang: the Skip-Bo booklet is not written in 'de' yet; "
-        "choose en (score sheets and exports come in 'de')\n"
-    )
-    assert not (tmp_path / "r.pdf").exists()
