@@ -449,6 +449,11 @@ def _ask(question: str, nothing_done: str) -> None:
         raise click.ClickException(nothing_done)
 
 
+def _waiting(file: Path) -> Callable[[], None]:
+    """What a change of a series file says when another sheetgen holds its lock."""
+    return lambda: click.echo(f"Waiting for another sheetgen to finish writing {file}...", err=True)
+
+
 def _stdin_is_terminal() -> bool:
     import sys
 
@@ -505,7 +510,7 @@ def record(
         raise click.BadParameter("a player is named twice", param_hint="--left")
     game = Game(winner, counts)
     if replace is not None:
-        result = replace_game(file, replace, game)
+        result = replace_game(file, replace, game, _waiting(file))
         number = replace
         line = result_line(result.games[number - 1], result.series.scoring)
         click.echo(f"Game {number} replaced: {line}.")
@@ -520,7 +525,7 @@ def record(
             )
             if not yes and _stdin_is_terminal():
                 _ask(f"Record it as game {played + 1}?", f"{file}: nothing recorded")
-        result = record_game(file, game)
+        result = record_game(file, game, _waiting(file))
         click.echo(
             f"Game {len(result.games)}: {result_line(result.games[-1], result.series.scoring)}."
         )
@@ -543,17 +548,19 @@ def undo(file: Path, yes: bool) -> None:
     from sheetgen.export import game_text, standings_text
     from sheetgen.seriesfile import last_game, load_series, undo_game
 
-    series = load_series(file)
-    last = last_game(series, file)
-    shown = game_text(len(series.games), last)
-    click.echo(f"Last {shown}", err=True)
+    expected = None
     if not yes:
+        series = load_series(file)
+        expected = last_game(series, file)
+        click.echo(f"Last {game_text(len(series.games), expected)}", err=True)
         if not _stdin_is_terminal():
             raise click.ClickException(
                 f"{file}: nothing removed; there is no terminal to ask on, so give --yes"
             )
         _ask(f"Remove game {len(series.games)}?", f"{file}: nothing removed")
-    removed, result = undo_game(file, expected=last)
+    # With --yes nothing was shown or asked: the game last when the lock is held goes,
+    # even if another record added one meanwhile.
+    removed, result = undo_game(file, expected=expected, waiting=_waiting(file))
     click.echo(f"Removed {game_text(len(result.games) + 1, removed)}.")
     click.echo(standings_text(result), nl=False)
 

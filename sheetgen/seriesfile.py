@@ -724,7 +724,7 @@ def create_series(
     return series
 
 
-def record_game(path: Path, game: Game) -> SeriesResult:
+def record_game(path: Path, game: Game, waiting: Callable[[], None] | None = None) -> SeriesResult:
     """Append ``game`` to the series file at ``path``, under a lock, atomically.
 
     The new game is checked against the whole series first; a rejected game
@@ -736,10 +736,12 @@ def record_game(path: Path, game: Game) -> SeriesResult:
         updated = replace(series, games=(*series.games, added))
         return _append_game(text, series_format(path), updated, added), updated
 
-    return _edit_series(path, append)[1]
+    return _edit_series(path, append, waiting)[1]
 
 
-def replace_game(path: Path, number: int, game: Game) -> SeriesResult:
+def replace_game(
+    path: Path, number: int, game: Game, waiting: Callable[[], None] | None = None
+) -> SeriesResult:
     """Put ``game`` in place of game ``number`` (from 1), re-checking the whole series."""
 
     def swap(text: str, series: Series) -> tuple[str, Series]:
@@ -749,24 +751,29 @@ def replace_game(path: Path, number: int, game: Game) -> SeriesResult:
         updated = replace(series, games=tuple(games))
         return _rewrite_game(text, path, updated, number - 1), updated
 
-    return _edit_series(path, swap)[1]
+    return _edit_series(path, swap, waiting)[1]
 
 
-def undo_game(path: Path, expected: Game | None = None) -> tuple[Game, SeriesResult]:
-    """Remove the last game; with ``expected``, only if it is still that game."""
+def undo_game(
+    path: Path, expected: Game | None = None, waiting: Callable[[], None] | None = None
+) -> tuple[Game, SeriesResult]:
+    """Remove the last game; with ``expected`` (the game shown to the user), only if it
+    is still the last one when the file is locked."""
     removed: list[Game] = []
 
     def undo(text: str, series: Series) -> tuple[str, Series]:
         last = last_game(series, path)
         if expected is not None and last != expected:
             raise SeriesFileError(
-                file=path, problem="the last game changed while you were asked; nothing was removed"
+                file=path,
+                problem="another sheetgen changed the last game after it was shown; nothing "
+                "was removed, so run undo again to see the last game now",
             )
         removed.append(last)
         updated = replace(series, games=series.games[:-1])
         return _rewrite_game(text, path, updated, len(updated.games)), updated
 
-    result = _edit_series(path, undo)[1]
+    result = _edit_series(path, undo, waiting)[1]
     return removed[0], result
 
 
@@ -809,13 +816,16 @@ def _game_number_exists(path: Path, series: Series, number: int) -> None:
 
 
 def _edit_series(
-    path: Path, edit: Callable[[str, Series], tuple[str, Series]]
+    path: Path,
+    edit: Callable[[str, Series], tuple[str, Series]],
+    waiting: Callable[[], None] | None = None,
 ) -> tuple[Series, SeriesResult]:
     """Change a series file under its lock: read, edit, re-check everything, write atomically.
 
     ``edit`` gets the file's text and series and gives the new text and the series it
     must hold; the file is written only if the whole series still scores and the new
-    text reads back as exactly that series.
+    text reads back as exactly that series. ``waiting`` is called once if another
+    writer holds the lock, before waiting up to LOCK_TIMEOUT seconds for it.
     """
     from filelock import FileLock, Timeout
 
@@ -825,7 +835,13 @@ def _edit_series(
     real = path.resolve()
     lock = FileLock(str(real.with_name(f".{real.name}.lock")), timeout=LOCK_TIMEOUT)
     try:
-        with lock:
+        try:
+            lock.acquire(timeout=0)
+        except Timeout:
+            if waiting is not None:
+                waiting()
+            lock.acquire()
+        try:
             sweep_stale_temporaries(real)
             text = _read(path)
             series = parse_series(text, path)
@@ -850,6 +866,8 @@ def _edit_series(
                     "already there; edit the file by hand",
                 )
             write_bytes(path, new_text.encode("utf-8"))
+        finally:
+            lock.release()
     except Timeout:
         raise SeriesFileError(
             file=path, problem="another sheetgen is still writing this file; try again"

@@ -60,7 +60,7 @@ def test_record_then_undo_gives_back_the_same_bytes(runner, tmp_path: Path, suff
     )
     result = runner("undo", name, "--yes")
     assert result.exit_code == 0, result.output
-    assert result.stderr == "Last game 2: Cy went out; left Ann 1, Bob 4\n"
+    assert result.stderr == ""  # with --yes nothing is shown first: nothing is asked
     assert (
         result.stdout == "Removed game 2: Cy went out; left Ann 1, Bob 4.\n" + STANDINGS_AFTER_ONE
     )
@@ -243,3 +243,167 @@ def test_a_different_game_gets_no_warning(runner, tmp_path: Path, terminal) -> N
     result = runner("record", "f.yaml", "--winner", "Bob", "--left", "Ann=2", "--left", "Cy=4")
     assert result.exit_code == 0
     assert result.stderr == ""
+
+
+# As separate processes: a real terminal, a real lock, a real Ctrl-C ----------------------
+
+PROMPT = b"Remove game 2? [y/N]: "
+WAITING = b"Waiting for another sheetgen to finish writing f.yaml..."
+RECORD_C = ["--winner", "Cy", "--left", "Ann=1", "--left", "Bob=4"]
+
+
+class Prompted:
+    """``sheetgen ARGS`` with a pseudo-terminal as standard input, stopped at its question.
+
+    Every wait has a deadline and the process is killed (its whole session) whatever
+    happens, so a test can fail but never hang.
+    """
+
+    def __init__(self, args: list[str], cwd: Path) -> None:
+        import os
+        import pty
+        import subprocess
+
+        from hostile import _env, python_for
+
+        self.main, side = pty.openpty()
+        self.process = subprocess.Popen(
+            [*python_for(None), "-m", "sheetgen", *args],
+            cwd=cwd,
+            env=_env(),
+            stdin=side,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+        os.close(side)
+        self.err = b""
+
+    def wait_for(self, text: bytes, seconds: float = 60) -> None:
+        """Read standard error until ``text`` appears (or fail at the deadline)."""
+        import os
+        import select
+        import time
+
+        assert self.process.stderr is not None
+        deadline = time.monotonic() + seconds
+        while text not in self.err:
+            left = deadline - time.monotonic()
+            assert left > 0, f"no {text!r} within {seconds} s: {self.err!r}"
+            ready, _, _ = select.select([self.process.stderr], [], [], left)
+            if ready:
+                chunk = os.read(self.process.stderr.fileno(), 4096)
+                assert chunk, f"stderr closed before {text!r}: {self.err!r}"
+                self.err += chunk
+
+    def wait_until_reading(self, seconds: float = 60) -> None:
+        """Wait until the process sleeps in its read of the terminal. A signal that comes
+        between the prompt's write and that read would be handled only after the read
+        returns: a person is never that fast, a test is."""
+        import time
+
+        deadline = time.monotonic() + seconds
+        stat = Path(f"/proc/{self.process.pid}/stat")
+        while stat.read_text().rsplit(")", 1)[1].split()[0] != "S":
+            assert time.monotonic() < deadline, "the process never waited for an answer"
+            time.sleep(0.01)
+
+    def finish(self, seconds: float = 60) -> tuple[int, bytes, str]:
+        """Exit status, standard output and the whole of standard error."""
+        out, rest = self.process.communicate(timeout=seconds)
+        return self.process.returncode, out, (self.err + rest).decode("utf-8", "replace")
+
+    def close(self) -> None:
+        import os
+        import signal
+
+        from hostile import assert_no_process_left
+
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=30)
+        os.close(self.main)
+        assert_no_process_left(self.process.pid)
+
+
+@pytest.fixture
+def prompted():
+    started: list[Prompted] = []
+
+    def start(args: list[str], cwd: Path) -> Prompted:
+        started.append(Prompted(args, cwd))
+        return started[-1]
+
+    yield start
+    for item in started:
+        item.close()
+
+
+def _no_temporaries(folder: Path) -> bool:
+    return not list(folder.glob("*.tmp"))
+
+
+def test_ctrl_c_at_the_undo_question_exits_quietly_with_130(
+    tmp_path: Path, snapshot, prompted
+) -> None:
+    import os
+    import signal
+
+    (tmp_path / "f.yaml").write_text(YAML, encoding="utf-8")
+    before = _files(tmp_path, snapshot)
+    undo = prompted(["undo", "f.yaml"], tmp_path)
+    undo.wait_for(PROMPT)
+    undo.wait_until_reading()
+    os.kill(undo.process.pid, signal.SIGINT)  # what the terminal sends for Ctrl-C
+    code, out, err = undo.finish()
+    assert code == 130, err
+    assert out == b""
+    assert err == "Last game 2: Bob went out; left Ann 2, Cy 3\nRemove game 2? [y/N]: \n"
+    assert _files(tmp_path, snapshot) == before and _no_temporaries(tmp_path)
+
+
+def test_a_game_recorded_while_undo_asks_is_not_removed(
+    runner, tmp_path: Path, snapshot, prompted
+) -> None:
+    import os
+
+    (tmp_path / "f.yaml").write_text(YAML, encoding="utf-8")
+    undo = prompted(["undo", "f.yaml"], tmp_path)
+    undo.wait_for(PROMPT)
+    assert runner("record", "f.yaml", *RECORD_C).exit_code == 0
+    before = _files(tmp_path, snapshot)
+    os.write(undo.main, b"y\n")
+    code, out, err = undo.finish()
+    assert code == 1 and out == b""
+    # The answer and its newline are echoed on the terminal, not on standard error.
+    assert err == (
+        "Last game 2: Bob went out; left Ann 2, Cy 3\nRemove game 2? [y/N]: "
+        "Error: f.yaml: another sheetgen changed the last game after it was shown; nothing "
+        "was removed, so run undo again to see the last game now\n"
+    )
+    assert _files(tmp_path, snapshot) == before and _no_temporaries(tmp_path)
+
+
+def test_undo_yes_removes_the_game_that_is_last_when_it_gets_the_lock(
+    runner, tmp_path: Path, prompted
+) -> None:
+    """--yes asks nothing: a record that gets the lock first only changes which game goes."""
+    from filelock import FileLock
+
+    path = tmp_path / "f.yaml"
+    path.write_text(YAML, encoding="utf-8")
+    lock_path = tmp_path / ".f.yaml.lock"
+    with FileLock(str(lock_path)):
+        undo = prompted(["undo", "f.yaml", "--yes"], tmp_path)
+        undo.wait_for(WAITING)
+        # Meanwhile another record adds a game (as the lock's holder).
+        text = path.read_text(encoding="utf-8").replace(
+            "# keep this line", "  - winner: Cy\n    left: {Ann: 1, Bob: 4}\n# keep this line"
+        )
+        path.write_text(text, encoding="utf-8")
+    code, out, err = undo.finish()
+    assert code == 0, err
+    assert err == WAITING.decode() + "\n"
+    assert out.decode().startswith("Removed game 3: Cy went out; left Ann 1, Bob 4.\n")
+    assert path.read_text(encoding="utf-8") == YAML
+    assert _no_temporaries(tmp_path)
