@@ -78,6 +78,18 @@ def _temp_prefix(path: Path) -> str:
 @contextlib.contextmanager
 def _synced_temp(path: Path, data: bytes, mode: int) -> Iterator[Path]:
     """A fsynced temporary file beside ``path`` holding ``data``; removed if still there after."""
+    tmp = _temp_file(path, data, mode)
+    try:
+        yield tmp
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+    _fsync_dir(tmp.parent)
+
+
+def _temp_file(path: Path, data: bytes, mode: int) -> Path:
+    """A new fsynced temporary file beside ``path`` holding ``data``, for the caller to
+    rename or remove."""
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise _no_folder(folder)
@@ -87,19 +99,18 @@ def _synced_temp(path: Path, data: bytes, mode: int) -> Iterator[Path]:
         raise OutputError(f"cannot write in {folder} ({_reason(exc)})", file=path) from None
     tmp = Path(tmp_name)
     try:
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.chmod(tmp, mode)
-        except OSError as exc:
-            raise OutputError(f"cannot write in {folder} ({_reason(exc)})", file=path) from None
-        yield tmp
-    finally:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
-    _fsync_dir(folder)
+        if isinstance(exc, OSError):
+            raise OutputError(f"cannot write in {folder} ({_reason(exc)})", file=path) from None
+        raise
+    return tmp
 
 
 def _no_folder(folder: Path) -> OutputError:
@@ -109,11 +120,26 @@ def _no_folder(folder: Path) -> OutputError:
     )
 
 
-def make_folder(folder: Path) -> None:
-    """Make the folder a user named for a batch, but never the folders above it."""
+@contextlib.contextmanager
+def batch_folder(folder: Path) -> Iterator[Path]:
+    """``make_folder``, for a block that writes into it: if the block fails and the folder
+    it made is still empty, the folder goes again."""
+    made = make_folder(folder)
+    try:
+        yield folder
+    except BaseException:
+        if made:
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise
+
+
+def make_folder(folder: Path) -> bool:
+    """Make the folder a user named for a batch, but never the folders above it; whether
+    it was made."""
     _check_folder_link(folder)
     if folder.is_dir():
-        return
+        return False
     parent = folder.parent if str(folder.parent) else Path(".")
     if parent == DEFAULT_FOLDER and not parent.exists():
         destination(None, "pdf", formats=("pdf",), stem="")  # makes output/ as for a document
@@ -123,6 +149,7 @@ def make_folder(folder: Path) -> None:
         folder.mkdir()
     except OSError as exc:
         raise OutputError(f"cannot make this folder ({_reason(exc)})", file=folder) from None
+    return True
 
 
 def sweep_stale_temporaries(path: Path) -> list[Path]:
@@ -271,6 +298,59 @@ def write_bytes(path: Path, data: bytes) -> None:
             os.replace(tmp, path)
         except OSError as exc:
             raise OutputError(f"cannot write here ({_reason(exc)})", file=path) from None
+
+
+class Staged:
+    """Files written as one: each goes to a fsynced temporary beside its destination, and
+    only ``commit`` renames them all into place. Leaving the ``with`` block without
+    ``commit`` (an error, Ctrl-C) removes every temporary: the destinations stay as they
+    were. A FIFO or device destination is kept in memory and written at the commit."""
+
+    def __init__(self) -> None:
+        self._files: list[tuple[Path, Path]] = []
+        self._streams: list[tuple[Path, bytes]] = []
+
+    def __enter__(self) -> Staged:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for tmp, _ in self._files:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+        self._files.clear()
+
+    def add(self, path: Path, data: bytes) -> None:
+        """Write ``data`` for ``path``, checked as ``write_bytes`` checks it; not yet in place."""
+        check_replaceable(path)
+        if path.is_symlink():
+            path = Path(os.path.realpath(path))
+        if path.is_dir():
+            raise OutputError("is a folder; give a file name to write to", file=path)
+        if path.exists() and not path.is_file():
+            self._streams.append((path, data))
+            return
+        try:
+            mode = path.stat().st_mode & 0o777
+        except OSError:
+            mode = 0o666 & ~_umask()
+        self._files.append((_temp_file(path, data, mode), path))
+
+    def commit(self) -> list[Path]:
+        """Put every file in place; the destinations written, in order."""
+        written = []
+        for tmp, path in self._files:
+            try:
+                os.replace(tmp, path)
+            except OSError as exc:
+                raise OutputError(f"cannot write here ({_reason(exc)})", file=path) from None
+            written.append(path)
+        self._files.clear()
+        for folder in {path.parent for path in written}:
+            _fsync_dir(folder)
+        for path, data in self._streams:
+            _stream(path, data)
+            written.append(path)
+        return written
 
 
 def _stream(path: Path, data: bytes) -> None:

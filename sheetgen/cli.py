@@ -13,7 +13,7 @@ import functools
 import io
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -1292,8 +1292,8 @@ def fill(
     """
     import sys
 
-    from sheetgen.atomic import STDOUT, check_target, destination, make_folder, write_bytes
-    from sheetgen.fill import Failed, fill_documents
+    from sheetgen.atomic import STDOUT, batch_folder, check_target, destination
+    from sheetgen.fill import fill_documents, write_documents
     from sheetgen.paper import default_paper, paper
 
     if split_dir is not None and output is not None:
@@ -1303,6 +1303,7 @@ def fill(
     paths = files.paths
     reads = [*paths, *files.left_out]
     stem = paths[0].stem if _one_file(inputs, paths) else "filled-sheets"
+    folder: Any = nullcontext()
     if split_dir is None and print_on is not None and output is None:
         target, fmt = STDOUT, fmt or DOCUMENT_FORMATS[0]  # printed only, never written
     elif split_dir is None:
@@ -1311,14 +1312,16 @@ def fill(
         )
     else:
         target, fmt = split_dir, fmt or DOCUMENT_FORMATS[0]
-        make_folder(split_dir)
-        for path in paths:
-            check_target(split_dir / f"{path.stem}.{fmt}", fmt, reads=reads, force=force)
+        folder = batch_folder(split_dir)  # made now; gone again if nothing is written
     # Off a terminal, click would still print the label once: a log wants none of it.
     quiet = len(paths) <= 3 or not sys.stderr.isatty()
-    with click.progressbar(
+    bar = click.progressbar(
         length=2 * len(paths), label="Filling sheets", file=sys.stderr, hidden=quiet
-    ) as bar:
+    )
+    with folder, bar:
+        if split_dir is not None:
+            for path in paths:
+                check_target(split_dir / f"{path.stem}.{fmt}", fmt, reads=reads, force=force)
         documents, failed = fill_documents(
             paths,
             paper=paper(paper_name) if paper_name else default_paper(),
@@ -1330,19 +1333,14 @@ def fill(
             progress=bar.update,
             lang=_lang(lang_code),
         )
-        keep = print_on is None or output is not None or split_dir is not None
-        written, printed = [], []
-        for path, data in documents:  # with --split, each file is made as it is written
-            if isinstance(data, Failed):
-                if not keep_going:
-                    raise SheetgenError(data.message)
-                failed.append(data)
-                continue
-            if keep:
-                write_bytes(path, data)
-                written.append(path)
-            if print_on is not None:
-                printed.append(data)
+        written, printed, undrawable = write_documents(
+            documents,
+            keep_going=keep_going,
+            all_or_nothing=split_dir is not None and not keep_going,
+            keep=print_on is None or output is not None or split_dir is not None,
+            printing=print_on is not None,
+        )
+        failed += undrawable
     if split_dir is not None and not verbose:
         files = "file" if len(written) == 1 else "files"
         click.echo(f"Wrote {len(written)} {files} to {split_dir.absolute()}", err=True)

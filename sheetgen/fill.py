@@ -7,14 +7,15 @@ read, scored and found printable) before the first page is drawn.
 
 from __future__ import annotations
 
+import contextlib
 import io
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sheetgen import fonts
-from sheetgen.atomic import refuse_own_input
+from sheetgen.atomic import Staged, refuse_own_input, write_bytes
 from sheetgen.batching import Workers, ordered_map, usable_cores
 from sheetgen.chart import chart_title, race_chart
 from sheetgen.errors import SeriesFileError, SheetgenError
@@ -35,6 +36,7 @@ from sheetgen.wording import outcome, series_name, title_for
 # 1000 in the benchmark); --split, 1.2x at 16, 0.8-1.0x at 32, 1.0-1.1x at 64, 0.6-1.3x at 128.
 PARALLEL_FROM = 128
 Progress = Callable[[int], None]
+Item = TypeVar("Item")
 
 
 @dataclass(frozen=True)
@@ -271,11 +273,62 @@ def fill_pdf(
     in ``typeface`` (the one their checks returned) and written in ``lang``."""
     meta = document_meta(results[0], len(results), title, lang)
     painter = Painter(paper.landscape, meta, typeface)
-    for result in results:
-        _paint_series(painter, result, paper, title, lang)
+    for index, result in enumerate(results):
+        try:
+            _paint_series(painter, result, paper, title, lang)
+        # Whatever stops one drawing (its checks all passed) is that series' fault.
+        except Exception as exc:
+            raise Undrawable(index, exc) from exc
         if progress is not None:
             progress(1)
     return painter.finish()
+
+
+class Undrawable(Exception):
+    """Drawing the series at ``index`` of a document failed, after its checks passed."""
+
+    def __init__(self, index: int, cause: Exception) -> None:
+        super().__init__(index, cause)
+        self.index = index
+        self.cause = cause
+
+
+def cannot_be_drawn(path: Path, exc: BaseException) -> str:
+    """The message for a series file whose drawing failed."""
+    problem = str(exc) if isinstance(exc, SheetgenError) else f"{type(exc).__name__}: {exc}"
+    return f"{path}: cannot be drawn ({problem})"
+
+
+def fill_loaded(
+    loaded: Sequence[Loaded],
+    paper: Paper,
+    title: str | None = None,
+    *,
+    keep_going: bool = False,
+    progress: Progress | None = None,
+    lang: Language = ENGLISH,
+) -> tuple[bytes | None, list[Loaded], list[Failed]]:
+    """One PDF of every series that can be drawn, the series in it and those that failed.
+
+    A series whose drawing fails stops the run (a ``SeriesFileError`` naming its file)
+    unless ``keep_going``: then the document is drawn again without it, and it is
+    reported like a bad file.
+    """
+    items = list(loaded)
+    failed: list[Failed] = []
+    while items:
+        try:
+            pdf = fill_pdf(
+                [item.result for item in items], paper, title, progress, typeface_of(items), lang
+            )
+        except Undrawable as exc:
+            message = cannot_be_drawn(items[exc.index].path, exc.cause)
+            if not keep_going:
+                raise SeriesFileError(message) from None
+            failed.append(Failed(items.pop(exc.index).path, message))
+        else:
+            return pdf, items, failed
+    return None, [], failed
 
 
 class PdfJoin:
@@ -340,10 +393,9 @@ class _Chunk:
 def _fill_chunk(job: tuple[Sequence[Path], Paper, str | None, bool, Language]) -> _Chunk:
     paths, paper, title, keep_going, lang = job
     loaded, failed = load_results(paths, keep_going=keep_going)
-    results = [item.result for item in loaded]
-    typeface = typeface_of(loaded)
-    pdf = fill_pdf(results, paper, title, typeface=typeface, lang=lang) if results else None
-    return _Chunk([item.path for item in loaded], results[0] if results else None, failed, pdf)
+    pdf, drawn, undrawable = fill_loaded(loaded, paper, title, keep_going=keep_going, lang=lang)
+    first = drawn[0].result if drawn else None
+    return _Chunk([item.path for item in drawn], first, failed + undrawable, pdf)
 
 
 def _fill_in_chunks(
@@ -402,10 +454,11 @@ def _fill_one(job: tuple[Loaded, Paper, str | None, str, Language]) -> bytes | F
     try:
         pdf = fill_pdf([item.result], paper, title, typeface=item.typeface, lang=lang)
         return in_format(pdf, fmt)
-    # Whatever stops one drawing (its checks all passed) stops only its own file.
+    except Undrawable as exc:
+        return Failed(item.path, cannot_be_drawn(item.path, exc.cause))
+    # Turning the PDF into a PNG is drawing too: a failure stops only its own file.
     except Exception as exc:
-        problem = str(exc) if isinstance(exc, SheetgenError) else f"{type(exc).__name__}: {exc}"
-        return Failed(item.path, f"{item.path}: cannot be drawn ({problem})")
+        return Failed(item.path, cannot_be_drawn(item.path, exc))
 
 
 def split_documents(
@@ -416,7 +469,7 @@ def split_documents(
     progress: Progress | None = None,
     pool: Workers | None = None,
     lang: Language = ENGLISH,
-) -> Iterator[bytes | Failed]:
+) -> Generator[bytes | Failed, None, None]:
     """One document per series, in order, each made only shortly before it is asked for.
 
     With a pool, a few documents are rendered ahead by the workers; never all of
@@ -511,13 +564,16 @@ def _one_document(
             batch.pool.close()
     else:
         loaded, failed = load_results(paths, keep_going=batch.keep_going, progress=progress)
-        sources = [item.path for item in loaded]
-        results = [item.result for item in loaded]
-        pdf = (
-            fill_pdf(results, paper, title, progress, typeface_of(loaded), batch.lang)
-            if results
-            else None
+        pdf, _, undrawable = fill_loaded(
+            loaded,
+            paper,
+            title,
+            keep_going=batch.keep_going,
+            progress=progress,
+            lang=batch.lang,
         )
+        sources = [item.path for item in loaded]
+        failed += undrawable
     if pdf is None:
         return [], failed
     refuse_own_input([output], sources)
@@ -536,4 +592,63 @@ def _split_batch(
     documents = split_documents(
         loaded, batch.paper, batch.title, batch.fmt, batch.progress, batch.pool, batch.lang
     )
-    return zip(targets, documents, strict=True), failed
+    return _paired(targets, documents), failed
+
+
+def _paired(
+    targets: Sequence[Path], documents: Generator[bytes | Failed, None, None]
+) -> Generator[tuple[Path, bytes | Failed], None, None]:
+    """Each target with its document; closing this closes the documents (and their workers)
+    at once, not whenever the garbage collector comes by."""
+    try:
+        yield from zip(targets, documents, strict=True)
+    finally:
+        documents.close()
+
+
+@contextlib.contextmanager
+def _closing(items: Iterable[Item]) -> Iterator[Iterator[Item]]:
+    """``items`` to go through; a generator left half-way is closed on the way out."""
+    each = iter(items)
+    try:
+        yield each
+    finally:
+        if isinstance(each, Generator):
+            each.close()
+
+
+def write_documents(
+    documents: Iterable[tuple[Path, bytes | Failed]],
+    *,
+    keep_going: bool,
+    all_or_nothing: bool,
+    keep: bool = True,
+    printing: bool = False,
+) -> tuple[list[Path], list[bytes], list[Failed]]:
+    """Write the documents ``fill_documents`` makes, as they come; what was written, the
+    documents to print (with ``printing``) and the files that failed while drawn.
+
+    A failure stops the run with a ``SeriesFileError`` unless ``keep_going``. With
+    ``all_or_nothing`` (a batch of files) every file waits in a temporary beside its
+    destination until the last one is made: a failure, an error or Ctrl-C on the way
+    leaves every destination as it was. ``keep`` false writes nothing (printing only).
+    """
+    written: list[Path] = []
+    printed: list[bytes] = []
+    failed: list[Failed] = []
+    with Staged() as staged, _closing(documents) as each:
+        for path, data in each:
+            if isinstance(data, Failed):
+                if not keep_going:
+                    raise SeriesFileError(data.message)
+                failed.append(data)
+                continue
+            if keep and all_or_nothing:
+                staged.add(path, data)
+            elif keep:
+                write_bytes(path, data)
+                written.append(path)
+            if printing:
+                printed.append(data)
+        written += staged.commit()
+    return written, printed, failed

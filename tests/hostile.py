@@ -81,8 +81,12 @@ def run(
     file_limit: int | None = None,
     stdout: int | None = None,
     timeout: float = 120,
+    script: Path | None = None,
 ) -> Done:
-    """``sheetgen ARGS`` in its own session; afterwards no process of that session is left."""
+    """``sheetgen ARGS`` in its own session; afterwards no process of that session is left.
+
+    ``script`` runs in place of ``python -m sheetgen`` (one that changes sheetgen first,
+    to make it fail where no input can)."""
     limit: Callable[[], None] | None = None
     if file_limit is not None:
 
@@ -90,7 +94,7 @@ def run(
             resource.setrlimit(resource.RLIMIT_FSIZE, (file_limit, file_limit))
 
     process = subprocess.Popen(
-        [*python_for(user), "-m", "sheetgen", *args],
+        [*python_for(user), *([str(script)] if script else ["-m", "sheetgen"]), *args],
         cwd=cwd,
         env=_env(),
         user=user,
