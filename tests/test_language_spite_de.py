@@ -1,0 +1,371 @@
+"""Katz und Maus: the Spite and Malice booklet in German, read back under every toggle.
+
+The words are checked on the booklet's HTML (everything weasyprint sets, the pictures'
+labels and alternatives included), the numbers against the English booklet for the
+same toggles, and the pages on real PDFs in both layouts on Letter and A4.
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+import io
+import re
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pagecheck import Page, problems, read_pages
+from pypdf import PdfReader
+
+from sheetgen.booklet import render_html, rules_document
+from sheetgen.houserules import resolve
+from sheetgen.language import ENGLISH, Language, glossary
+from sheetgen.paper import A4, LETTER
+
+GAME = "spite-and-malice"
+GERMAN = Language("de")
+TERMS = glossary("de")["terms"]
+AVOID = glossary("de")["avoid"]["words"]
+
+# The table's own rules, written in German as a German table would hand them in.
+EXTRA = """# Nach dem Spiel
+
+Wer gewonnen hat, mischt für das nächste Spiel, und wer verloren hat, räumt auf.
+"""
+
+# Every toggle the English booklet's tests use for Spite and Malice, one at a time and
+# in the combinations they ask for.
+TOGGLES: dict[str, dict[str, Any]] = {
+    "official": {},
+    "stock-1": {"stock": 1},
+    "stock-15": {"stock": 15},
+    "stock-46": {"stock": 46},
+    "four-stacks": {"building-piles": 4},
+    "series": {"series": True},
+    "series-stock-1": {"series": True, "stock": 1},
+    "series-bonus-600": {"series": True, "bonus": 600},
+    "series-own-figures": {"series": True, "target": 300, "bonus": 10, "per-card": 2},
+    "series-no-per-card": {"series": True, "per-card": 0},
+    "series-no-bonus": {"series": True, "bonus": 0},
+    "everything": {"stock": 15, "building-piles": 4, "series": True, "target": 300},
+    "extra": {"extra": "EXTRA"},
+}
+
+# The names of the game in English, said once on purpose: the only English allowed.
+ALSO_KNOWN_AS = (
+    "\N{DOUBLE LOW-9 QUOTATION MARK}Spite and Malice\N{LEFT DOUBLE QUOTATION MARK}",
+    "\N{DOUBLE LOW-9 QUOTATION MARK}Cat and Mouse\N{LEFT DOUBLE QUOTATION MARK}",
+)
+# English words of this game that no German sentence needs (whole words, any case).
+ENGLISH_WORDS = re.compile(
+    r"\b(the|and|of|to|pay-off|pile|piles|stack|stacks|stock|centre|side|card|cards|"
+    r"king|kings|queen|jack|ace|points?|player|players|turn|wins?)\b",
+    re.IGNORECASE,
+)
+EN_NUMBERS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+]
+DE_NUMBERS = [
+    "null",
+    "eins",
+    "zwei",
+    "drei",
+    "vier",
+    "fünf",
+    "sechs",
+    "sieben",
+    "acht",
+    "neun",
+    "zehn",
+    "elf",
+    "zwölf",
+]
+
+
+def _options(toggles: str, extra: Path) -> dict[str, Any]:
+    return {key: extra if value == "EXTRA" else value for key, value in TOGGLES[toggles].items()}
+
+
+def words_of(html: str, pictures: bool = True) -> str:
+    """Every word a reader meets, one space between them: the running text, and with
+    ``pictures`` also the pictures' labels and titles and the alternatives."""
+    html = re.sub(r"<style\b.*?</style>", " ", html, flags=re.S)
+    said = " ".join(re.findall(r'\b(?:alt|aria-label)="([^"]*)"', html))
+    if not pictures:
+        html, said = re.sub(r"<svg\b.*?</svg>", " ", html, flags=re.S), ""
+    html = re.sub(r"</(p|li|h\d|td|th|tr|div|figcaption|text|title)>|<br\s*/?>", " ", html)
+    words = html_lib.unescape(re.sub(r"<[^>]+>", " ", html) + " " + said)
+    return re.sub(r"\s+", " ", words)
+
+
+def digits(text: str) -> Counter[str]:
+    """The figures in a text, German thousands dots taken out."""
+    return Counter(re.findall(r"\d+", re.sub(r"(?<=\d)\.(?=\d{3}\b)", "", text)))
+
+
+def spelled(text: str, names: list[str]) -> set[int]:
+    """The counts from two to twelve a text spells out (one is also an article)."""
+    found = {word.lower() for word in re.findall(r"\w+", text)}
+    return {number for number, word in enumerate(names) if number >= 2 and word in found}
+
+
+@pytest.fixture(scope="module")
+def booklets(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, Language], str]:
+    """The HTML of one booklet (toggles, language), rendered once per run."""
+    folder = tmp_path_factory.mktemp("extra")
+    extra = folder / "ours.md"
+    extra.write_text(EXTRA, encoding="utf-8")
+    made: dict[tuple[str, str], str] = {}
+
+    def get(toggles: str, lang: Language) -> str:
+        if (toggles, lang.code) not in made:
+            rules = resolve(game=GAME, options=_options(toggles, extra))
+            made[toggles, lang.code] = render_html(rules, paper=A4, lang=lang)
+        return made[toggles, lang.code]
+
+    return get
+
+
+@pytest.mark.parametrize("toggles", TOGGLES)
+def test_the_booklet_uses_the_german_leaflets_terms(
+    booklets: Callable[[str, Language], str], toggles: str
+) -> None:
+    text = words_of(booklets(toggles, GERMAN))
+    for english in ("stock pile", "draw pile", "building pile", "discard pile", "hand"):
+        assert TERMS[english] in text, english
+    assert text.count(TERMS["Spite and Malice"]) >= 3  # cover, running text, pictures
+    # The English names are given once, as the names the game is also known by.
+    for name in ALSO_KNOWN_AS:
+        assert text.count(name) == 1
+    assert "Mittelstapel" not in text and "Nachziehstapel" not in text
+
+
+@pytest.mark.parametrize("toggles", TOGGLES)
+def test_no_english_is_left_in_the_german_booklet(
+    booklets: Callable[[str, Language], str], toggles: str
+) -> None:
+    text = words_of(booklets(toggles, GERMAN))
+    for name in ALSO_KNOWN_AS:
+        text = text.replace(name, "")
+    for word in AVOID:
+        assert word not in text, word
+    assert ENGLISH_WORDS.findall(text) == []
+    # Quotation marks are German ones; none of the English ones is left.
+    assert "\N{RIGHT DOUBLE QUOTATION MARK}" not in text and '"' not in text
+
+
+@pytest.mark.parametrize("toggles", TOGGLES)
+def test_the_same_numbers_as_the_english_booklet(
+    booklets: Callable[[str, Language], str], toggles: str
+) -> None:
+    english, german = booklets(toggles, ENGLISH), booklets(toggles, GERMAN)
+    # The running text has the very same figures, as often; the pictures the same ones.
+    running = words_of(german, pictures=False), words_of(english, pictures=False)
+    assert digits(running[0]) == digits(running[1])
+    assert set(digits(words_of(german))) == set(digits(words_of(english)))
+    assert spelled(words_of(german), DE_NUMBERS) == spelled(words_of(english), EN_NUMBERS)
+
+
+@pytest.mark.parametrize(
+    ("toggles", "sentences"),
+    [
+        (
+            "official",
+            [
+                "Keine: An diesem Tisch gelten die üblichen Regeln.",
+                "Höchstens drei Ablegestapel dürfen zugleich im Spiel sein.",
+                "Jeder Spieler bekommt einen Spielerstapel mit 20 Karten.",
+                "Punkte werden nicht notiert: Jedes Spiel steht für sich.",
+            ],
+        ),
+        (
+            "stock-1",
+            [
+                "Jeder Spielerstapel umfasst eine Karte statt 20.",
+                "Jeder Spieler bekommt einen Spielerstapel mit einer Karte.",
+                "An diesem Tisch hat jeder Spielerstapel anfangs eine Karte.",
+            ],
+        ),
+        (
+            "stock-15",
+            [
+                "Jeder Spielerstapel umfasst 15 Karten statt 20.",
+                f"An diesem Tisch sind das zu Beginn {104 - 2 * (15 + 5)} Karten.",
+            ],
+        ),
+        (
+            "four-stacks",
+            [
+                "Statt drei dürfen bis zu vier Ablegestapel zugleich im Spiel sein.",
+                "Höchstens vier Ablegestapel dürfen zugleich im Spiel sein.",
+                "(Üblich sind höchstens drei; an diesem Tisch sind es vier.)",
+                "Platz für bis zu vier Ablegestapel.",
+                "Ablegestapel: höchstens 4 zugleich",
+            ],
+        ),
+        (
+            "series",
+            [
+                "Dieses Heft übernimmt deshalb die Skip-Bo-Wertung samt ihren Zahlen.",
+                "Der Gewinner erhält 25 Punkte für den leer gespielten Spielerstapel und dazu "
+                "5 Punkte für jede Karte",
+                "Wer zuerst 500 Punkte erreicht, gewinnt die Serie.",
+                "Danach wird das Spiel für die Punkteserie abgerechnet",
+            ],
+        ),
+        (
+            "series-own-figures",
+            [
+                "aber mit den eigenen Zahlen dieses Tisches; gespielt wird auf 300 Punkte "
+                "statt auf 500.",
+                "Der Gewinner erhält 10 Punkte für den leer gespielten Spielerstapel und dazu "
+                "2 Punkte für jede Karte",
+                "Serie auf 300 Punkte",
+            ],
+        ),
+        (
+            "series-no-per-card",
+            [
+                "die Karten, die noch im Spielerstapel des Verlierers liegen, bringen nichts.",
+                "Die übrigen Karten bringen nichts; Ann erhält also 25 Punkte",
+            ],
+        ),
+        (
+            "series-no-bonus",
+            ["und darüber hinaus nichts für den leer gespielten Spielerstapel."],
+        ),
+        (
+            "extra",
+            [
+                "Dieser Tisch hat eigene Regeln: siehe \N{DOUBLE LOW-9 QUOTATION MARK}Nach dem "
+                "Spiel\N{LEFT DOUBLE QUOTATION MARK}.",
+                "Wer gewonnen hat, mischt für das nächste Spiel",
+            ],
+        ),
+    ],
+)
+def test_each_toggle_has_its_german_sentence(
+    booklets: Callable[[str, Language], str], toggles: str, sentences: list[str]
+) -> None:
+    text = words_of(booklets(toggles, GERMAN))
+    for sentence in sentences:
+        assert sentence in text, sentence
+
+
+@pytest.mark.parametrize("toggles", [name for name in TOGGLES if "series" in name])
+def test_the_worked_example_adds_up_as_in_english(
+    booklets: Callable[[str, Language], str], toggles: str
+) -> None:
+    sum_ = r"(?:(\d+) \+ )?(\d+) \N{MULTIPLICATION SIGN} (\d+) = (\d+)"
+    english = re.search(
+        rf"(\w+) scores {sum_} points?|(\w+) scores (\d+) points? for going out",
+        words_of(booklets(toggles, ENGLISH)),
+    )
+    german = re.search(
+        rf"(\w+) erhält {sum_} Punkte?|(\w+) erhält also (\d+) Punkte? für den leeren "
+        r"Spielerstapel",
+        words_of(booklets(toggles, GERMAN)),
+    )
+    assert english and german
+    assert english.groups() == german.groups()
+    if german.group(5):
+        bonus, cards, per_card, points = (int(german.group(n) or 0) for n in range(2, 6))
+        assert bonus + cards * per_card == points
+
+
+def test_the_pictures_speak_german(booklets: Callable[[str, Language], str]) -> None:
+    text = words_of(booklets("official", GERMAN))
+    for label in ("Spieler A", "Spieler B", "Tischmitte (gemeinsam)", "Hilfsstapel: bis zu vier"):
+        assert label in text
+    assert "20 Karten, oben offen" in text
+    html = booklets("official", GERMAN)
+    shown = set(re.findall(r"<text\b[^>]*>([^<]*)</text>", html))
+    # German cards: B for Bube and D for Dame, as in the examples' words.
+    assert {"A", "B", "D", "K"} <= shown and not {"J", "Q"} & shown
+
+
+# The pages, read back from PDFs -------------------------------------------------------
+
+# Each paper in each layout; the toggles that lengthen the booklet most among them.
+PAGES = [
+    ("official", "letter", "pages"),
+    ("official", "a4", "booklet"),
+    ("everything", "a4", "pages"),
+    ("everything", "letter", "booklet"),
+    ("extra", "a4", "pages"),
+]
+PAPERS = {"letter": LETTER, "a4": A4}
+WHERE = re.compile(r"^(.+?)\s*(?:\.\s?){2,}\s*(\d+|Rückseite|eigenes Blatt)$")
+
+
+@pytest.fixture(scope="module")
+def pdfs(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, str, str], bytes]:
+    extra = tmp_path_factory.mktemp("extra") / "ours.md"
+    extra.write_text(EXTRA, encoding="utf-8")
+    made: dict[tuple[str, str, str], bytes] = {}
+
+    def get(toggles: str, paper: str, layout: str) -> bytes:
+        key = (toggles, paper, layout)
+        if key not in made:
+            rules = resolve(game=GAME, options=_options(toggles, extra))
+            made[key] = rules_document(rules, paper=PAPERS[paper], layout=layout, lang=GERMAN)
+        return made[key]
+
+    return get
+
+
+def contents(pages: list[Page]) -> list[tuple[str, str]]:
+    """The German contents on the cover: (title, page number, Rückseite or eigenes Blatt)."""
+    found = (WHERE.match(line.text.strip()) for line in pages[0].lines)
+    return [(match.group(1).strip(" ."), match.group(2)) for match in found if match]
+
+
+@pytest.mark.parametrize(("toggles", "paper", "layout"), PAGES, ids=["-".join(c) for c in PAGES])
+def test_the_german_pages_flow_like_the_english_ones(
+    pdfs: Callable[[str, str, str], bytes], toggles: str, paper: str, layout: str
+) -> None:
+    pdf = pdfs(toggles, paper, layout)
+    folded = layout == "booklet"
+    pages = read_pages(pdf, folded=folded)
+    assert problems(pages, folded=folded) == []
+    entries = contents(pages)
+    titles = [title for title, _ in entries]
+    assert titles[:2] == ["Das Spiel und sein Ziel", "Was man braucht"] or titles[:2] == [
+        "Das Spiel und sein Ziel",
+        "Vorbereitung",
+    ]
+    assert "Auf einen Blick" in titles
+    portrait = [page for page in pages if not page.landscape]
+    for title, where in entries:
+        if where.isdigit():
+            page = pages[int(where) - 1]
+            assert title in " ".join(page.text.split()), (title, where)
+        elif where == "Rückseite":
+            assert folded and title in portrait[-1].text
+        else:
+            assert title == "Spielblock" and pages[-1].landscape
+    if "series" in toggles or toggles == "everything":
+        assert "Spielen auf Punkte" in titles
+    reader = PdfReader(io.BytesIO(pdf))
+    if not folded:  # an imposed booklet carries no language tag, in English either
+        assert reader.trailer["/Root"]["/Lang"] == "de"
+    sheet = PAPERS[paper]
+    first = reader.pages[0].mediabox
+    assert (round(float(first.width)), round(float(first.height))) in {
+        (round(sheet.width), round(sheet.height)),
+        (round(sheet.height), round(sheet.width)),
+    }
