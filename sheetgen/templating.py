@@ -12,15 +12,33 @@ per Environment, and ``*``, ``+`` and ``**`` refuse results longer than MAX_TEXT
 characters or items (or a power above MAX_POWER), as does any call given a number
 above MAX_ARGUMENT (``"x".center(10**9)``). Every template error becomes one
 :class:`~sheetgen.errors.GameDefinitionError` naming the file and line.
+
+Compiling the templates is a sixth of a booklet's own work, so their compiled code is
+kept between runs, as Python keeps ``.pyc`` files: in jinja2's per-user cache folder
+(private to the user, in the temporary folder), keyed by the template's source and by
+this module, which decides how it is compiled. A cache that cannot be used is passed by.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 from collections.abc import Mapping, Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError, select_autoescape
+import jinja2
+from jinja2 import (
+    BytecodeCache,
+    Environment,
+    FileSystemBytecodeCache,
+    FileSystemLoader,
+    StrictUndefined,
+    TemplateError,
+    select_autoescape,
+)
+from jinja2.bccache import Bucket
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from sheetgen.errors import GameDefinitionError
@@ -131,6 +149,33 @@ def cards(number: int) -> str:
     return ENGLISH_COUNTING.cards(number)
 
 
+class _CompiledTemplates(FileSystemBytecodeCache):
+    """jinja2's file cache of compiled templates, which any trouble (a full disk, a
+    folder that cannot be written) turns into a cache miss instead of a failure."""
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except OSError:
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().dump_bytecode(bucket)
+
+
+@cache
+def _compiled_templates() -> BytecodeCache | None:
+    """The cache of compiled templates; None where the system offers no private folder."""
+    # The sandbox decides at compile time which operators it checks, so code compiled by
+    # another version of this module (or of jinja2) is never reused.
+    made_by = hashlib.sha256(Path(__file__).read_bytes() + jinja2.__version__.encode())
+    try:
+        return _CompiledTemplates(pattern=f"__sheetgen-{made_by.hexdigest()[:16]}-%s.cache")
+    except (OSError, RuntimeError):  # no safe folder: jinja2 refuses one others could write
+        return None
+
+
 def make_environment(search_path: Sequence[Path], lang: Language = ENGLISH) -> Environment:
     """The Environment for every template and section file under ``search_path``, writing
     in ``lang``: its counting filters, and its short strings through jinja2's i18n
@@ -145,6 +190,7 @@ def make_environment(search_path: Sequence[Path], lang: Language = ENGLISH) -> E
         undefined=StrictUndefined,
         keep_trailing_newline=True,
         extensions=["jinja2.ext.i18n"],
+        bytecode_cache=_compiled_templates(),
     )
     counting = lang.counting
     env.filters["spell"] = counting.spell
@@ -201,9 +247,23 @@ def render_string(
 ) -> str:
     """Render a short template held in data, such as a house-rules sentence."""
     try:
-        return env.from_string(source).render(context)
+        return _from_string(env, source).render(context)
     except _FAILURES as exc:
         raise _refused(exc, place, "<template>") from None
+
+
+def _from_string(env: Environment, source: str) -> jinja2.Template:
+    """``env.from_string(source)``, its compiled code kept in the cache as a file's is."""
+    cache = env.bytecode_cache
+    if cache is None:
+        return env.from_string(source)
+    # The name is the text itself (its digest), so each sentence has a place of its own.
+    name = "sentence-" + hashlib.sha256(source.encode()).hexdigest()
+    bucket = cache.get_bucket(env, name, None, source)
+    if bucket.code is None:
+        bucket.code = env.compile(source)
+        cache.set_bucket(bucket)
+    return env.template_class.from_code(env, bucket.code, env.make_globals(None), None)
 
 
 def evaluate(

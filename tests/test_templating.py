@@ -66,3 +66,36 @@ def test_cards_is_the_count_of_cards() -> None:
 @pytest.mark.parametrize(("number", "text"), [(0, "zero"), (4, "four"), (12, "twelve"), (13, "13")])
 def test_spell(number: int, text: str) -> None:
     assert spell(number) == text
+
+
+def test_compiled_templates_are_kept_and_still_bounded(tmp_path: Path) -> None:
+    # A second Environment (the next booklet, the next run) takes the compiled code from the
+    # cache; the sandbox's checks are in that code, so a cached template is bounded too.
+    from jinja2 import FileSystemBytecodeCache
+
+    from sheetgen.templating import _compiled_templates, render_string
+
+    assert isinstance(make_environment([tmp_path]).bytecode_cache, FileSystemBytecodeCache)
+    (tmp_path / "greedy.md").write_text("{{ 'x' * 2000000 }}", encoding="utf-8")
+    for _ in range(2):
+        env = make_environment([tmp_path])
+        with pytest.raises(GameDefinitionError, match="repetition longer than"):
+            render_template(env, "greedy.md", {})
+        with pytest.raises(GameDefinitionError, match="repetition longer than"):
+            render_string(env, "{{ 'y' * 3000000 }}", {})
+        assert render_string(env, "{{ n | cards }}", {"n": 2}) == "two cards"
+    cache = _compiled_templates()
+    assert cache is not None
+    assert any(Path(cache.directory).glob("__sheetgen-*.cache"))
+
+
+def test_a_cache_that_cannot_be_written_is_passed_by(tmp_path: Path) -> None:
+    from sheetgen.templating import _CompiledTemplates, render_string
+
+    (tmp_path / "page.md").write_text("{{ n | spell }}", encoding="utf-8")
+    env = make_environment([tmp_path])
+    env.bytecode_cache = _CompiledTemplates(str(tmp_path / "no such folder"))
+    env.cache = None
+    assert render_template(env, "page.md", {"n": 3}) == "three"
+    assert render_string(env, "{{ n }} and {{ n }}", {"n": 4}) == "4 and 4"
+    assert not (tmp_path / "no such folder").exists()
