@@ -24,6 +24,7 @@ Item = TypeVar("Item")
 Result = TypeVar("Result")
 
 PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+LOADAVG = "/proc/loadavg"
 AHEAD_PER_WORKER = 4
 
 
@@ -32,6 +33,23 @@ def usable_cores() -> int:
     if hasattr(os, "sched_getaffinity"):
         return len(os.sched_getaffinity(0))
     return os.cpu_count() or 1
+
+
+def idle_cores() -> int:
+    """The usable cores not busy with other work right now (at least 1).
+
+    A worker on a core that another process keeps busy only takes turns with it, so the
+    batch pays for starting the worker and gains nothing: on a shared machine that made
+    two workers slower than one. Linux says how many tasks are running at this moment
+    (this process among them) in /proc/loadavg; elsewhere every usable core counts as idle.
+    """
+    cores = usable_cores()
+    try:
+        with open(LOADAVG, encoding="ascii") as source:
+            running = int(source.read().split()[3].split("/")[0])
+    except (OSError, ValueError, IndexError):
+        return cores
+    return max(1, min(cores, cores + 1 - running))
 
 
 def _die_with(parent: int) -> None:

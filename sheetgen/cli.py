@@ -1267,6 +1267,12 @@ def rules(
 )
 @click.option("--keep-going", is_flag=True, help="Fill the good files even if some are bad.")
 @click.option("-v", "--verbose", is_flag=True, help="With --split, name every file written.")
+@click.option(
+    "--jobs",
+    type=WholeRange(1),
+    show_default="one per idle core",
+    help="Worker processes that share a large batch (1: none).",
+)
 @print_options
 def fill(
     inputs: tuple[Path, ...],
@@ -1279,6 +1285,7 @@ def fill(
     split_dir: Path | None,
     keep_going: bool,
     verbose: bool,
+    jobs: int | None,
     print_on: Request | None,
 ) -> None:
     """Fill in score sheets from series files, with a race chart for each series.
@@ -1331,6 +1338,7 @@ def fill(
             split=split_dir,
             keep_going=keep_going,
             progress=bar.update,
+            workers=jobs,
             lang=_lang(lang_code),
         )
         written, printed, undrawable = write_documents(

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from sheetgen import fonts
 from sheetgen.atomic import Staged, refuse_own_input, write_bytes
-from sheetgen.batching import Workers, ordered_map, usable_cores
+from sheetgen.batching import Workers, idle_cores, ordered_map
 from sheetgen.chart import chart_title, race_chart
 from sheetgen.errors import SeriesFileError, SheetgenError
 from sheetgen.games import game_of
@@ -29,12 +29,17 @@ from sheetgen.scoring import SeriesResult, score_series
 from sheetgen.sheet import page_layouts, spec_for
 from sheetgen.wording import outcome, series_name, title_for
 
-# Below this many series, starting two workers costs more than they save. Measured with one
-# process per batch size, serial against two workers (median of 5-7 alternating runs, on the
-# project's 2-core machine while other work ran): one PDF, 2 workers took 3.4x the serial time
-# at 2 files, 1.6x at 16, 1.5x at 64, 0.77-1.14x at 128, 0.94x at 256, 0.83x at 512 (0.62x at
-# 1000 in the benchmark); --split, 1.2x at 16, 0.8-1.0x at 32, 1.0-1.1x at 64, 0.6-1.3x at 128.
-PARALLEL_FROM = 128
+# Below this many series, starting two workers costs more than they save, even with the
+# second core idle. Measured with one process per batch size, serial against two workers
+# (medians of alternating runs on the project's 2-core machine while other work ran): one
+# PDF, two workers took 3.4x the serial time at 2 files, 1.6x at 16, 1.5x at 64, 1.09x at
+# 100, 0.77-1.14x at 128, 0.77x at 200, 0.82-0.94x at 256-400 (0.62x at 1000 in the
+# benchmark); --split, 1.2x at 16, 0.8-1.0x at 32, 1.0-1.1x at 64, 0.6-1.3x at 128. Two
+# workers cost about 0.25 s of processor time more than one (starting them, joining their
+# parts) whatever the batch; the break-even lies between 100 and 200 files. Workers are
+# only started on cores that are idle (batching.idle_cores): on a busy core they slow a
+# batch down at any size.
+PARALLEL_FROM = 200
 Progress = Callable[[int], None]
 Item = TypeVar("Item")
 
@@ -522,10 +527,11 @@ def fill_documents(
     per series; ``png`` makes each document a preview of its first page. Every
     file is read and checked before this returns; with ``split`` the documents
     themselves are made one by one as they are taken, so that they can be
-    written as they come. With enough files and cores, worker processes share
-    the reading, checking and painting. Every document is written in ``lang``.
+    written as they come. With PARALLEL_FROM files or more, ``workers`` processes (by
+    default one per idle core) share the reading, checking and painting. Every document is
+    written in ``lang``.
     """
-    cores = workers or usable_cores()
+    cores = workers or idle_cores()
     pool = Workers(cores) if cores > 1 and len(paths) >= PARALLEL_FROM else None
     batch = _Batch(paper, title, fmt, keep_going, progress, pool, lang)
     try:

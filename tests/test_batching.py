@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from sheetgen.batching import AHEAD_PER_WORKER, Workers, ordered_map, usable_cores
+from sheetgen.batching import AHEAD_PER_WORKER, Workers, ordered_map
 
 
 def slower_first(n: int) -> tuple[int, int]:
@@ -130,11 +130,9 @@ def test_workers_die_with_a_killed_parent() -> None:
 @pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_kill_9_of_a_fill_batch_leaves_no_worker_running(tmp_path: Path) -> None:
-    """A batch big enough for workers, killed once they are seen: they go with it."""
+    """A batch big enough for workers (asked for: the machine may be busy), killed once they
+    are seen: they go with it."""
     from sheetgen.fill import PARALLEL_FROM
-
-    if usable_cores() < 2:
-        pytest.skip("one core: fill starts no workers")
 
     source = (
         "players: [Ann, Bob, Cy]\ngames:\n" + "  - winner: Ann\n    left: {Bob: 4, Cy: 9}\n" * 30
@@ -142,7 +140,7 @@ def test_kill_9_of_a_fill_batch_leaves_no_worker_running(tmp_path: Path) -> None
     for index in range(PARALLEL_FROM):
         (tmp_path / f"s{index:03d}.yaml").write_text(source, encoding="utf-8")
     parent = subprocess.Popen(
-        [sys.executable, "-m", "sheetgen", "fill", ".", "-o", "all.pdf"],
+        [sys.executable, "-m", "sheetgen", "fill", ".", "-o", "all.pdf", "--jobs", "2"],
         cwd=tmp_path,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -154,3 +152,23 @@ def test_kill_9_of_a_fill_batch_leaves_no_worker_running(tmp_path: Path) -> None
     parent.wait(timeout=30)
     wait_until(lambda: not any(alive(pid) for pid in workers), "the workers to die")
     assert not (tmp_path / "all.pdf").exists()
+
+
+@pytest.mark.parametrize(
+    ("loadavg", "idle"),
+    [
+        ("0.05 0.10 0.20 1/180 4242\n", 2),  # only this process runs: both cores are free
+        ("1.90 1.50 1.20 2/180 4242\n", 1),  # another process keeps one core busy
+        ("6.00 5.00 4.00 7/400 4242\n", 1),  # more work than cores: still one for us
+        ("", 2),  # unreadable: every usable core counts
+    ],
+)
+def test_idle_cores_leave_out_the_cores_others_keep_busy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, loadavg: str, idle: int
+) -> None:
+    from sheetgen import batching
+
+    (tmp_path / "loadavg").write_text(loadavg, encoding="ascii")
+    monkeypatch.setattr(batching, "LOADAVG", str(tmp_path / "loadavg"))
+    monkeypatch.setattr(batching, "usable_cores", lambda: 2)
+    assert batching.idle_cores() == idle

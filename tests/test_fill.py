@@ -259,6 +259,28 @@ def test_the_threshold_decides_whether_workers_start(
     assert started == [2]
 
 
+def test_by_default_workers_start_only_on_idle_cores(
+    many_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started: list[int] = []
+    real = fill.Workers
+
+    def counted(size: int) -> Workers:
+        started.append(size)
+        return real(size)
+
+    monkeypatch.setattr(fill, "Workers", counted)
+    monkeypatch.setattr(fill, "PARALLEL_FROM", MANY)
+    paths = series_paths([many_dir])
+    options = {"paper": paper("a4"), "output": Path("all.pdf")}
+    monkeypatch.setattr(fill, "idle_cores", lambda: 1)  # the other core is busy
+    fill.fill_documents(paths, **options)
+    assert started == []
+    monkeypatch.setattr(fill, "idle_cores", lambda: 2)
+    fill.fill_documents(paths, **options)
+    assert started == [2]
+
+
 def test_one_pdf_in_parallel_has_the_serial_pages(many_dir: Path, parallel: None) -> None:
     paths = series_paths([many_dir])
     options = {"paper": paper("a4"), "output": Path("all.pdf")}
