@@ -43,6 +43,20 @@ _SIGNS: dict[str, tuple[bytes, ...]] = {
 KNOWN_SUFFIXES = frozenset(
     {"pdf", "png", "html", "json", "csv", "md", "yaml", "yml", "toml", "txt", "svg", "jpg"}
 )
+# What this process is in the middle of writing: its temporaries and the folders it made
+# for a batch, so that an exit that cannot wait (Ctrl-C) leaves none of them behind.
+_TEMPORARIES: set[Path] = set()
+_MADE_FOLDERS: list[Path] = []
+
+
+def abandon_writes() -> None:
+    """Remove this process's temporaries, and the folders it made for a batch if empty."""
+    for tmp in list(_TEMPORARIES):
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+    for folder in reversed(_MADE_FOLDERS):
+        with contextlib.suppress(OSError):
+            folder.rmdir()
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -82,9 +96,15 @@ def _synced_temp(path: Path, data: bytes, mode: int) -> Iterator[Path]:
     try:
         yield tmp
     finally:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
+        _drop(tmp)
     _fsync_dir(tmp.parent)
+
+
+def _drop(tmp: Path) -> None:
+    """Remove a temporary unless it was renamed into place; forget it either way."""
+    with contextlib.suppress(OSError):
+        tmp.unlink()
+    _TEMPORARIES.discard(tmp)
 
 
 def _temp_file(path: Path, data: bytes, mode: int) -> Path:
@@ -98,6 +118,7 @@ def _temp_file(path: Path, data: bytes, mode: int) -> Path:
     except OSError as exc:
         raise OutputError(f"cannot write in {folder} ({_reason(exc)})", file=path) from None
     tmp = Path(tmp_name)
+    _TEMPORARIES.add(tmp)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -105,8 +126,7 @@ def _temp_file(path: Path, data: bytes, mode: int) -> Path:
             os.fsync(handle.fileno())
         os.chmod(tmp, mode)
     except BaseException as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
+        _drop(tmp)
         if isinstance(exc, OSError):
             raise OutputError(f"cannot write in {folder} ({_reason(exc)})", file=path) from None
         raise
@@ -125,6 +145,8 @@ def batch_folder(folder: Path) -> Iterator[Path]:
     """``make_folder``, for a block that writes into it: if the block fails and the folder
     it made is still empty, the folder goes again."""
     made = make_folder(folder)
+    if made:
+        _MADE_FOLDERS.append(folder)
     try:
         yield folder
     except BaseException:
@@ -132,6 +154,9 @@ def batch_folder(folder: Path) -> Iterator[Path]:
             with contextlib.suppress(OSError):
                 folder.rmdir()
         raise
+    finally:
+        if made:
+            _MADE_FOLDERS.remove(folder)
 
 
 def make_folder(folder: Path) -> bool:
@@ -315,8 +340,7 @@ class Staged:
 
     def __exit__(self, *exc: object) -> None:
         for tmp, _ in self._files:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
+            _drop(tmp)
         self._files.clear()
 
     def add(self, path: Path, data: bytes) -> None:
@@ -343,6 +367,7 @@ class Staged:
                 os.replace(tmp, path)
             except OSError as exc:
                 raise OutputError(f"cannot write here ({_reason(exc)})", file=path) from None
+            _TEMPORARIES.discard(tmp)
             written.append(path)
         self._files.clear()
         for folder in {path.parent for path in written}:

@@ -8,6 +8,7 @@ turned into one clean message in one place: ``SheetgenGroup.invoke``.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import functools
 import io
@@ -215,12 +216,34 @@ class _ClosedOutput(io.RawIOBase):
         raise OSError(errno.EBADF, "standard output is closed")
 
 
+def _on_ctrl_c(signum: int, frame: Any) -> None:
+    """Ctrl-C ends the run at once, whatever it is doing, with status 130 and no message.
+
+    Raising KeyboardInterrupt instead is lost where Python cannot raise (a weak reference's
+    callback: the run goes on and writes its file), or aborts the process where a C
+    extension is being loaded. Nothing is lost by stopping at once: every file is written
+    to a temporary and renamed into place, so only this run's temporaries (and a folder it
+    made for a batch) can be left, and they are removed first.
+    """
+    import sys
+
+    from sheetgen.atomic import abandon_writes
+
+    abandon_writes()
+    with contextlib.suppress(OSError, ValueError):
+        if sys.stderr.isatty():  # end the line the terminal's ^C is on
+            os.write(sys.stderr.fileno(), b"\n")
+    os._exit(INTERRUPTED)
+
+
 def main() -> None:
     """Entry point of the ``sheetgen`` console script."""
+    import signal
     import sys
 
     if sys.stdout is None:  # Python leaves it None when descriptor 1 is closed
         sys.stdout = io.TextIOWrapper(io.BufferedWriter(_ClosedOutput()))
+    signal.signal(signal.SIGINT, _on_ctrl_c)
     try:
         cli(prog_name="sheetgen")
     except KeyboardInterrupt:

@@ -320,6 +320,33 @@ def test_ctrl_c_exits_quietly_with_130(folder: Path) -> None:
     assert not (folder / "r.pdf").exists() and temporaries(folder) == []
 
 
+@pytest.mark.parametrize("delay", [0.3, 0.7, 1.5, 3.0])
+def test_ctrl_c_at_any_moment_exits_quietly_with_130(folder: Path, delay: float) -> None:
+    """Reading options, importing pikepdf (whose C extension aborted the process when
+    interrupted), running weak-reference callbacks (where Python drops the interrupt and
+    the run went on to write its file): wherever Ctrl-C lands, the run ends with 130 and
+    nothing is written. A run that finished first wrote its whole file."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sheetgen", "rules", "--layout", "booklet", "-o", "r.pdf"],
+        cwd=folder,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        env={**os.environ, "PYTHONPATH": str(PACKAGE_ROOT)},
+    )
+    time.sleep(delay)
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=120)
+    assert_no_process_left(process.pid)
+    assert temporaries(folder) == []
+    if process.returncode == 0:  # done before the Ctrl-C came
+        assert err == f"Wrote {folder / 'r.pdf'}\n".encode()
+        assert (folder / "r.pdf").read_bytes().rstrip().endswith(b"%%EOF")
+    else:
+        assert (process.returncode, err) == (130, b"")
+        assert not (folder / "r.pdf").exists()
+
+
 # Leaks ----------------------------------------------------------------------------------
 
 
@@ -646,7 +673,7 @@ def test_ctrl_c_during_a_parallel_batch_exits_quietly_with_130(folder: Path) -> 
         env={**os.environ, "PYTHONPATH": str(PACKAGE_ROOT)},
     )
     deadline, out = time.monotonic() + 60, folder / "out"
-    while not (out.is_dir() and any(out.glob("*.pdf"))):  # interrupted mid-batch
+    while not (out.is_dir() and any(out.glob("*.tmp"))):  # interrupted mid-batch
         assert time.monotonic() < deadline and process.poll() is None
         time.sleep(0.02)
     os.killpg(process.pid, signal.SIGINT)  # the whole group, as a terminal's Ctrl-C
@@ -655,6 +682,8 @@ def test_ctrl_c_during_a_parallel_batch_exits_quietly_with_130(folder: Path) -> 
     assert process.returncode == 130, err
     assert err == b""
     assert temporaries(folder) == []
+    # All or nothing: the files drawn before Ctrl-C, and the folder the run made, are gone.
+    assert not out.exists()
 
 
 def test_excel_export_guards_formulas_and_reads_back(tmp_path: Path) -> None:

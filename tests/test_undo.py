@@ -358,7 +358,7 @@ def test_ctrl_c_at_the_undo_question_exits_quietly_with_130(
     code, out, err = undo.finish()
     assert code == 130, err
     assert out == b""
-    assert err == "Last game 2: Bob went out; left Ann 2, Cy 3\nRemove game 2? [y/N]: \n"
+    assert err == "Last game 2: Bob went out; left Ann 2, Cy 3\nRemove game 2? [y/N]: "
     assert _files(tmp_path, snapshot) == before and _no_temporaries(tmp_path)
 
 
