@@ -534,3 +534,32 @@ def test_a_fifo_or_device_is_refused_without_blocking(runner, tmp_path: Path) ->
         result = runner("standings", name)
         assert result.exit_code == 1
         assert result.output == f"Error: {name}: is not an ordinary file; give a series file\n"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "players: [Ann, Bob]\ngames:\n  - winner: Ann\n    left: {Bob: 4}\n",
+        'title: ""\nplayers: [Null, ~, "~", !!null "", !!str 7, 007, yes]\nstock:\n',
+        "players:\n  - Ann\n  - 'Bob'\n? complex\n: [1, {a: [b, c]}]\nempty: {}\n",
+    ],
+)
+def test_libyaml_reader_sees_the_tags_and_values_of_the_base_loader(text: str) -> None:
+    # The fast reader answers libyaml's tag questions from a table instead of the base
+    # resolver: every node must come out with the same tag, style and text.
+    import yaml
+
+    from sheetgen.seriesfile import _text_loader
+
+    def tree(node: yaml.Node) -> object:
+        if isinstance(node, yaml.MappingNode):
+            return (node.tag, [(tree(key), tree(value)) for key, value in node.value])
+        if isinstance(node, yaml.SequenceNode):
+            return (node.tag, [tree(item) for item in node.value])
+        return (node.tag, node.style, node.value)
+
+    fast = _text_loader()
+    assert fast is not None
+    assert tree(yaml.compose(text, Loader=fast)) == tree(
+        yaml.compose(text, Loader=yaml.CBaseLoader)
+    )
