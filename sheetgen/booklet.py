@@ -586,6 +586,7 @@ def _sheet_pdf(rules: HouseRules, paper: Paper, lang: Language = ENGLISH) -> byt
         players=rules.players,
         teams=rules.players // TEAM_SIZE if rules.partnerships else None,
         lang=lang,
+        in_words=True,
     )
 
 

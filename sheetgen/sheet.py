@@ -36,9 +36,11 @@ def spec_for(
     status: str = "",
     legend: bool = False,
     lang: Language = ENGLISH,
+    in_words: bool = False,
 ) -> SheetSpec:
     """What a sheet's header says, in ``lang``: one column per side, named from ``table``, or
-    ``count`` numbered blanks to write on (a team's with a line for each partner)."""
+    ``count`` numbered blanks to write on (a team's with a line for each partner); with
+    ``in_words`` a count of games is written as the booklet writes it."""
     if table is not None:
         headings = tuple(
             Heading(side, table.members(side) if table.partnership else ()) for side in table.sides
@@ -51,9 +53,11 @@ def spec_for(
         headings = tuple(Heading(caption=caption(False, n, lang)) for n in range(1, count + 1))
     return SheetSpec(
         headings=headings,
-        goal=goal(rules, lang),
+        goal=goal(rules, lang, in_words=in_words),
         title=title,
-        reminder=reminder(rules, teams, piles, lang, sides=len(headings), pile=pile),
+        reminder=reminder(
+            rules, teams, piles, lang, sides=len(headings), pile=pile, in_words=in_words
+        ),
         partnership=teams,
         status=status,
         legend=legend,
@@ -150,6 +154,7 @@ def blank_sheet_pdf(
     title: str | None = None,
     copies: int = 1,
     lang: Language = ENGLISH,
+    in_words: bool = False,
 ) -> bytes:
     """A PDF of blank score sheets, ``copies`` times over, checked before anything is drawn.
 
@@ -157,7 +162,8 @@ def blank_sheet_pdf(
     words of the scoring reminder; ``scoring`` (the game's own unless told)
     how the table scores; ``lang`` the language the sheet is written in. ``games``
     rows are drawn: unless told, ten, or with cards-left scoring the games agreed on
-    (and then, if told, no other number).
+    (and then, if told, no other number). ``in_words``: a count of games in words, as the
+    booklet the sheet is attached to writes it.
     """
     from sheetgen.painter import Meta, Painter
 
@@ -196,6 +202,7 @@ def blank_sheet_pdf(
         piles=lang.words(game).stocks,
         pile=lang.words(game).stock,
         lang=lang,
+        in_words=in_words,
     )
     layouts = page_layouts(sheet_paper, spec, games, typeface)
     painter = Painter(

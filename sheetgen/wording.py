@@ -47,14 +47,22 @@ def caption(teams: bool, number: int, lang: Language = ENGLISH) -> str:
     return words.format(number=number)
 
 
-def goal(rules: ScoringRules, lang: Language = ENGLISH) -> str:
+def games_count(rules: ScoringRules, lang: Language, *, in_words: bool = False) -> str:
+    """How many games a cards-left series has, as a sheet writes it: in figures, or with
+    ``in_words`` in the booklet's style (words up to twelve)."""
+    if in_words:
+        return lang.counting.spell(rules.games_to_play)
+    return lang.number(rules.games_to_play)
+
+
+def goal(rules: ScoringRules, lang: Language = ENGLISH, *, in_words: bool = False) -> str:
     """The sentence boxed at the top of a sheet: how the series is won."""
     if rules.cards_left and rules.games_to_play == 1:
         return lang._("One game: the lowest total after it wins the series.")
     if rules.cards_left:
-        return lang._("{games} games: the lowest total after the last one wins the series.").format(
-            games=lang.number(rules.games_to_play)
-        )
+        sentence = lang._("{games} games: the lowest total after the last one wins the series.")
+        games = games_count(rules, lang, in_words=in_words)
+        return sentence.format(games=games[:1].upper() + games[1:])
     return lang._("Target: {target} points. The first to reach {target} wins the series.").format(
         target=lang.number(rules.target)
     )
@@ -79,10 +87,11 @@ def reminder(
     *,
     sides: int = 3,
     pile: str | None = None,
+    in_words: bool = False,
 ) -> str:
     """The one-line reminder at a sheet's foot of how this table scores (``piles`` and
     ``pile``: the game's words for the players' own piles and for one of them, in ``lang``;
-    ``sides``: how many players or teams the sheet has)."""
+    ``sides``: how many players or teams the sheet has; ``in_words``: see ``games_count``)."""
     _ = lang._
     one = piles if pile is None else pile
     if rules.cards_left:
@@ -111,7 +120,8 @@ def reminder(
             )
         )
         return sentence.format(
-            piles=piles if partnership else one, games=lang.number(rules.games_to_play)
+            piles=piles if partnership else one,
+            games=games_count(rules, lang, in_words=in_words),
         )
     if sides == 2:
         sentence = (

@@ -11,17 +11,19 @@ import re
 import statistics
 from collections.abc import Callable
 from html import unescape
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 import pytest
-from pagecheck import COMMAND_LINE, Page, body_lines, contents, problems, read_pages
+from pagecheck import COMMAND_LINE, Line, Page, body_lines, contents, problems, read_pages
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas
 
 from sheetgen.booklet import render_html, rules_document
 from sheetgen.houserules import resolve
+from sheetgen.imposition import half_paper
 from sheetgen.paper import A4, LETTER, Paper
 from sheetgen.resources import fonts_dir
 
@@ -42,6 +44,7 @@ TOGGLES: dict[str, dict[str, dict[str, Any]]] = {
         "no-series": {"series": False},
         "standard-deck": {"deck": "standard"},
         "extra": {"extra": "EXTRA"},
+        "cards-left": {"scoring": "cards-left"},
     },
     "spite-and-malice": {
         "official": {},
@@ -73,11 +76,12 @@ IDS = ["-".join(case) for case in CASES]
 
 
 class Booklet:
-    """One rendered booklet: its pages in reading order."""
+    """One rendered booklet: its pages in reading order, and the HTML they were set from."""
 
-    def __init__(self, pdf: bytes, layout: str) -> None:
+    def __init__(self, pdf: bytes, layout: str, html: str) -> None:
         self.folded = layout == "booklet"
         self.pages: list[Page] = read_pages(pdf, folded=self.folded)
+        self.html = html
 
     @property
     def text(self) -> str:
@@ -99,8 +103,11 @@ def booklet_of(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Bookle
                 for name, value in TOGGLES[game][toggles].items()
             }
             sheet: Paper = PAPERS[paper]
-            pdf = rules_document(resolve(game=game, options=options), paper=sheet, layout=layout)
-            made[key] = Booklet(pdf, layout)
+            rules = resolve(game=game, options=options)
+            pdf = rules_document(rules, paper=sheet, layout=layout)
+            half = half_paper(sheet).portrait if layout == "booklet" else None
+            html = render_html(rules, paper=sheet, page_size_override=half)
+            made[key] = Booklet(pdf, layout, html)
         return made[key]
 
     return get
@@ -155,6 +162,121 @@ def test_body_lines_hold_45_to_75_characters(booklet: Booklet) -> None:
 
 def test_no_command_line_in_the_booklet(booklet: Booklet) -> None:
     assert COMMAND_LINE.search(booklet.text) is None
+
+
+class _Blocks(HTMLParser):
+    """The booklet's lists and tables in reading order: each with the text of its items
+    (a list's items, a table's rows). The contents (its entries end in leaders on paper)
+    and the pictures' labels are left out."""
+
+    SKIP = ("style", "svg", "title", "nav")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.blocks: list[tuple[str, list[str]]] = []
+        self.open: list[tuple[str, list[str]]] = []
+        # A list inside another's item: (the outer block's index, that item's index).
+        self.inside: dict[int, tuple[int, int]] = {}
+        self.skipping = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self.SKIP:
+            self.skipping += 1
+        elif self.skipping:
+            return
+        elif tag in ("ul", "ol", "table"):
+            block: tuple[str, list[str]] = (tag, [])
+            if self.open:
+                outer = self.open[-1]
+                self.inside[len(self.blocks)] = (self.blocks.index(outer), len(outer[1]) - 1)
+            self.blocks.append(block)
+            self.open.append(block)
+        elif self.open and tag == ("tr" if self.open[-1][0] == "table" else "li"):
+            self.open[-1][1].append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.SKIP:
+            self.skipping -= 1
+        elif not self.skipping and tag in ("ul", "ol", "table") and self.open:
+            self.open.pop()
+
+    def handle_data(self, data: str) -> None:
+        if not self.skipping:
+            for _, items in self.open:
+                if items:
+                    items[-1] += data
+
+
+def _squeezed(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def _where_items_fall(booklet: Booklet) -> list[tuple[str, list[tuple[int, int]]]]:
+    """Each list and table of the booklet with the pages (in reading order) on which each
+    of its items starts and ends, found by reading the pages' text in order."""
+    stream = ""
+    starts = []
+    for page in booklet.pages:
+        starts.append(len(stream))
+        stream += _squeezed("".join(line.text for line in page.content))
+
+    def page_at(offset: int) -> int:
+        return max(index for index, start in enumerate(starts) if start <= offset) + 1
+
+    parser = _Blocks()
+    parser.feed(booklet.html)
+    found = []
+    found_at: dict[tuple[int, int], int] = {}
+    cursor = furthest = 0
+    for number, (kind, texts) in enumerate(parser.blocks):
+        cursor = found_at[parser.inside[number]] if number in parser.inside else furthest
+        spans = []
+        for index, item in enumerate(texts):
+            if not item.strip():
+                continue
+            # A table's cells may share lines on paper: a row that does not read as one
+            # piece is found by its first and last word.
+            squeezed, words = _squeezed(item), item.split()
+            start = stream.find(squeezed[:30], cursor)
+            if start < 0 and kind == "table":
+                start = stream.find(words[0], cursor)
+            assert start >= 0, f"{item!r} is not where it should be"
+            last = squeezed[-30:] if stream.find(squeezed[-30:], start) >= 0 else words[-1]
+            end = stream.find(last, start) + len(last)
+            spans.append((page_at(start), page_at(end - 1)))
+            found_at[number, index] = start
+            cursor = end
+            furthest = max(furthest, end)
+        found.append((f"{kind} {' '.join(texts[-1].split())[:40]!r}", spans))
+    return found
+
+
+def test_lists_and_tables_break_only_where_a_reader_can_follow(booklet: Booklet) -> None:
+    """A table or a list of up to six items stays on one page; a longer list breaks only
+    between items, with at least two of them on each side of the break."""
+    checked = 0
+    for name, spans in _where_items_fall(booklet):
+        pages = [page for span in spans for page in span]
+        if name.startswith("table") or len(spans) <= 6:
+            assert min(pages) == max(pages), (name, spans)
+        else:
+            assert all(first == last for first, last in spans), (name, spans)
+            breaks = [n for n in range(1, len(spans)) if spans[n][0] != spans[n - 1][1]]
+            assert all(2 <= n <= len(spans) - 2 for n in breaks), (name, spans)
+        checked += 1
+    assert checked >= 4
+
+
+def test_the_list_check_sees_a_list_cut_after_its_first_item() -> None:
+    """The reader finds a list whose first item was left at the foot of a page."""
+    html = "<ul><li>A lone first item at the foot</li><li>Second</li><li>Third</li></ul>"
+    booklet = Booklet.__new__(Booklet)
+    booklet.html = html
+    booklet.pages = [
+        Page([Line("Running text. • A lone first item at the foot", 10, 20, 10)], 100),
+        Page([Line("• Second • Third", 10, 20, 10)], 100),
+    ]
+    assert _where_items_fall(booklet) == [("ul 'Third'", [(1, 1), (2, 2), (2, 2)])]
 
 
 def test_the_check_finds_what_it_looks_for(tmp_path: Path) -> None:
@@ -294,3 +416,49 @@ def test_a_page_for_a_screen_is_neither_printed_nor_folded(
     assert "Traceback" not in result.output
     assert snapshot(runner.cwd) == before
     assert not (runner.cwd / "output").exists()
+
+
+# ---------------------------------------------------------------- numbers as the prose writes them
+
+
+def test_the_attached_sheet_counts_games_in_words_as_the_booklet_does(
+    booklet_of: Callable[..., Booklet],
+) -> None:
+    """The booklet writes "ten games"; so does the score sheet printed at its end (a sheet
+    on its own keeps its figures)."""
+    booklet = booklet_of("skip-bo", "cards-left", "letter", "pages")
+    sheet = booklet.pages[-1]
+    assert sheet.landscape
+    words = " ".join(sheet.text.split())
+    assert "Ten games: the lowest total after the last one wins the series." in words
+    assert "stock pile; after ten games the lowest total wins." in words
+    prose = " ".join(page.text for page in booklet.pages[:-1])
+    assert "after ten games" in " ".join(prose.split()).lower()
+    assert not re.search(r"\b10\s+games", booklet.text)
+
+
+@pytest.mark.parametrize(
+    ("options", "rows"),
+    [
+        (
+            {"bonus": 0},
+            ["Winning the game nothing", "Each card left in another player's stock pile 5"],
+        ),
+        (
+            {"per-card": 0, "partnerships": True},
+            ["Winning the game 25", "Each card left in another team's stock pile nothing"],
+        ),
+    ],
+)
+def test_a_figure_of_zero_reads_nothing_in_the_numbers_table(
+    options: dict[str, Any], rows: list[str]
+) -> None:
+    pdf = rules_document(resolve(game="skip-bo", options=options), paper=LETTER)
+    lines = [
+        " ".join(line.text.split()) for page in read_pages(pdf, folded=False) for line in page.lines
+    ]
+    for row in rows:
+        assert row in lines
+    assert not [
+        line for line in lines if re.fullmatch(r"(Winning the game|Each card left.*) 0", line)
+    ]

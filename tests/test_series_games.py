@@ -278,7 +278,7 @@ def test_a_cards_left_booklet_scores_every_page_that_way(runner: Any, tmp_path: 
     assert "At this table nobody scores points." in text
     assert "After six games the lowest total wins the series." in text
     assert "Only the winner of a game scores" not in text
-    assert "6 games: the lowest total after the last one wins the series." in pages[-1]
+    assert "Six games: the lowest total after the last one wins the series." in pages[-1]
 
 
 @pytest.mark.parametrize(
