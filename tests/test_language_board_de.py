@@ -1,0 +1,279 @@
+"""The Skip-Bo board game's booklet in German, read back as a German table would read it.
+
+The board game keeps its own rulebook's terms (rules/skip-bo-board/de/game.toml), not the
+card game's leaflet: a Spielstapel, six shared Ablegestapel, one Hilfsstapel. Most checks
+read the booklet's HTML (quick); two PDFs (Letter and A4, flat and folded, the official
+rules and changed ones) are read back for the text a reader meets, the PDF's language and
+the page flow.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pagecheck import Page, problems, read_pages
+from pypdf import PdfReader
+from test_rules_text import body_text
+
+from sheetgen.booklet import build_context, render_html, rules_document
+from sheetgen.houserules import resolve
+from sheetgen.language import Language, glossary
+from sheetgen.paper import A4, LETTER, Paper
+from sheetgen.resources import rules_dir
+
+GERMAN = Language("de")
+GAME = "skip-bo-board"
+LAYER = rules_dir() / GAME / "de" / "game.toml"
+
+EXTRA = """# Nach dem Spiel
+
+Wer gewonnen hat, mischt für das nächste Spiel; wer verloren hat, räumt den Plan ab.
+
+## Knabbereien
+
+Keine Chips in der Nähe der Karten: fettige Karten kleben aneinander.
+"""
+
+# The board game's toggles as the English booklet tests use them (test_rules_text.py,
+# test_booklet_pages.py).
+TOGGLES: dict[str, dict[str, Any]] = {
+    "official": {},
+    "three-players": {"players": 3},
+    "four-players": {"players": 4},
+    "one-card": {"stock": 1},
+    "largest-stock": {"stock": 45},
+    "short-stock": {"players": 4, "stock": "8"},
+    "extra": {"extra": "EXTRA"},
+    "short-stock-extra": {"players": 4, "stock": "8", "extra": "EXTRA"},
+}
+
+# Two PDFs (a PDF costs seconds): both papers, both layouts, the official rules and the
+# toggles changed.
+PRINTED = [("official", A4, "pages"), ("short-stock-extra", LETTER, "booklet")]
+
+SPELLED = {
+    "en": [
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+    ],
+    "de": [
+        "null",
+        "eins",
+        "zwei",
+        "drei",
+        "vier",
+        "fünf",
+        "sechs",
+        "sieben",
+        "acht",
+        "neun",
+        "zehn",
+        "elf",
+        "zwölf",
+    ],
+}
+
+# The board rulebook's words in English translation and the card game's German leaflet
+# words: neither belongs in this booklet.
+FOREIGN = [
+    "played deck",
+    "auxiliary",
+    "counter",
+    "draw pile",
+    "board",
+    "space",
+    "Skip-Bo card",
+    "Spielerstapel",
+    "Kartenstock",
+]
+
+
+@pytest.fixture(scope="module")
+def extra_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("board-de") / "nach-dem-spiel.md"
+    path.write_text(EXTRA, encoding="utf-8")
+    return path
+
+
+def rules_for(name: str, extra_file: Path) -> Any:
+    options = {
+        key: extra_file if value == "EXTRA" else value for key, value in TOGGLES[name].items()
+    }
+    return resolve(game=GAME, options=options)
+
+
+def html_text(name: str, extra_file: Path, lang: Language | None = None) -> str:
+    rules = rules_for(name, extra_file)
+    html = render_html(rules, paper=A4, lang=lang) if lang else render_html(rules, paper=A4)
+    return body_text(html)
+
+
+@pytest.fixture(scope="module")
+def printed(extra_file: Path) -> Callable[[str, Paper, str], tuple[bytes, list[Page]]]:
+    """Render a German PDF the first time a test asks for it; later asks share it."""
+    made: dict[tuple[str, str, str], tuple[bytes, list[Page]]] = {}
+
+    def get(name: str, paper: Paper, layout: str) -> tuple[bytes, list[Page]]:
+        key = (name, paper.name, layout)
+        if key not in made:
+            pdf = rules_document(
+                rules_for(name, extra_file), paper=paper, layout=layout, lang=GERMAN
+            )
+            made[key] = (pdf, read_pages(pdf, folded=layout == "booklet"))
+        return made[key]
+
+    return get
+
+
+def layer() -> dict[str, Any]:
+    with LAYER.open("rb") as source:
+        return tomllib.load(source)
+
+
+def numbers(text: str, code: str) -> set[int]:
+    """The numbers a text names: its figures, and two to twelve spelled out (one is also an
+    article in both languages, so it is read from figures only)."""
+    found = {int(figure) for figure in re.findall(r"(?<![\w-])\d+(?!\w)", text)}
+    for value, word in enumerate(SPELLED[code]):
+        if value >= 2 and re.search(rf"\b{word}\b", text, flags=re.IGNORECASE):
+            found.add(value)
+    return found
+
+
+# The words ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", TOGGLES)
+def test_the_rulebooks_german_terms_are_used_under_every_toggle(
+    name: str, extra_file: Path
+) -> None:
+    text = html_text(name, extra_file, GERMAN)
+    words = layer()["words"]
+    for key in ("stock", "building", "draw", "wild"):
+        assert words[key] in text, key
+    for term in ("Hilfsstapel", "Spielfigur", "Sonderfeld", "Spielplan", "Handkarten"):
+        assert term in text, term
+    assert "Skip-Bo Brettspiel" in text and "Board Game" not in text
+
+
+@pytest.mark.parametrize("name", TOGGLES)
+def test_no_english_and_no_card_game_terms_under_any_toggle(name: str, extra_file: Path) -> None:
+    text = f" {html_text(name, extra_file, GERMAN)} "
+    for words in [*glossary("de")["avoid"]["words"], *FOREIGN]:
+        assert words.lower() not in text.lower(), words
+    assert '"' not in text
+
+
+@pytest.mark.parametrize("name", TOGGLES)
+def test_the_same_numbers_as_the_english_booklet(name: str, extra_file: Path) -> None:
+    english = html_text(name, extra_file)
+    german = html_text(name, extra_file, GERMAN)
+    assert numbers(german, "de") == numbers(english, "en")
+    left = build_context(rules_for(name, extra_file))["deal"]["draw_pile"]
+    said = SPELLED["de"][left] if left <= 12 else str(left)
+    assert f"umfasst zu Beginn {said} Karten" in " ".join(german.split())
+
+
+@pytest.mark.parametrize(
+    ("name", "sentences"),
+    [
+        ("official", ["Keine: An diesem Tisch gelten die offiziellen Regeln.", "zehn Karten"]),
+        ("one-card", ["Jeder Spielstapel umfasst eine Karte statt zehn.", "100 Karten"]),
+        ("largest-stock", ["Jeder Spielstapel umfasst 45 Karten statt zehn.", "zwölf Karten"]),
+        ("short-stock", ["Jeder Spielstapel umfasst acht Karten statt zehn.", "70 Karten"]),
+        ("extra", ["An diesem Tisch gelten eigene Regeln: siehe „Nach dem Spiel“."]),
+    ],
+)
+def test_the_counts_read_as_german(name: str, sentences: list[str], extra_file: Path) -> None:
+    text = html_text(name, extra_file, GERMAN)
+    for sentence in sentences:
+        assert sentence in text
+    assert not re.search(r"\b1 Karten?\b|\beine Karten\b|\bein Karte\b", text)
+
+
+def test_one_opponent_or_several() -> None:
+    two = body_text(render_html(resolve(game=GAME, options={"players": 2}), paper=A4, lang=GERMAN))
+    three = body_text(
+        render_html(resolve(game=GAME, options={"players": 3}), paper=A4, lang=GERMAN)
+    )
+    assert "wie viele dein Gegner noch vor sich hat" in two
+    assert "deine Gegner" not in two
+    assert "wie viele deine Gegner noch vor sich haben" in three
+
+
+def test_the_picture_is_labelled_in_german(extra_file: Path) -> None:
+    rules = rules_for("official", extra_file)
+    html = render_html(rules, paper=A4, lang=GERMAN)
+    svg = re.search(r"<svg\b.*?</svg>", html, flags=re.S)
+    assert svg is not None
+    labels = layer()["picture_labels"]
+    drawn = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", svg.group(0)))
+    for key in ("corner", "discard_1", "aux_title", "travel", "note_6"):
+        assert labels[key] in drawn, key
+    assert "Nachziehstapel" in drawn
+    for english in ("corner", "discard", "auxiliary", "direction of travel", "white area"):
+        assert english not in drawn
+
+
+# The printed booklet ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "paper", "layout"), PRINTED, ids=lambda v: getattr(v, "name", v))
+def test_the_printed_booklet_is_german_and_flows(
+    printed: Callable[[str, Paper, str], tuple[bytes, list[Page]]],
+    name: str,
+    paper: Paper,
+    layout: str,
+) -> None:
+    pdf, pages = printed(name, paper, layout)
+    folded = layout == "booklet"
+    assert problems(pages, folded=folded) == []
+    text = " ".join(" ".join(page.text for page in pages).split())
+    for words in [*glossary("de")["avoid"]["words"], *FOREIGN]:
+        assert words.lower() not in f" {text.lower()} ", words
+    for term in layer()["words"].values():
+        assert term in text
+    if not folded:  # the folded imposition carries no /Lang in any language yet
+        assert PdfReader(io.BytesIO(pdf)).trailer["/Root"]["/Lang"] == "de"
+
+
+@pytest.mark.parametrize(("name", "paper", "layout"), PRINTED, ids=lambda v: getattr(v, "name", v))
+def test_the_contents_name_pages_that_carry_their_heading(
+    printed: Callable[[str, Paper, str], tuple[bytes, list[Page]]],
+    name: str,
+    paper: Paper,
+    layout: str,
+) -> None:
+    _, pages = printed(name, paper, layout)
+    entries = []
+    for line in pages[0].lines:
+        found = re.match(r"^(.+?)\s*(?:\.\s?){2,}\s*(\d+|Rückseite)$", line.text.strip())
+        if found:
+            entries.append((found.group(1).strip(" ."), found.group(2)))
+    titles = [title for title, _ in entries]
+    assert titles[0] == "Spielmaterial und Ziel" and titles[-1] == "Kurzübersicht"
+    assert ("Nach dem Spiel" in titles) == ("extra" in name)
+    for title, where in entries:
+        if where == "Rückseite":
+            assert layout == "booklet"
+            assert title in pages[-1].text
+        else:
+            page = pages[int(where) - 1]
+            assert title in " ".join(page.text.split()), (title, where)
