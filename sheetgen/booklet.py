@@ -12,6 +12,7 @@ and fonts, and lays the blank score sheet onto the last page.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from html import escape
@@ -399,7 +400,7 @@ def render_html(
         "sheet_width": paper.landscape[0],
         "sheet_height": paper.landscape[1],
     }
-    return render_template(
+    html = render_template(
         env,
         "booklet.html.j2",
         {
@@ -417,6 +418,26 @@ def render_html(
             "spacing": spacing,
         },
     )
+    return _with_breaks(html, lang)
+
+
+# Text inside these elements is not read as running text: no soft hyphens there.
+_NOT_RUNNING = ("head", "svg", "style", "title")
+
+
+def _with_breaks(html: str, lang: Language) -> str:
+    """The running text of ``html`` with the language's own breaks of long compounds."""
+    if not lang.counting.breaks:
+        return html
+    parts = re.split(r"(<[^>]*>)", html)
+    inside = 0
+    for index, part in enumerate(parts):
+        tag = re.match(r"<(/?)(\w+)", part)
+        if tag and tag.group(2).lower() in _NOT_RUNNING and not part.endswith("/>"):
+            inside += -1 if tag.group(1) else 1
+        elif not tag and not inside and part:
+            parts[index] = lang.counting.soft_hyphens(part)
+    return "".join(parts)
 
 
 def _font_url(path: Path, inside: bool) -> str:

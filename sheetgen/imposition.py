@@ -138,6 +138,9 @@ def impose_saddle_stitch(pdf_bytes: bytes, paper: Paper) -> bytes:
             imposed.pages.append(page)
         for key, value in source.docinfo.items():
             imposed.docinfo[key] = imposed.copy_foreign(value) if value.is_indirect else value
+        # The document's language (a screen reader's voice, a viewer's hyphenation) stays.
+        if "/Lang" in source.Root:
+            imposed.Root.Lang = pikepdf.String(str(source.Root.Lang))
         imposed.save(out, deterministic_id=True)
     return out.getvalue()
 

@@ -97,6 +97,9 @@ class Counting:
     card: tuple[str, str, str]  # the cards filter: singular, plural, word for one
     figures: frozenset[str]  # nouns always counted in figures ("point")
     quotes: tuple[str, str, str, str]  # opening and closing marks, then the inner pair
+    # Where a compound breaks that the hyphenation patterns get wrong ("Hilfs-stapel", not
+    # "Hilfss-tapel"): each word with a hyphen at its break.
+    breaks: tuple[str, ...] = ()
 
     def spell(self, number: int) -> str:
         """A small count in words ("four", "vier"), larger ones in digits."""
@@ -127,6 +130,13 @@ class Counting:
         """The count the rules text needs most: ``one card``, ``eine Karte``."""
         singular, plural, one = self.card
         return self.count(number, singular, plural, one)
+
+    def soft_hyphens(self, text: str) -> str:
+        """``text`` with a soft hyphen at each break of ``breaks``, so that a line ends there
+        rather than where the patterns would put it."""
+        for word in self.breaks:
+            text = text.replace(word.replace("-", ""), word.replace("-", "\N{SOFT HYPHEN}"))
+        return text
 
     def quoted(self, text: str) -> str:
         """``text`` in this language's quotation marks."""
@@ -181,6 +191,7 @@ def _counting(code: str) -> Counting:
                 str(data["quotes"][2]),
                 str(data["quotes"][3]),
             ),
+            breaks=tuple(str(word) for word in data.get("breaks", ())),
         )
     except (OSError, UnicodeDecodeError, ValueError, KeyError, IndexError, TypeError) as exc:
         raise GameDefinitionError(f"cannot read how {code!r} counts ({exc})", file=path) from None

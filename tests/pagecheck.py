@@ -174,7 +174,10 @@ def contents(pages: list[Page]) -> list[tuple[str, str]]:
     """The contents on the cover: (title, where) for each entry."""
     entries = []
     for line in pages[0].lines:
-        found = re.match(r"^(.+?)\s*(?:\.\s?){2,}\s*(\d+|[a-z][a-z ]+)$", line.text.strip())
+        # "where" is a page number or words: "back cover", "its own sheet", "Rückseite".
+        found = re.match(
+            r"^(.+?)\s*(?:\.\s?){2,}\s*(\d+|[A-Za-zÄÖÜäöüß][a-zäöüß ]+)$", line.text.strip()
+        )
         if found:
             entries.append((found.group(1).strip(" ."), found.group(2)))
     return entries

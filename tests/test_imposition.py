@@ -287,7 +287,9 @@ def test_real_booklet_has_the_printing_guidance(letter_booklet: bytes) -> None:
     assert "Print both sides, flipped on the short edge." in " ".join(text.split())
 
 
-def fake_booklet(rules: Any, *, paper: Paper, page_size_override: Any = None) -> bytes:
+def fake_booklet(
+    rules: Any, *, paper: Paper, page_size_override: Any = None, lang: Any = None
+) -> bytes:
     """Five numbered pages at the size asked for, in place of a weasyprint render."""
     return numbered_pdf(5, page_size_override or paper.portrait)
 

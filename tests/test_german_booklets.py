@@ -1,0 +1,238 @@
+"""The Skip-Bo booklet in German, read back from what it prints: the glossary's terms and
+no English ones, the same numbers as the English booklet for the same table, and the same
+page-flow and contents checks as the English booklets (Letter and A4, flat and folded)."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Callable
+from html import unescape
+from pathlib import Path
+from typing import Any
+
+import pdfplumber
+import pikepdf
+import pytest
+from pagecheck import COMMAND_LINE, body_lines, contents, problems
+from test_booklet_pages import PAPERS, Booklet
+
+from sheetgen.booklet import render_html, rules_document
+from sheetgen.houserules import resolve
+from sheetgen.language import Language, glossary
+from sheetgen.paper import A4
+
+GERMAN = Language("de")
+TERMS = glossary("de")["terms"]
+# The German leaflet's words every Skip-Bo booklet must use.
+LEAFLET = ["stock pile", "draw pile", "building pile", "discard pile", "hand", "Skip-Bo card"]
+EXAMPLE_NAMES = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"]
+# A German table writes its own rules in German.
+EXTRA = """# Nach dem Spiel
+
+Wer gewonnen hat, mischt für das nächste Spiel; wer die Serie verloren hat, räumt ab.
+
+## Knabbereien
+
+Keine Chips neben den Karten: Fettige Karten kleben aneinander.
+"""
+TOGGLES: dict[str, dict[str, Any]] = {
+    "official": {},
+    "partnership": {"players": 6, "partnerships": True, "target": 300},
+    "short-stock": {"players": 5, "stock": "short"},
+    "no-series": {"series": False},
+    "standard-deck": {"deck": "standard"},
+    "extra": {"extra": "EXTRA"},
+    "cards-left": {"scoring": "cards-left", "players": 4, "partnerships": True},
+    "no-bonus": {"players": 2, "bonus": 0, "first-player": "youngest", "must-play-stock": True},
+}
+WAYS = [("letter", "pages"), ("a4", "booklet"), ("a4", "pages"), ("letter", "booklet")]
+CASES = [("official", paper, layout) for paper, layout in WAYS[:2]] + [
+    (name, *WAYS[(number + 1) % 4]) for number, name in enumerate(TOGGLES) if name != "official"
+]
+
+
+def options(name: str, folder: Path) -> dict[str, Any]:
+    extra = folder / "ours.md"
+    extra.write_text(EXTRA, encoding="utf-8")
+    return {key: extra if value == "EXTRA" else value for key, value in TOGGLES[name].items()}
+
+
+@pytest.fixture(scope="session")
+def german_of(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., tuple[Booklet, bytes]]:
+    """Render a German booklet the first time a case asks for it; later asks share it."""
+    folder = tmp_path_factory.mktemp("extra-de")
+    made: dict[tuple[str, ...], tuple[Booklet, bytes]] = {}
+
+    def get(name: str, paper: str, layout: str) -> tuple[Booklet, bytes]:
+        key = (name, paper, layout)
+        if key not in made:
+            rules = resolve(options=options(name, folder))
+            pdf = rules_document(rules, paper=PAPERS[paper], layout=layout, lang=GERMAN)
+            made[key] = (Booklet(pdf, layout), pdf)
+        return made[key]
+
+    return get
+
+
+@pytest.fixture(params=CASES, ids=["-".join(case) for case in CASES])
+def case(request: pytest.FixtureRequest, german_of: Callable[..., Any]) -> Any:
+    booklet, pdf = german_of(*request.param)
+    return request.param[0], booklet, pdf
+
+
+def flat(text: str) -> str:
+    """The text as read: a word hyphenated at a line's end joined again, one space apart."""
+    text = re.sub(r"[\u2010-]\n(?=[a-zäöüß])", "", text.replace("\N{SOFT HYPHEN}", ""))
+    return f" {' '.join(text.split())} "
+
+
+def test_the_glossarys_terms_are_used(case: Any) -> None:
+    _, booklet, _ = case
+    text = flat(booklet.text)
+    for english in LEAFLET:
+        assert TERMS[english] in text, (english, TERMS[english])
+
+
+def test_no_english_terms(case: Any) -> None:
+    _, booklet, _ = case
+    text = flat(booklet.text)
+    for name in EXAMPLE_NAMES:
+        text = text.replace(name, "")
+    for english in glossary("de")["avoid"]["words"]:
+        assert english not in text, english
+    for word in ("stock", "Stock pile", "building", "discard", "Score sheet", "Contents", "House"):
+        assert f" {word} " not in text and f" {word}s " not in text, word
+
+
+def test_page_flow_and_contents_pass_the_english_checks(case: Any) -> None:
+    _, booklet, _ = case
+    pages = booklet.pages
+    assert problems(pages, folded=booklet.folded) == []
+    entries = contents(pages)
+    assert len(entries) >= 5
+    portrait = [page for page in pages if not page.landscape]
+    for title, where in entries:
+        if where.isdigit():
+            page = pages[int(where) - 1]
+            assert title in flat(page.text), (title, where)
+            if page is portrait[-1] and not booklet.folded:
+                assert page.number is None
+            else:
+                assert page.number == where
+        elif where == "Rückseite":
+            assert booklet.folded
+            assert title in flat(portrait[-1].text)
+        else:
+            assert (title, where) == ("Spielblock", "eigenes Blatt")
+            assert pages[-1].landscape and "Spielblock" in pages[-1].text
+    assert entries[-1][0] in ("Kurzübersicht", "Spielblock")
+    for index, page in enumerate(pages, start=1):
+        assert page.number in (None, str(index))
+    assert COMMAND_LINE.search(booklet.text) is None
+
+
+def test_body_lines_hold_45_to_75_characters(case: Any) -> None:
+    import statistics
+
+    _, booklet, _ = case
+    assert 45 <= statistics.median(len(line) for line in body_lines(booklet.pages)) <= 75
+
+
+def test_no_word_runs_past_the_margins(case: Any) -> None:
+    """Long German words are hyphenated: nothing prints into the paper's outer half inch
+    (the folded booklet's margins are half an inch; the score sheet keeps 0.3 in)."""
+    _, booklet, pdf = case
+    with pdfplumber.open(io.BytesIO(pdf)) as document:
+        last = len(document.pages)
+        for page in document.pages:
+            sheet = (
+                booklet.text
+                and page.page_number == last
+                and "Spielblock" in (page.extract_text() or "")
+            )
+            margin = (0.25 if sheet and page.width > page.height else 0.45) * 72
+            fold = page.width / 2 if booklet.folded and not sheet else None
+            for char in page.chars:
+                where = (char["text"], round(char["x0"]), page.page_number)
+                assert margin - 1 <= char["x0"] and char["x1"] <= page.width - margin + 1, where
+                if fold is not None:
+                    assert char["x1"] <= fold - 20 or char["x0"] >= fold + 20, where
+
+
+def test_the_pdf_says_it_is_german(case: Any) -> None:
+    _, _, pdf = case
+    with pikepdf.open(io.BytesIO(pdf)) as document:
+        assert str(document.Root.Lang) == "de"
+        assert "Spielregeln" in str(document.docinfo.get("/Title", ""))
+
+
+# The same numbers as the English booklet --------------------------------------------
+
+SPELLED = {"en": list(Language("en").counting.numbers), "de": list(GERMAN.counting.numbers)}
+
+
+def figures(html: str, code: str) -> set[int]:
+    """Every number the booklet's text says, in figures or in words (but "one", whose
+    German word is also the article)."""
+    html = re.sub(r"<(style|head)\b.*?</\1>", " ", html, flags=re.S)
+    text = unescape(re.sub(r"<[^>]+>", " ", html)).lower()
+    found = {int(number) for number in re.findall(r"(?<![\w-])\d+(?![\w])", text)}
+    words = SPELLED[code]
+    found |= {words.index(word) for word in re.findall(r"[a-zäöüß]+", text) if word in words}
+    return found - {1}
+
+
+@pytest.mark.parametrize("name", list(TOGGLES))
+def test_the_same_numbers_as_the_english_booklet(tmp_path: Path, name: str) -> None:
+    rules = resolve(options=options(name, tmp_path))
+    english = figures(render_html(rules, paper=A4), "en")
+    german = figures(render_html(rules, paper=A4, lang=GERMAN), "de")
+    assert german == english, (sorted(german - english), sorted(english - german))
+
+
+def test_the_printed_german_booklet_says_the_numbers_of_its_html(german_of: Any) -> None:
+    booklet, _ = german_of("partnership", "a4", "booklet")
+    html = render_html(resolve(options=TOGGLES["partnership"]), paper=A4, lang=GERMAN)
+    printed = figures(flat(booklet.text), "de")
+    assert figures(html, "de") <= printed | {1}
+
+
+# The page for a screen --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", list(TOGGLES))
+def test_the_html_page_is_german_too(tmp_path: Path, name: str) -> None:
+    rules = resolve(options=options(name, tmp_path))
+    html = rules_document(rules, paper=A4, fmt="html", lang=GERMAN).decode("utf-8")
+    assert '<html lang="de">' in html and "hyphens: auto" in html
+    assert 'quotes: "\N{DOUBLE LOW-9 QUOTATION MARK}" "\N{LEFT DOUBLE QUOTATION MARK}"' in html
+    body = re.sub(r"<(style|svg)\b.*?</\1>", " ", html, flags=re.S)
+    text = flat(unescape(re.sub(r"<[^>]+>", " ", body)))
+    for name_ in EXAMPLE_NAMES:
+        text = text.replace(name_, "")
+    for english in glossary("de")["avoid"]["words"]:
+        assert english not in text, english
+    for word in ("Spielerstapel", "Kartenstock", "Ablegestapel", "Hilfsstapel", "Handkarten"):
+        assert word in text
+    assert "Diese Regeln drucken" not in text  # what is only for paper stays out
+    ids = set(re.findall(r'\sid="([^"]+)"', html))
+    for target, _ in re.findall(r'<a href="#([^"]+)">([^<]+)</a>', html):
+        assert target in ids
+
+
+def test_compounds_the_patterns_break_wrongly_break_at_their_parts() -> None:
+    html = render_html(resolve(), paper=A4, lang=GERMAN)
+    running = re.sub(r"<(head|svg)\b.*?</\1>", "", html, flags=re.S)
+    assert "Hilfs\N{SOFT HYPHEN}stapel" in running and "Hilfsstapel" not in running
+    assert "\N{SOFT HYPHEN}" not in "".join(re.findall(r"<svg\b.*?</svg>", html, flags=re.S))
+    assert "\N{SOFT HYPHEN}" not in render_html(resolve(), paper=A4)
+
+
+def test_german_quotation_marks_in_the_text(tmp_path: Path) -> None:
+    html = render_html(resolve(options=options("extra", tmp_path)), paper=A4, lang=GERMAN)
+    assert (
+        "siehe \N{DOUBLE LOW-9 QUOTATION MARK}Nach dem Spiel\N{LEFT DOUBLE QUOTATION MARK}" in html
+    )
+    assert "\N{DOUBLE LOW-9 QUOTATION MARK}An Seite anpassen\N{LEFT DOUBLE QUOTATION MARK}" in html
+    assert '"' not in unescape(re.sub(r"<style.*?</style>|<[^>]*>", "", html, flags=re.S))
