@@ -165,13 +165,20 @@ class _CompiledTemplates(FileSystemBytecodeCache):
 
 
 @cache
-def _compiled_templates() -> BytecodeCache | None:
-    """The cache of compiled templates; None where the system offers no private folder."""
-    # The sandbox decides at compile time which operators it checks, so code compiled by
-    # another version of this module (or of jinja2) is never reused.
-    made_by = hashlib.sha256(Path(__file__).read_bytes() + jinja2.__version__.encode())
+def _compiled_templates(lang: Language = ENGLISH) -> BytecodeCache | None:
+    """The cache of compiled templates for ``lang``; None where the system offers no private
+    folder."""
+    # The sandbox decides at compile time which operators it checks, and jinja2 works out
+    # a filter on a constant (``{{ 0 | spell }}``) while compiling, in the language's
+    # words: code compiled by another version of this module (or of jinja2), or for
+    # another language or another way of counting, is never reused.
+    made_by = hashlib.sha256(
+        Path(__file__).read_bytes() + jinja2.__version__.encode() + repr(lang.counting).encode()
+    )
     try:
-        return _CompiledTemplates(pattern=f"__sheetgen-{made_by.hexdigest()[:16]}-%s.cache")
+        return _CompiledTemplates(
+            pattern=f"__sheetgen-{lang.code}-{made_by.hexdigest()[:16]}-%s.cache"
+        )
     except (OSError, RuntimeError):  # no safe folder: jinja2 refuses one others could write
         return None
 
@@ -190,7 +197,7 @@ def make_environment(search_path: Sequence[Path], lang: Language = ENGLISH) -> E
         undefined=StrictUndefined,
         keep_trailing_newline=True,
         extensions=["jinja2.ext.i18n"],
-        bytecode_cache=_compiled_templates(),
+        bytecode_cache=_compiled_templates(lang),
     )
     counting = lang.counting
     env.filters["spell"] = counting.spell

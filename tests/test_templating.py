@@ -89,6 +89,20 @@ def test_compiled_templates_are_kept_and_still_bounded(tmp_path: Path) -> None:
     assert any(Path(cache.directory).glob("__sheetgen-*.cache"))
 
 
+def test_compiled_templates_are_kept_apart_by_language(tmp_path: Path) -> None:
+    # jinja2 works out a filter on a constant while compiling: German code must never
+    # serve an English booklet, nor English code a German one.
+    from sheetgen.language import Language
+    from sheetgen.templating import render_string
+
+    (tmp_path / "page.md").write_text("{{ 0 | spell }} {{ 1 | cards }}", encoding="utf-8")
+    for _ in range(2):
+        for code, text in (("de", "null eine Karte"), ("en", "zero one card")):
+            env = make_environment([tmp_path], lang=Language(code))
+            assert render_template(env, "page.md", {}) == text
+            assert render_string(env, "{{ 0 | spell }} {{ 1 | cards }}", {}) == text
+
+
 def test_a_cache_that_cannot_be_written_is_passed_by(tmp_path: Path) -> None:
     from sheetgen.templating import _CompiledTemplates, render_string
 
