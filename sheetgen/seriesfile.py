@@ -926,18 +926,59 @@ def _rewrite_game(text: str, path: Path, series: Series, index: int) -> str:
         return _json_like(data, text)
     lines = text.splitlines(keepends=True)
     newline = "\r\n" if "\r\n" in text else "\n"
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += newline  # every line ends alike while they are moved; see the end
     if fmt == "csv":
         start, end = _csv_row_lines(lines, index)
         if game is None:
-            return "".join(lines[:start] + lines[end:])
-        counts = [str(game.left.get(player, 0)) for player in series.table.players]
-        row = _csv_line([str(index + 1), game.winner, *counts]).replace("\n", newline)
-        return "".join([*lines[:start], row, *lines[end:]])
-    start, end, indent = _yaml_game_lines_at(text, path, index)
-    insert = [] if game is None else _lines(_yaml_game_lines(game, indent), newline)
-    if end == len(lines) and insert and not lines[-1].endswith("\n"):
-        lines[-1] += newline
-    return "".join([*lines[:start], *insert, *lines[end:]])
+            edited = lines[:start] + lines[end:]
+        else:
+            counts = [str(game.left.get(player, 0)) for player in series.table.players]
+            row = _csv_line([str(index + 1), game.winner, *counts]).replace("\n", newline)
+            edited = [*lines[:start], row, *lines[end:]]
+    else:
+        start, end, indent, comments = _yaml_game_lines_at(text, path, index)
+        if game is None:
+            # Blank lines that set the game apart go with it: the file ends as it did.
+            while start > 0 and not lines[start - 1].strip():
+                start -= 1
+            edited = lines[:start] + lines[end:]
+        else:
+            kept = _keep_comments(lines[start:end], comments, _yaml_game_lines(game, indent))
+            edited = [*lines[:start], *kept, *lines[end:]]
+    result = "".join(edited)
+    # The file ends with a line break exactly when it did before.
+    if not text.endswith("\n") and result.endswith(newline):
+        result = result[: -len(newline)]
+    return result
+
+
+def _keep_comments(old: list[str], comments: dict[int, str], new: list[str]) -> list[str]:
+    """A game's new lines in place of its old ones, keeping every comment among them.
+
+    ``comments`` holds the comment at the end of an old line (by its place in ``old``,
+    with the spaces before it). Comment and blank lines stay where they are; the new lines
+    take the places of the old game's lines, each keeping its comment; an old line left
+    over gives its comment a line of its own.
+    """
+    newline = "\r\n" if old[0].endswith("\r\n") else "\n"
+    out: list[str] = []
+    waiting = list(new)
+    after_content = 0
+    for number, line in enumerate(old):
+        body = line.strip()
+        if not body or body.startswith("#"):
+            out.append(line)
+            continue
+        comment = comments.get(number, "")
+        if waiting:
+            out.append(waiting.pop(0) + comment + newline)
+        elif comment:
+            indent = line[: len(line) - len(line.lstrip())]
+            out.append(indent + comment.strip() + newline)
+        after_content = len(out)
+    out[after_content:after_content] = [line + newline for line in waiting]
+    return out
 
 
 def _csv_row_lines(lines: list[str], index: int) -> tuple[int, int]:
@@ -947,8 +988,10 @@ def _csv_row_lines(lines: list[str], index: int) -> tuple[int, int]:
     return at, at + 1
 
 
-def _yaml_game_lines_at(text: str, path: Path, index: int) -> tuple[int, int, str]:
-    """The lines of game ``index`` in a YAML block list: first, one past the last, indent."""
+def _yaml_game_lines_at(text: str, path: Path, index: int) -> tuple[int, int, str, dict[int, str]]:
+    """The lines of game ``index`` in a YAML block list: first, one past the last, the
+    indent of its dash and the comments at the ends of its lines (by line from the first,
+    with the spaces before them)."""
     import yaml
     from yaml.nodes import MappingNode, SequenceNode
 
@@ -978,14 +1021,39 @@ def _yaml_game_lines_at(text: str, path: Path, index: int) -> tuple[int, int, st
         raise SeriesFileError(
             "it is not on lines of its own; edit the file by hand", file=path, game=index + 1
         )
-    return start, end, dash
+    return start, end, dash, _end_comments(items[index], lines, start, end)
+
+
+def _end_comments(item: Any, lines: list[str], start: int, end: int) -> dict[int, str]:
+    """The comment after the last value on each line of ``item`` (lines start to end)."""
+    from yaml.nodes import MappingNode, SequenceNode
+
+    ends: dict[int, int] = {}
+    stack = [item]
+    while stack:
+        node = stack.pop()
+        line = node.end_mark.line
+        if start <= line < end and node.end_mark.column:
+            ends[line] = max(ends.get(line, 0), node.end_mark.column)
+        if isinstance(node, MappingNode):
+            stack += [part for pair in node.value for part in pair]
+        elif isinstance(node, SequenceNode):
+            stack += node.value
+    comments = {}
+    for line, column in ends.items():
+        rest = lines[line][column:]
+        if rest.lstrip().startswith("#"):
+            comments[line - start] = rest.rstrip("\r\n")
+    return comments
 
 
 def _append_game(text: str, fmt: str, series: Series, game: Game) -> str:
     if fmt == "csv":
         counts = [str(game.left.get(player, 0)) for player in series.table.players]
-        ending = "" if text.endswith("\n") or not text else "\n"
-        return text + ending + _csv_line([str(len(series.games)), game.winner, *counts])
+        newline = "\r\n" if "\r\n" in text else "\n"
+        ending = "" if text.endswith("\n") or not text else newline
+        row = _csv_line([str(len(series.games)), game.winner, *counts]).replace("\n", newline)
+        return text + ending + row
     if fmt == "json":
         data = json.loads(text.removeprefix(BOM))
         data.setdefault("games", [])

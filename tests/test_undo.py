@@ -158,6 +158,85 @@ def test_replace_keeps_comments(runner, tmp_path: Path) -> None:
     )
 
 
+INSIDE = """\
+players: [Ann, Bob, Cy]
+games:
+  - winner: Ann   # close one
+    # Bob miscounted his pile
+    left: {Bob: 7, Cy: 3}  # counted twice
+  - winner: Bob
+    left:
+      Ann: 2   # two
+      Cy: 3
+"""
+
+
+def test_replace_keeps_the_comments_inside_the_game(runner, tmp_path: Path) -> None:
+    (tmp_path / "f.yaml").write_text(INSIDE, encoding="utf-8")
+    for number in ("1", "2"):
+        result = runner(
+            "record", "f.yaml", "--replace", number, "--winner", "Cy", "--left", "Ann=1,Bob=2"
+        )
+        assert result.exit_code == 0, result.output
+    assert (
+        (tmp_path / "f.yaml").read_text(encoding="utf-8")
+        == """\
+players: [Ann, Bob, Cy]
+games:
+  - winner: Cy   # close one
+    # Bob miscounted his pile
+    left: {Ann: 1, Bob: 2}  # counted twice
+  - winner: Cy
+    left: {Ann: 1, Bob: 2}
+      # two
+"""
+    )
+
+
+SHAPES = {
+    "plain": "players: [Ann, Bob]\ngames:\n  - winner: Ann\n    left: {Bob: 7}\n"
+    "  - winner: Bob\n    left: {Ann: 2}\n",
+    "blank-between": "players: [Ann, Bob]\ngames:\n  - winner: Ann\n    left: {Bob: 7}\n\n"
+    "  - winner: Bob  # late\n    left: {Ann: 2}\n",
+    "comment-after": "players: [Ann, Bob]\ngames:\n  - winner: Ann\n    left: {Bob: 7}\n"
+    "  - winner: Bob\n    left: {Ann: 2}\n# the end\n",
+    "csv": "game,winner,Ann,Bob\n1,Ann,0,7\n2,Bob,2,0\n",
+}
+
+
+@pytest.mark.parametrize("crlf", [False, True], ids=["lf", "crlf"])
+@pytest.mark.parametrize("final", [True, False], ids=["final-newline", "no-final-newline"])
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+@pytest.mark.parametrize(
+    "command",
+    [["undo", "--yes"], ["record", "--replace", "2", "--winner", "Bob", "--left", "Ann=3"]],
+    ids=["undo", "replace-last"],
+)
+def test_edits_keep_the_final_newline_as_it_was(
+    runner, tmp_path: Path, command: list[str], shape: str, final: bool, crlf: bool
+) -> None:
+    text = SHAPES[shape] if final else SHAPES[shape].removesuffix("\n")
+    if crlf:
+        text = text.replace("\n", "\r\n")
+    name = "f.csv" if shape == "csv" else "f.yaml"
+    (tmp_path / name).write_bytes(text.encode())
+    result = runner(command[0], name, *command[1:])
+    assert result.exit_code == 0, result.output
+    after = (tmp_path / name).read_bytes().decode()
+    assert after.endswith("\n") == final
+    assert ("\r\n" in after) == crlf and "\r\r" not in after
+    if crlf:
+        assert "\n" not in after.replace("\r\n", "")
+    assert ("# the end" in after) == ("# the end" in text)
+    if command[0] == "undo":
+        assert len(_games(tmp_path / name)) == 1
+        # Recording the game again gives the file back, but for its final line break.
+        again = ["--winner", "Bob", "--left", "Ann=2"]
+        assert runner("record", name, *again).exit_code == 0
+        if shape in ("plain", "csv"):
+            assert (tmp_path / name).read_bytes().decode().rstrip("\r\n") == text.rstrip("\r\n")
+
+
 @pytest.mark.parametrize(
     ("number", "left", "message"),
     [
