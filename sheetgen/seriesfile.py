@@ -876,7 +876,10 @@ def _edit_series(
             text = _read(path)
             series = parse_series(text, path)
             bom = BOM if text.startswith(BOM) else ""
-            new_text, updated = edit(text.removeprefix(bom), series)
+            try:
+                new_text, updated = edit(text.removeprefix(bom), series)
+            except SeriesFileError as exc:
+                raise exc.within(path) from None
             try:
                 result = score_series(updated)
             except RuleError as exc:
@@ -1001,8 +1004,9 @@ def _yaml_game_lines_at(text: str, path: Path, index: int) -> tuple[int, int, st
         games = next((value for key, value in root.value if key.value == "games"), None)
     if not isinstance(games, SequenceNode) or games.flow_style:
         raise SeriesFileError(
+            "the list is written in flow style; sheetgen edits only a block list",
             file=path,
-            problem="games: the list is written in flow style; sheetgen edits only a block list",
+            field="games",
         )
     items = games.value
     lines = text.splitlines()

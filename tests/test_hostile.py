@@ -227,6 +227,12 @@ def assert_clean(result: Any) -> None:
         assert "Error: " in result.output, result.output
 
 
+def assert_names_the_file(result: Any, path: Path) -> None:
+    """A refusal caused by the series file says which file it is, first."""
+    if result.exit_code == 1:
+        assert result.output.startswith(f"Error: {path}"), result.output
+
+
 def assert_no_temp_files(folder: Path) -> None:
     leftovers = [p.name for p in folder.rglob(".*.tmp")]
     assert not leftovers, f"temporary files left behind: {leftovers}"
@@ -248,6 +254,7 @@ def test_standings_survives_any_series_file(runner: Any, tmp_path: Path, file: A
     (folder / name).write_bytes(raw)
     result = runner("standings", str(folder / name))
     assert_clean(result)
+    assert_names_the_file(result, folder / name)
     assert (folder / name).read_bytes() == raw
 
 
@@ -307,6 +314,7 @@ def test_record_changes_the_file_whole_or_not_at_all(
     before = runner("export", str(path))
     result = runner("record", str(path), *options)
     assert_clean(result)
+    assert_names_the_file(result, path)
     if result.exit_code == 0:
         assert before.exit_code == 0
         after = runner("export", str(path))
@@ -347,6 +355,7 @@ def test_fill_writes_a_whole_pdf_or_none(runner: Any, tmp_path: Path, file: Any)
     out = folder / "filled.pdf"
     result = runner("fill", str(folder / name), "-o", str(out))
     assert_clean(result)
+    assert_names_the_file(result, folder / name)
     if result.exit_code == 0:
         assert_complete_pdf(out)
     else:

@@ -419,7 +419,7 @@ def test_record_refuses_a_flow_style_games_list(runner, tmp_path: Path) -> None:
     result = runner("record", "f.yaml", "--winner", "Ann", "--left", "Bob=3")
     assert result.exit_code == 1
     assert result.output == (
-        "Error: games: the list is written in flow style; sheetgen appends only to a block list\n"
+        "Error: f.yaml, games: the list is written in flow style; sheetgen appends only to a block list\n"
     )
     assert path.read_text() == text
 

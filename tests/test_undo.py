@@ -127,7 +127,7 @@ def test_undo_refuses_a_flow_style_list(runner, tmp_path: Path, snapshot) -> Non
     result = runner("undo", "f.yaml", "--yes")
     assert result.exit_code == 1
     assert result.stderr.splitlines()[-1] == (
-        "Error: f.yaml: games: the list is written in flow style; sheetgen edits only a block list"
+        "Error: f.yaml, games: the list is written in flow style; sheetgen edits only a block list"
     )
     assert _files(tmp_path, snapshot) == before
 
