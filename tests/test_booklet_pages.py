@@ -7,6 +7,7 @@ four ways. Each booklet is rendered once per run and shared by the checks.
 
 from __future__ import annotations
 
+import io
 import re
 import statistics
 from collections.abc import Callable
@@ -15,6 +16,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+import pdfplumber
 import pytest
 from pagecheck import COMMAND_LINE, Line, Page, body_lines, contents, problems, read_pages
 from reportlab.pdfbase import pdfmetrics
@@ -82,6 +84,7 @@ class Booklet:
         self.folded = layout == "booklet"
         self.pages: list[Page] = read_pages(pdf, folded=self.folded)
         self.html = html
+        self.pdf = pdf
 
     @property
     def text(self) -> str:
@@ -462,3 +465,25 @@ def test_a_figure_of_zero_reads_nothing_in_the_numbers_table(
     assert not [
         line for line in lines if re.fullmatch(r"(Winning the game|Each card left.*) 0", line)
     ]
+
+
+def test_a_table_without_column_headings_prints_no_empty_header_row(
+    booklet_of: Callable[..., Booklet],
+) -> None:
+    """ "The numbers for this table" has no column headings: its first ruled row is Players,
+    with no empty band (and no heavy rule under it) above."""
+    booklet = booklet_of("skip-bo", "official", "letter", "pages")
+    with pdfplumber.open(io.BytesIO(booklet.pdf)) as document:
+        for page in document.pages[1:]:  # past the contents
+            heading = page.search("The numbers for this table")
+            first = page.search(r"Players\s+4")
+            if heading and first:
+                break
+        assert heading and first
+        top, bottom = heading[0]["bottom"], first[0]["top"]
+        rules = [
+            edge for edge in page.edges if edge["orientation"] == "h" and top < edge["top"] < bottom
+        ]
+    assert rules, "the table has a top rule"
+    assert max(edge["top"] for edge in rules) - min(edge["top"] for edge in rules) < 1.0
+    assert bottom - max(edge["top"] for edge in rules) < 6
