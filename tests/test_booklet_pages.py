@@ -487,3 +487,38 @@ def test_a_table_without_column_headings_prints_no_empty_header_row(
     assert rules, "the table has a top rule"
     assert max(edge["top"] for edge in rules) - min(edge["top"] for edge in rules) < 1.0
     assert bottom - max(edge["top"] for edge in rules) < 6
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        ("skip-bo-board", "official", "letter", "pages"),
+        ("skip-bo-board", "official", "a4", "booklet"),
+        ("skip-bo-board", "official", "a4", "pages"),
+        ("skip-bo-board", "official", "letter", "booklet"),
+    ],
+    ids="-".join,
+)
+def test_the_words_in_the_boards_white_areas_stay_inside_them(
+    booklet_of: Callable[..., Booklet], case: tuple[str, str, str, str]
+) -> None:
+    """The board's white areas (its dashed boxes) hold their words with room to spare:
+    "number is the move" ran over the auxiliary pile's border."""
+    booklet = booklet_of(*case)
+    boxes_with_words = 0
+    with pdfplumber.open(io.BytesIO(booklet.pdf)) as document:
+        for page in document.pages:
+            for box in page.curves + page.rects:
+                if not box.get("dash") or not box["dash"][0]:
+                    continue
+                words = [
+                    char
+                    for char in page.chars
+                    if box["top"] < char["top"] < box["bottom"]
+                    and box["x0"] - 12 < (char["x0"] + char["x1"]) / 2 < box["x1"] + 12
+                ]
+                if words:
+                    boxes_with_words += 1
+                    assert min(char["x0"] for char in words) > box["x0"] + 1.5, case
+                    assert max(char["x1"] for char in words) < box["x1"] - 1.5, case
+    assert boxes_with_words == 2
