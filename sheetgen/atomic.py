@@ -177,19 +177,22 @@ def make_folder(folder: Path) -> bool:
     return True
 
 
-def sweep_stale_temporaries(path: Path) -> list[Path]:
+def sweep_stale_temporaries(
+    path: Path, entries: Sequence[os.DirEntry[str]] | None = None
+) -> list[Path]:
     """Remove temporaries of ``path`` left by writers that died; return what was removed.
 
     A temporary is stale when the process named in it is gone. Only the user's
-    own files are touched.
+    own files are touched. ``entries`` is the folder's listing, if already read.
     """
     folder = path.parent if str(path.parent) else Path(".")
     head = _temp_head(path)
     removed: list[Path] = []
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return removed
+    if entries is None:
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            return removed
     for entry in entries:
         name = entry.name
         if not (name.startswith(head) and name.endswith(".tmp")):
@@ -334,6 +337,7 @@ class Staged:
     def __init__(self) -> None:
         self._files: list[tuple[Path, Path]] = []
         self._streams: list[tuple[Path, bytes]] = []
+        self._listings: dict[Path, list[os.DirEntry[str]]] = {}
 
     def __enter__(self) -> Staged:
         return self
@@ -353,6 +357,13 @@ class Staged:
         if path.exists() and not path.is_file():
             self._streams.append((path, data))
             return
+        # A batch killed outright (kill -9) leaves its temporaries: the next one clears them,
+        # reading each folder once however many files go there.
+        folder = path.parent if str(path.parent) else Path(".")
+        if folder not in self._listings:
+            with contextlib.suppress(OSError):
+                self._listings[folder] = list(os.scandir(folder))
+        sweep_stale_temporaries(path, self._listings.get(folder, []))
         try:
             mode = path.stat().st_mode & 0o777
         except OSError:

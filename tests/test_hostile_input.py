@@ -634,6 +634,23 @@ def test_a_file_failing_while_drawn_stops_the_batch_before_anything_is_written(
     assert not (fragile_batch / "new").exists()
 
 
+def test_a_batch_killed_outright_leaves_temporaries_the_next_batch_clears(
+    fragile_batch: Path,
+) -> None:
+    """Staged files wait as temporaries: after kill -9 they stay, named with the dead
+    process's id, and the next fill into the folder removes them (a live writer's stay)."""
+    dead = subprocess.Popen(["true"])  # a process id that has ended
+    dead.wait()
+    out = fragile_batch / "out"
+    stale = out / f".s0.pdf.{dead.pid}-abc123.tmp"
+    live = out / f".s0.pdf.{os.getpid()}-def456.tmp"
+    for temporary in (stale, live):
+        temporary.write_bytes(b"%PDF-1.4 half")
+    done = run(["fill", "in/s0.yaml", "in/s2.yaml", "--split", "out"], fragile_batch)
+    assert done.code == 0, done.err
+    assert not stale.exists() and live.exists()
+
+
 @pytest.mark.parametrize("parallel", [False, True], ids=["serial", "workers"])
 @pytest.mark.parametrize("split", [True, False], ids=["split", "one-pdf"])
 def test_with_keep_going_a_file_failing_while_drawn_is_a_bad_file(
