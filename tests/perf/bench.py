@@ -3,7 +3,7 @@
 Run by hand from the repository root (pytest never collects this file)::
 
     python tests/perf/bench.py            # 7 runs of each single command, 3 of each batch
-    python tests/perf/bench.py --quick    # 3 runs and 200 series, for a first look
+    python tests/perf/bench.py --quick    # 3 runs, 200 series, 20,000 games: a first look
     python tests/perf/bench.py --stages   # where the time of a batch and a booklet goes
 
 Every measurement is a fresh process started with ``posix_spawn`` and reaped with
@@ -432,16 +432,20 @@ def main() -> None:
     parser.add_argument("--batch-runs", type=int, default=3, help="runs of each batch")
     parser.add_argument("--series", type=int, default=1000, help="series in the batch")
     parser.add_argument(
-        "--games", type=int, default=100_000, help="games in the long series standings reads"
+        "--games", type=int, help="games in the long series standings reads (100,000)"
     )
-    parser.add_argument("--quick", action="store_true", help="3 runs, 1 batch run, 200 series")
+    parser.add_argument(
+        "--quick", action="store_true", help="3 runs, 1 batch run, 200 series, 20,000 games"
+    )
     parser.add_argument("--keep", type=Path, help="keep the work folder here")
     parser.add_argument(
         "--stages", action="store_true", help="only time the stages of a batch and a booklet"
     )
     args = parser.parse_args()
     if args.quick:
-        args.runs, args.batch_runs, args.series, args.games = 3, 1, 200, 20_000
+        args.runs, args.batch_runs, args.series = 3, 1, 200
+    if args.games is None:
+        args.games = 20_000 if args.quick else 100_000
 
     work = args.keep or Path(tempfile.mkdtemp(prefix="sheetgen-bench-"))
     work.mkdir(parents=True, exist_ok=True)
