@@ -69,7 +69,8 @@ def german_of(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., tuple[B
         if key not in made:
             rules = resolve(options=options(name, folder))
             pdf = rules_document(rules, paper=PAPERS[paper], layout=layout, lang=GERMAN)
-            made[key] = (Booklet(pdf, layout), pdf)
+            html = render_html(rules, paper=PAPERS[paper], lang=GERMAN)
+            made[key] = (Booklet(pdf, layout, html), pdf)
         return made[key]
 
     return get
