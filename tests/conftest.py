@@ -4,11 +4,30 @@ Font discovery is pointed at a fontconfig configuration the tests build, so the
 suite means the same whatever fonts the machine has: by default it lists an
 empty folder (no system font covers anything), and ``system_fonts`` lets a test
 name the font files fontconfig should see.
+
+Rendering is what the suite spends its time on, so a document is made once per run
+and shared. A test that only reads a document asks for it by what makes it:
+
+    def test_x(rendered):
+        pdf = rendered("rules", "--paper", "a4", "--lang", "de")   # a Path, read-only
+    def test_y(booklet_pdf):
+        pdf = booklet_pdf("skip-bo", A4, "booklet", players=5)     # rules_document's bytes
+
+Both run in the suite's default conditions (no system font, English unless asked),
+whatever the asking test changed, and are shared by every test and xdist worker of
+the run (``once`` does the same for any derived reading). Paths in the arguments
+must be absolute and name files no test changes; copy a document to ``tmp_path``
+before changing it. Tests run in parallel (pytest-xdist, ``-n auto``); a module
+whose tests share an expensive module-scoped fixture or one process (a scheduler,
+a fresh venv) is one ``xdist_group``.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
+import pickle
 import shutil
 import subprocess
 from collections.abc import Callable, Iterator
@@ -17,9 +36,13 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
+from filelock import FileLock
 
 from sheetgen import fonts
+from sheetgen.booklet import rules_document
 from sheetgen.cli import cli
+from sheetgen.houserules import resolve
+from sheetgen.paper import Paper
 
 # The machine's own fontconfig set-up, before the tests replace it.
 MACHINE_ENV = dict(os.environ)
@@ -132,3 +155,97 @@ def english_documents(monkeypatch: pytest.MonkeyPatch) -> None:
     """Documents in English whatever the tester's own locale says (LANGUAGE decides first);
     the tests of other languages ask with --lang or set the variables themselves."""
     monkeypatch.setenv("LANGUAGE", "en")
+
+
+# ---------------------------------------------------------------- documents made once a run
+
+
+@contextlib.contextmanager
+def default_conditions(fontconfig: Path) -> Iterator[None]:
+    """The environment the autouse fixtures give a test, whatever the caller changed."""
+    saved = {key: os.environ.get(key) for key in ("FONTCONFIG_FILE", "LANGUAGE")}
+    os.environ.update(FONTCONFIG_FILE=str(fontconfig), LANGUAGE="en")
+    fonts.clear_caches()
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        fonts.clear_caches()
+
+
+class Once:
+    """Files made once per test run, shared by the run's xdist workers through a folder
+    they all see; a lock per file makes the second asker wait for the first."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+
+    def __call__(
+        self, key: tuple[Any, ...], make: Callable[[Path], None], suffix: str = ""
+    ) -> Path:
+        name = hashlib.sha256(repr(key).encode("utf-8")).hexdigest()[:24] + suffix
+        path = self.folder / name
+        if not path.exists():
+            with FileLock(str(self.folder / f"{name}.lock")):
+                if not path.exists():
+                    part = self.folder / f"{name}.part{suffix}"
+                    make(part)
+                    os.replace(part, path)
+        return path
+
+    def value(self, key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+        """A picklable value (pages read back from a PDF, say) computed once per run."""
+
+        def store(path: Path) -> None:
+            path.write_bytes(pickle.dumps(make()))
+
+        return pickle.loads(self(key, store, ".pickle").read_bytes())
+
+
+@pytest.fixture(scope="session")
+def once(tmp_path_factory: pytest.TempPathFactory) -> Once:
+    base = tmp_path_factory.getbasetemp()
+    # Under xdist a worker's folder is <this run's folder>/popen-gwN: the parent is the run's.
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    return Once(shared / "made-once")
+
+
+@pytest.fixture(scope="session")
+def rendered(once: Once, no_system_fonts: Path) -> Callable[..., Path]:
+    """``rendered(*args)``: the file ``sheetgen *args -o FILE`` writes, made once a run."""
+
+    def get(*args: str, suffix: str = ".pdf") -> Path:
+        def make(out: Path) -> None:
+            with default_conditions(no_system_fonts):
+                result = CliRunner().invoke(cli, [*args, "-o", str(out)], catch_exceptions=True)
+            assert result.exit_code == 0, (args, result.output, result.exception)
+
+        return once(("sheetgen", *args), make, suffix)
+
+    return get
+
+
+@pytest.fixture(scope="session")
+def booklet_pdf(once: Once, no_system_fonts: Path) -> Callable[..., bytes]:
+    """``booklet_pdf(game, paper, layout, **options)``: ``rules_document``'s PDF for the
+    house rules ``options``, made once a run."""
+    memo: dict[tuple[Any, ...], bytes] = {}
+
+    def get(game: str, paper: Paper, layout: str = "pages", **options: Any) -> bytes:
+        key = ("rules_document", game, paper.name, layout, tuple(sorted(options.items())))
+        if key not in memo:
+
+            def make(out: Path) -> None:
+                with default_conditions(no_system_fonts):
+                    rules = resolve(game=game, options=options)
+                    out.write_bytes(rules_document(rules, paper=paper, layout=layout))
+
+            memo[key] = once(key, make, ".pdf").read_bytes()
+        return memo[key]
+
+    return get

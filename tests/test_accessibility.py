@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 
 import pikepdf
 import pytest
@@ -16,8 +17,8 @@ PDFUA_PART = "{http://www.aiim.org/pdfua/ns/id/}part"
 
 
 @pytest.fixture(scope="module")
-def pages_pdf() -> bytes:
-    return rules_document(resolve(), paper=A4)
+def pages_pdf(booklet_pdf: Callable[..., bytes]) -> bytes:
+    return booklet_pdf("skip-bo", A4)
 
 
 @pytest.fixture(scope="module")

@@ -18,6 +18,9 @@ from sheetgen.booklet import asset_path, build_booklet
 from sheetgen.houserules import resolve
 from sheetgen.paper import A4, LETTER
 
+# The module's booklets are rendered once: its tests run in one xdist worker.
+pytestmark = pytest.mark.xdist_group("test_booklet")
+
 NASTY = """# Snacks
 
 <script>alert(1)</script>

@@ -18,6 +18,7 @@ from typing import Any
 
 import pdfplumber
 import pytest
+from conftest import Once
 from pagecheck import COMMAND_LINE, Line, Page, body_lines, contents, problems, read_pages
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -92,25 +93,38 @@ class Booklet:
 
 
 @pytest.fixture(scope="session")
-def booklet_of(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Booklet]:
-    """Render a booklet the first time a case asks for it; later asks share it."""
-    extra = tmp_path_factory.mktemp("extra") / "ours.md"
-    extra.write_text(EXTRA, encoding="utf-8")
+def extra_file(once: Once) -> Path:
+    """The table's own chapter, at one path for every worker (it is part of the key)."""
+    return once(("test_booklet_pages", "extra"), lambda out: out.write_text(EXTRA, "utf-8"), ".md")
+
+
+def _options(game: str, toggles: str, extra: Path) -> dict[str, Any]:
+    return {
+        name: extra if value == "EXTRA" else value for name, value in TOGGLES[game][toggles].items()
+    }
+
+
+@pytest.fixture(scope="session")
+def booklet_of(
+    once: Once, booklet_pdf: Callable[..., bytes], extra_file: Path
+) -> Callable[..., Booklet]:
+    """Each booklet rendered and read back once a run, whichever case asks first."""
     made: dict[tuple[str, ...], Booklet] = {}
 
     def get(game: str, toggles: str, paper: str, layout: str) -> Booklet:
         key = (game, toggles, paper, layout)
         if key not in made:
-            options = {
-                name: extra if value == "EXTRA" else value
-                for name, value in TOGGLES[game][toggles].items()
-            }
-            sheet: Paper = PAPERS[paper]
-            rules = resolve(game=game, options=options)
-            pdf = rules_document(rules, paper=sheet, layout=layout)
-            half = half_paper(sheet).portrait if layout == "booklet" else None
-            html = render_html(rules, paper=sheet, page_size_override=half)
-            made[key] = Booklet(pdf, layout, html)
+
+            def make() -> Booklet:
+                options = _options(game, toggles, extra_file)
+                sheet: Paper = PAPERS[paper]
+                pdf = booklet_pdf(game, sheet, layout, **options)
+                half = half_paper(sheet).portrait if layout == "booklet" else None
+                rules = resolve(game=game, options=options)
+                html = render_html(rules, paper=sheet, page_size_override=half)
+                return Booklet(pdf, layout, html)
+
+            made[key] = once.value(("test_booklet_pages", *key), make)
         return made[key]
 
     return get
@@ -316,17 +330,16 @@ HTML_CASES = [(game, name) for game, toggles in TOGGLES.items() for name in togg
 
 
 @pytest.fixture(params=HTML_CASES, ids=["-".join(case) for case in HTML_CASES])
-def page(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[str, str]:
+def page(request: pytest.FixtureRequest, once: Once, extra_file: Path) -> tuple[str, str]:
     """The --format html page and the PDF booklet's HTML, for the same table."""
     game, toggles = request.param
-    extra = tmp_path / "ours.md"
-    extra.write_text(EXTRA, encoding="utf-8")
-    options = {
-        name: extra if value == "EXTRA" else value for name, value in TOGGLES[game][toggles].items()
-    }
-    rules = resolve(game=game, options=options)
-    html = rules_document(rules, paper=A4, fmt="html").decode("utf-8")
-    return html, render_html(rules, paper=A4)
+
+    def make() -> tuple[str, str]:
+        rules = resolve(game=game, options=_options(game, toggles, extra_file))
+        html = rules_document(rules, paper=A4, fmt="html").decode("utf-8")
+        return html, render_html(rules, paper=A4)
+
+    return once.value(("test_booklet_pages", "html", game, toggles), make)  # type: ignore[no-any-return]
 
 
 def _words(html: str) -> str:

@@ -18,6 +18,9 @@ from sheetgen.paper import paper
 from sheetgen.scoring import score_series
 from sheetgen.seriesfile import load_series, series_paths
 
+# The module's series and sheets are made once: its tests run in one xdist worker.
+pytestmark = pytest.mark.xdist_group("test_fill")
+
 PLAYERS = ["Zoë", "Łukasz", "Σοφία", "Дмитрий"]
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import pdfplumber
 import pytest
 
-from sheetgen.booklet import build_booklet, render_html
+from sheetgen.booklet import render_html
 from sheetgen.houserules import resolve
 from sheetgen.paper import A4
 
@@ -48,9 +48,9 @@ def picture(game: str, **options: Any) -> str:
 
 
 @pytest.fixture(scope="module")
-def official() -> dict[str, tuple[int, tuple[float, float], str]]:
-    """Each game's booklet with the official rules, rendered once for the module."""
-    return {game: pdf_text(build_booklet(resolve(game=game), paper=A4)) for game in GAMES}
+def official(booklet_pdf: Callable[..., bytes]) -> dict[str, tuple[int, tuple[float, float], str]]:
+    """Each game's booklet with the official rules, as the run renders it once."""
+    return {game: pdf_text(booklet_pdf(game, A4)) for game in GAMES}
 
 
 # ---------------------------------------------------------------- the booklets

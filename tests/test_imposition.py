@@ -256,8 +256,8 @@ def test_unknown_paper_cannot_be_folded() -> None:
 
 
 @pytest.fixture(scope="module")
-def letter_booklet() -> bytes:
-    return rules_document(resolve(), paper=LETTER, layout="booklet")
+def letter_booklet(booklet_pdf: Callable[..., bytes]) -> bytes:
+    return booklet_pdf("skip-bo", LETTER, "booklet")
 
 
 def test_real_booklet_folds_into_page_order(letter_booklet: bytes) -> None:

@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+# The wheel is built once: the tests that read it run in one xdist worker.
+pytestmark = pytest.mark.xdist_group("wheel")
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -107,7 +110,7 @@ def test_wheel_in_a_fresh_venv_finds_its_assets(wheel: Path, tmp_path: Path) -> 
     subprocess.run(
         [
             *(sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps"),
-            *("--quiet", "--disable-pip-version-check", str(wheel)),
+            *("--quiet", "--disable-pip-version-check", "--no-compile", str(wheel)),
         ],
         check=True,
         capture_output=True,

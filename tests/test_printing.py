@@ -24,6 +24,9 @@ from cups_scheduler import Scheduler, missing_programs
 
 from sheetgen import printing
 
+# One CUPS scheduler for the module: its tests run in one xdist worker.
+pytestmark = pytest.mark.xdist_group("cups")
+
 MISSING = missing_programs()
 needs_cups = pytest.mark.skipif(
     bool(MISSING),
@@ -31,6 +34,7 @@ needs_cups = pytest.mark.skipif(
     + ", ".join(MISSING)
     + " (apt-get install cups cups-client cups-ipp-utils)",
 )
+
 SERIES = {
     "title": "Friday nights",
     "players": ["Ann", "Bob"],

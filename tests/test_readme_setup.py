@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from test_packaging import ROOT, readme_command
 
-pytestmark = pytest.mark.slow
+# One checkout copy and its fresh venv: the module runs in one xdist worker.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("readme-setup")]
 
 
 def _checkout_copy(destination: Path) -> Path:
@@ -58,6 +59,9 @@ def newcomer(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, 
     env = _newcomer_env()
     if shutil.which("python3", path=env["PATH"]) is None:
         pytest.fail("no python3 on PATH outside the virtual environment")
+    # pip installs the same files either way; without byte-compiling every module of mypy,
+    # weasyprint and the rest it spends half the CPU (Python compiles what it imports).
+    env["PIP_NO_COMPILE"] = "1"
     return _checkout_copy(tmp_path_factory.mktemp("checkout")), env
 
 

@@ -42,6 +42,9 @@ LONG_TITLE = (
     "held in the back room of the Three Horseshoes, season 2026"
 )
 
+# The module's sheets are drawn once: its tests run in one xdist worker.
+pytestmark = pytest.mark.xdist_group("test_sheet_fit")
+
 
 @dataclass(frozen=True)
 class Words:

@@ -25,6 +25,9 @@ from pdfcheck import check_pdf_structure, marks_near_edge
 from sheetgen.layout import Box, Layout
 from sheetgen.paper import paper
 
+# The module's documents are made once: its tests run in one xdist worker.
+pytestmark = pytest.mark.xdist_group("test_untrusted_text")
+
 LETTER = paper("letter")
 TOLERANCE = 0.5  # points: glyph boxes may graze a cell's edge by rounding, no more
 
