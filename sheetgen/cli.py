@@ -716,6 +716,7 @@ def export(
         force=force,
     )
     lang = _lang(lang_code)
+    one = one or (fmt == "csv" and len(named) == 1)  # a folder of one series: its CSV
     text = export_series(named[0][1], fmt, lang) if one else export_season(named, fmt, lang)
     if excel:
         text = "\ufeff" + spreadsheet_safe(text)

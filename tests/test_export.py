@@ -321,3 +321,14 @@ def test_an_export_with_other_games_is_a_series_of_its_own(runner, season: Path)
     result = runner("standings", ".")
     assert result.exit_code == 0 and result.stderr == ""
     assert _season_line(result.stdout) == "Season: 3 series, 6 games"
+
+
+def test_a_folder_of_one_series_and_its_export_exports_that_series_as_csv(
+    runner, season: Path
+) -> None:
+    (season / "pairs.yaml").unlink()
+    assert runner("export", "friday.yaml", "--format", "csv", "-o", "friday.csv").exit_code == 0
+    result = runner("export", ".", "--format", "csv")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (season / "friday.csv").read_text(encoding="utf-8")
+    assert result.stderr == f"Note: friday.csv: {EXPORT_NOTE.format('its games')}\n"
