@@ -47,6 +47,19 @@ from sheetgen.paper import Paper
 # The machine's own fontconfig set-up, before the tests replace it.
 MACHINE_ENV = dict(os.environ)
 
+# Long chains that one xdist worker must run alone (a fresh venv and pip, a wheel, a CUPS
+# scheduler) start first, so the other workers share the rest meanwhile instead of
+# waiting for them at the end.
+LONG_FIRST = ("test_readme_setup.py", "test_packaging.py", "test_printing.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        name = item.path.name
+        return LONG_FIRST.index(name) if name in LONG_FIRST else len(LONG_FIRST)
+
+    items.sort(key=rank)
+
 
 class Runner:
     """Invoke ``sheetgen`` in-process, from a temporary working folder."""
