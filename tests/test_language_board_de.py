@@ -17,11 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import Once
 from pagecheck import Page, problems, read_pages
 from pypdf import PdfReader
 from test_rules_text import body_text
 
-from sheetgen.booklet import build_context, render_html, rules_document
+from sheetgen.booklet import build_context, render_html
 from sheetgen.houserules import resolve
 from sheetgen.language import Language, glossary
 from sheetgen.paper import A4, LETTER, Paper
@@ -105,11 +106,12 @@ FOREIGN = [
 ]
 
 
-@pytest.fixture(scope="module")
-def extra_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("board-de") / "nach-dem-spiel.md"
-    path.write_text(EXTRA, encoding="utf-8")
-    return path
+@pytest.fixture(scope="session")
+def extra_file(once: Once) -> Path:
+    """The table's own chapter, at one path for every worker (it is part of the key)."""
+    return once(
+        ("test_language_board_de", "extra"), lambda out: out.write_text(EXTRA, "utf-8"), ".md"
+    )
 
 
 def rules_for(name: str, extra_file: Path) -> Any:
@@ -131,19 +133,21 @@ def read(html: str) -> str:
     return body_text(html).replace("\N{SOFT HYPHEN}", "")
 
 
-@pytest.fixture(scope="module")
-def printed(extra_file: Path) -> Callable[[str, Paper, str], tuple[bytes, list[Page]]]:
-    """Render a German PDF the first time a test asks for it; later asks share it."""
-    made: dict[tuple[str, str, str], tuple[bytes, list[Page]]] = {}
+@pytest.fixture(scope="session")
+def printed(
+    rendered: Callable[..., Path], once: Once, extra_file: Path
+) -> Callable[[str, Paper, str], tuple[bytes, list[Page]]]:
+    """A German PDF and its pages read back, made once a run whichever test asks first."""
 
     def get(name: str, paper: Paper, layout: str) -> tuple[bytes, list[Page]]:
-        key = (name, paper.name, layout)
-        if key not in made:
-            pdf = rules_document(
-                rules_for(name, extra_file), paper=paper, layout=layout, lang=GERMAN
-            )
-            made[key] = (pdf, read_pages(pdf, folded=layout == "booklet"))
-        return made[key]
+        args = ["rules", "--game", GAME, "--lang", "de", "--paper", paper.name, "--layout", layout]
+        for key, value in TOGGLES[name].items():
+            args += [f"--{key}", str(extra_file if value == "EXTRA" else value)]
+        pdf = rendered(*args).read_bytes()
+        pages = once.value(
+            ("test_language_board_de", *args), lambda: read_pages(pdf, folded=layout == "booklet")
+        )
+        return pdf, pages
 
     return get
 
