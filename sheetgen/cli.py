@@ -712,7 +712,7 @@ def export(
         fmt or ("csv" if excel else None),
         formats=EXPORT_FORMATS,
         stem=named[0][0].stem if one else "season",
-        reads=[*files.paths, *files.left_out],
+        reads=files.read,
         force=force,
     )
     lang = _lang(lang_code)
@@ -1330,9 +1330,9 @@ def fill(
     if split_dir is not None and output is not None:
         raise click.UsageError("give --split FOLDER or -o FILE, not both")
     title = _checked_title(title)
-    files = _series_files(inputs)
-    paths = files.paths
-    reads = [*paths, *files.left_out]
+    found = _series_files(inputs)
+    paths = found.paths
+    reads = found.read
     stem = paths[0].stem if _one_file(inputs, paths) else "filled-sheets"
     folder: Any = nullcontext()
     if split_dir is None and print_on is not None and output is None:

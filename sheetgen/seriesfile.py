@@ -111,6 +111,11 @@ class SeriesFiles:
     left_out: list[tuple[Path, str]]
 
     @property
+    def read(self) -> list[Path]:
+        """Every file named or found, left out or not: none may be written over."""
+        return [*self.paths, *(path for path, _ in self.left_out)]
+
+    @property
     def notes(self) -> list[str]:
         """One line per file left out, saying why."""
         return [f"{path}: {why}" for path, why in self.left_out]

@@ -332,3 +332,19 @@ def test_a_folder_of_one_series_and_its_export_exports_that_series_as_csv(
     assert result.exit_code == 0, result.output
     assert result.stdout == (season / "friday.csv").read_text(encoding="utf-8")
     assert result.stderr == f"Note: friday.csv: {EXPORT_NOTE.format('its games')}\n"
+
+
+@pytest.mark.parametrize("command", [["fill"], ["export", "--format", "json"]])
+def test_a_file_left_out_is_still_never_written_over(runner, season: Path, command) -> None:
+    (season / "link.yaml").symlink_to("friday.yaml")
+    before = (season / "friday.yaml").read_bytes()
+    result = runner(command[0], "friday.yaml", "link.yaml", *command[1:], "-o", "link.yaml")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "Note: link.yaml: the same file as friday.yaml; read once",
+        "Error: link.yaml: is a file this command reads (the same file as friday.yaml); "
+        "write the result somewhere else",
+    ]
+    assert (season / "friday.yaml").read_bytes() == before
+    result = runner(command[0], "friday.yaml", "./friday.yaml", *command[1:])
+    assert result.exit_code == 0, result.output
