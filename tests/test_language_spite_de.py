@@ -19,10 +19,12 @@ import pytest
 from pagecheck import Page, problems, read_pages
 from pypdf import PdfReader
 
-from sheetgen.booklet import render_html, rules_document
+from sheetgen.booklet import render_html
 from sheetgen.houserules import resolve
 from sheetgen.language import ENGLISH, Language, glossary
 from sheetgen.paper import A4, LETTER
+
+pytestmark = pytest.mark.xdist_group("spite-de")
 
 GAME = "spite-and-malice"
 GERMAN = Language("de")
@@ -313,17 +315,22 @@ WHERE = re.compile(r"^(.+?)\s*(?:\.\s?){2,}\s*(\d+|Rückseite|eigenes Blatt)$")
 
 
 @pytest.fixture(scope="module")
-def pdfs(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, str, str], bytes]:
-    extra = tmp_path_factory.mktemp("extra") / "ours.md"
-    extra.write_text(EXTRA, encoding="utf-8")
-    made: dict[tuple[str, str, str], bytes] = {}
+def pdfs(once: Any, rendered: Callable[..., Path]) -> Callable[[str, str, str], bytes]:
+    """``sheetgen rules --lang de`` for the toggles, paper and layout, made once a run."""
+
+    def write_extra(path: Path) -> None:
+        path.write_text(EXTRA, encoding="utf-8")
+
+    extra = once(("spite-and-malice-de", "extra"), write_extra, ".md")
 
     def get(toggles: str, paper: str, layout: str) -> bytes:
-        key = (toggles, paper, layout)
-        if key not in made:
-            rules = resolve(game=GAME, options=_options(toggles, extra))
-            made[key] = rules_document(rules, paper=PAPERS[paper], layout=layout, lang=GERMAN)
-        return made[key]
+        args = ["rules", "--game", GAME, "--lang", "de", "--paper", paper, "--layout", layout]
+        for key, value in _options(toggles, extra).items():
+            if value is True:
+                args.append(f"--{key}")
+            else:
+                args += [f"--{key}", str(value)]
+        return rendered(*args).read_bytes()
 
     return get
 
