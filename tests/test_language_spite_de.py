@@ -240,6 +240,14 @@ def test_the_same_numbers_as_the_english_booklet(
             ],
         ),
         (
+            "series-bonus-600",
+            [
+                "Ann erhält 600 + 5 \N{MULTIPLICATION SIGN} 5 = 625 Punkte",
+                "Schon mit diesem einen Spiel ist das Ziel von 500 Punkten erreicht und die "
+                "Serie gewonnen.",
+            ],
+        ),
+        (
             "series-no-per-card",
             [
                 "die Karten, die noch im Spielerstapel des Verlierers liegen, bringen nichts.",
