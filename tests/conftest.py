@@ -11,7 +11,7 @@ and shared. A test that only reads a document asks for it by what makes it:
     def test_x(rendered):
         pdf = rendered("rules", "--paper", "a4", "--lang", "de")   # a Path, read-only
     def test_y(booklet_pdf):
-        pdf = booklet_pdf("skip-bo", A4, "booklet", players=5)     # rules_document's bytes
+        pdf = booklet_pdf("skip-bo", A4, "booklet", lang="de", players=5)  # PDF bytes
 
 Both run in the suite's default conditions (no system font, English unless asked),
 whatever the asking test changed, and are shared by every test and xdist worker of
@@ -42,6 +42,7 @@ from sheetgen import fonts
 from sheetgen.booklet import rules_document
 from sheetgen.cli import cli
 from sheetgen.houserules import resolve
+from sheetgen.language import language
 from sheetgen.paper import Paper
 
 # The machine's own fontconfig set-up, before the tests replace it.
@@ -245,18 +246,21 @@ def rendered(once: Once, no_system_fonts: Path) -> Callable[..., Path]:
 
 @pytest.fixture(scope="session")
 def booklet_pdf(once: Once, no_system_fonts: Path) -> Callable[..., bytes]:
-    """``booklet_pdf(game, paper, layout, **options)``: ``rules_document``'s PDF for the
-    house rules ``options``, made once a run."""
+    """``booklet_pdf(game, paper, layout, lang="en", **options)``: ``rules_document``'s PDF
+    for the house rules ``options`` in the language ``lang``, made once a run."""
     memo: dict[tuple[Any, ...], bytes] = {}
 
-    def get(game: str, paper: Paper, layout: str = "pages", **options: Any) -> bytes:
-        key = ("rules_document", game, paper.name, layout, tuple(sorted(options.items())))
+    def get(
+        game: str, paper: Paper, layout: str = "pages", lang: str = "en", **options: Any
+    ) -> bytes:
+        key = ("rules_document", game, paper.name, layout, lang, tuple(sorted(options.items())))
         if key not in memo:
 
             def make(out: Path) -> None:
                 with default_conditions(no_system_fonts):
                     rules = resolve(game=game, options=options)
-                    out.write_bytes(rules_document(rules, paper=paper, layout=layout))
+                    pdf = rules_document(rules, paper=paper, layout=layout, lang=language(lang))
+                    out.write_bytes(pdf)
 
             memo[key] = once(key, make, ".pdf").read_bytes()
         return memo[key]

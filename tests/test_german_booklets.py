@@ -23,6 +23,8 @@ from sheetgen.language import Language, glossary
 from sheetgen.paper import A4
 
 GERMAN = Language("de")
+# The module renders each booklet once and shares it: its tests run in one xdist worker.
+pytestmark = pytest.mark.xdist_group("test_german_booklets")
 TERMS = glossary("de")["terms"]
 # The German leaflet's words every Skip-Bo booklet must use.
 LEAFLET = ["stock pile", "draw pile", "building pile", "discard pile", "hand", "Skip-Bo card"]
