@@ -29,8 +29,6 @@ from sheetgen.paper import A4, LETTER, Paper
 from sheetgen.resources import rules_dir
 
 GERMAN = Language("de")
-# The module renders each booklet once and shares it: its tests run in one xdist worker.
-pytestmark = pytest.mark.xdist_group("test_language_board_de")
 GAME = "skip-bo-board"
 LAYER = rules_dir() / GAME / "de" / "game.toml"
 

@@ -28,8 +28,6 @@ pytestmark = pytest.mark.xdist_group("spite-de")
 
 GAME = "spite-and-malice"
 GERMAN = Language("de")
-# The module renders each booklet once and shares it: its tests run in one xdist worker.
-pytestmark = pytest.mark.xdist_group("test_language_spite_de")
 TERMS = glossary("de")["terms"]
 AVOID = glossary("de")["avoid"]["words"]
 
