@@ -3,7 +3,7 @@
 import sys
 
 try:
-    from sheetgen.cli import main
+    from sheetgen.start import main
 except KeyboardInterrupt:  # Ctrl-C while Python is still starting up
     sys.exit(130)
 

@@ -8,7 +8,6 @@ turned into one clean message in one place: ``SheetgenGroup.invoke``.
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import functools
 import io
@@ -23,6 +22,7 @@ import click
 from sheetgen import __version__
 from sheetgen.errors import SheetgenError
 from sheetgen.limits import DEFAULT_GAMES, MAX_COPIES, MAX_GAMES
+from sheetgen.start import INTERRUPTED, answer_ctrl_c
 
 if TYPE_CHECKING:
     from sheetgen.printing import Job, Request, Sent
@@ -164,9 +164,6 @@ class SheetgenGroup(click.Group):
             raise click.ClickException(_os_message(exc)) from exc
 
 
-INTERRUPTED = 130
-
-
 def _silence_stdout() -> None:
     import sys
 
@@ -216,34 +213,13 @@ class _ClosedOutput(io.RawIOBase):
         raise OSError(errno.EBADF, "standard output is closed")
 
 
-def _on_ctrl_c(signum: int, frame: Any) -> None:
-    """Ctrl-C ends the run at once, whatever it is doing, with status 130 and no message.
-
-    Raising KeyboardInterrupt instead is lost where Python cannot raise (a weak reference's
-    callback: the run goes on and writes its file), or aborts the process where a C
-    extension is being loaded. Nothing is lost by stopping at once: every file is written
-    to a temporary and renamed into place, so only this run's temporaries (and a folder it
-    made for a batch) can be left, and they are removed first.
-    """
-    import sys
-
-    from sheetgen.atomic import abandon_writes
-
-    abandon_writes()
-    with contextlib.suppress(OSError, ValueError):
-        if sys.stderr.isatty():  # end the line the terminal's ^C is on
-            os.write(sys.stderr.fileno(), b"\n")
-    os._exit(INTERRUPTED)
-
-
 def main() -> None:
-    """Entry point of the ``sheetgen`` console script."""
-    import signal
+    """Run the command line (``sheetgen.start.main`` answers Ctrl-C before importing this)."""
     import sys
 
     if sys.stdout is None:  # Python leaves it None when descriptor 1 is closed
         sys.stdout = io.TextIOWrapper(io.BufferedWriter(_ClosedOutput()))
-    signal.signal(signal.SIGINT, _on_ctrl_c)
+    answer_ctrl_c()
     try:
         cli(prog_name="sheetgen")
     except KeyboardInterrupt:
@@ -1295,7 +1271,8 @@ def rules(
     "--jobs",
     type=WholeRange(1),
     show_default="one per idle core",
-    help="Worker processes that share a large batch (1: none).",
+    help="Worker processes that share a large batch (1: none); at most one per usable "
+    "core, a larger N is taken as that.",
 )
 @print_options
 def fill(

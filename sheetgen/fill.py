@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from sheetgen import fonts
 from sheetgen.atomic import Staged, refuse_own_input, write_bytes
-from sheetgen.batching import Workers, idle_cores, ordered_map
+from sheetgen.batching import Workers, idle_cores, ordered_map, usable_cores
 from sheetgen.chart import chart_title, race_chart
 from sheetgen.errors import SeriesFileError, SheetgenError
 from sheetgen.games import game_of
@@ -529,9 +529,10 @@ def fill_documents(
     themselves are made one by one as they are taken, so that they can be
     written as they come. With PARALLEL_FROM files or more, ``workers`` processes (by
     default one per idle core) share the reading, checking and painting. Every document is
-    written in ``lang``.
+    written in ``lang``. More workers than usable cores would only take turns on them (and
+    ``--jobs 1000`` would start a thousand processes), so there are never more.
     """
-    cores = workers or idle_cores()
+    cores = min(workers or idle_cores(), usable_cores())
     pool = Workers(cores) if cores > 1 and len(paths) >= PARALLEL_FROM else None
     batch = _Batch(paper, title, fmt, keep_going, progress, pool, lang)
     try:

@@ -1,0 +1,48 @@
+"""Where the ``sheetgen`` command starts: Ctrl-C is answered before anything heavy loads."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+from typing import Any
+
+INTERRUPTED = 130
+
+
+def answer_ctrl_c() -> None:
+    """From now on Ctrl-C ends the run at once, quietly, with status 130.
+
+    A shell starts a script's background job (``sheetgen fill ... &``) with Ctrl-C
+    ignored, so that it outlives the terminal's interrupt: then it stays ignored.
+    """
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, _on_ctrl_c)
+
+
+def _on_ctrl_c(signum: int, frame: Any) -> None:
+    """Ctrl-C ends the run at once, whatever it is doing, with status 130 and no message.
+
+    Raising KeyboardInterrupt instead is lost where Python cannot raise (a weak reference's
+    callback: the run goes on and writes its file), or aborts the process where a C
+    extension is being loaded, or prints a trace from the middle of an import. Nothing is
+    lost by stopping at once: every file is written to a temporary and renamed into place,
+    so only this run's temporaries (and a folder it made for a batch) can be left, and they
+    are removed first.
+    """
+    from sheetgen.atomic import abandon_writes
+
+    abandon_writes()
+    with contextlib.suppress(OSError, ValueError):
+        if sys.stderr.isatty():  # end the line the terminal's ^C is on
+            os.write(sys.stderr.fileno(), b"\n")
+    os._exit(INTERRUPTED)
+
+
+def main() -> None:
+    """Entry point of the ``sheetgen`` console script and of ``python -m sheetgen``."""
+    answer_ctrl_c()
+    from sheetgen.cli import main as run
+
+    run()
