@@ -90,14 +90,15 @@ def _temp_prefix(path: Path) -> str:
 
 
 @contextlib.contextmanager
-def _synced_temp(path: Path, data: bytes, mode: int) -> Iterator[Path]:
+def _synced_temp(path: Path, data: bytes, mode: int, *, sync: bool = True) -> Iterator[Path]:
     """A fsynced temporary file beside ``path`` holding ``data``; removed if still there after."""
-    tmp = _temp_file(path, data, mode)
+    tmp = _temp_file(path, data, mode, sync=sync)
     try:
         yield tmp
     finally:
         _drop(tmp)
-    _fsync_dir(tmp.parent)
+    if sync:
+        _fsync_dir(tmp.parent)
 
 
 def _drop(tmp: Path) -> None:
@@ -107,7 +108,7 @@ def _drop(tmp: Path) -> None:
     _TEMPORARIES.discard(tmp)
 
 
-def _temp_file(path: Path, data: bytes, mode: int) -> Path:
+def _temp_file(path: Path, data: bytes, mode: int, *, sync: bool = True) -> Path:
     """A new fsynced temporary file beside ``path`` holding ``data``, for the caller to
     rename or remove."""
     folder = path.parent if str(path.parent) else Path(".")
@@ -123,7 +124,8 @@ def _temp_file(path: Path, data: bytes, mode: int) -> Path:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
-            os.fsync(handle.fileno())
+            if sync:
+                os.fsync(handle.fileno())
         os.chmod(tmp, mode)
     except BaseException as exc:
         _drop(tmp)
@@ -322,6 +324,17 @@ def write_bytes(path: Path, data: bytes) -> None:
     except OSError:
         mode = 0o666 & ~_umask()
     with _synced_temp(path, data, mode) as tmp:
+        try:
+            os.replace(tmp, path)
+        except OSError as exc:
+            raise OutputError(f"cannot write here ({_reason(exc)})", file=path) from None
+
+
+def write_cached(path: Path, data: bytes) -> None:
+    """Write a cache entry: a temporary beside ``path`` (readable by its owner alone) renamed
+    over it, so a reader sees the old entry or the new one, never half of one. Not fsynced:
+    an entry a power cut loses is only made again."""
+    with _synced_temp(path, data, 0o600, sync=False) as tmp:
         try:
             os.replace(tmp, path)
         except OSError as exc:

@@ -14,14 +14,13 @@ above MAX_ARGUMENT (``"x".center(10**9)``). Every template error becomes one
 :class:`~sheetgen.errors.GameDefinitionError` naming the file and line.
 
 Compiling the templates is a sixth of a booklet's own work, so their compiled code is
-kept between runs, as Python keeps ``.pyc`` files: in jinja2's per-user cache folder
-(private to the user, in the temporary folder), keyed by the template's source and by
-this module, which decides how it is compiled. A cache that cannot be used is passed by.
+kept between runs, as Python keeps ``.pyc`` files: in the user's private cache folder
+(:mod:`sheetgen.compiledcache`), keyed by the template's source and by this module,
+which decides how it is compiled. A cache that cannot be used is passed by.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 from collections.abc import Mapping, Sequence
 from functools import cache
@@ -30,17 +29,15 @@ from typing import Any
 
 import jinja2
 from jinja2 import (
-    BytecodeCache,
     Environment,
-    FileSystemBytecodeCache,
     FileSystemLoader,
     StrictUndefined,
     TemplateError,
     select_autoescape,
 )
-from jinja2.bccache import Bucket
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
+from sheetgen.compiledcache import CompiledTemplates, private_folder
 from sheetgen.errors import GameDefinitionError
 from sheetgen.language import ENGLISH, ENGLISH_COUNTING, Language
 
@@ -149,25 +146,10 @@ def cards(number: int) -> str:
     return ENGLISH_COUNTING.cards(number)
 
 
-class _CompiledTemplates(FileSystemBytecodeCache):
-    """jinja2's file cache of compiled templates, which any trouble (a full disk, a
-    folder that cannot be written) turns into a cache miss instead of a failure."""
-
-    def load_bytecode(self, bucket: Bucket) -> None:
-        try:
-            super().load_bytecode(bucket)
-        except OSError:
-            bucket.reset()
-
-    def dump_bytecode(self, bucket: Bucket) -> None:
-        with contextlib.suppress(OSError):
-            super().dump_bytecode(bucket)
-
-
 @cache
-def _compiled_templates(lang: Language = ENGLISH) -> BytecodeCache | None:
-    """The cache of compiled templates for ``lang``; None where the system offers no private
-    folder."""
+def _compiled_templates(lang: Language = ENGLISH) -> CompiledTemplates | None:
+    """The cache of compiled templates for ``lang``; None where the user has no private
+    cache folder."""
     # The sandbox decides at compile time which operators it checks, and jinja2 works out
     # a filter on a constant (``{{ 0 | spell }}``) while compiling, in the language's
     # words: code compiled by another version of this module (or of jinja2), or for
@@ -175,12 +157,10 @@ def _compiled_templates(lang: Language = ENGLISH) -> BytecodeCache | None:
     made_by = hashlib.sha256(
         Path(__file__).read_bytes() + jinja2.__version__.encode() + repr(lang.counting).encode()
     )
-    try:
-        return _CompiledTemplates(
-            pattern=f"__sheetgen-{lang.code}-{made_by.hexdigest()[:16]}-%s.cache"
-        )
-    except (OSError, RuntimeError):  # no safe folder: jinja2 refuses one others could write
+    folder = private_folder("sheetgen", "templates")
+    if folder is None:
         return None
+    return CompiledTemplates(folder, f"{lang.code}-{made_by.hexdigest()[:16]}")
 
 
 def make_environment(search_path: Sequence[Path], lang: Language = ENGLISH) -> Environment:

@@ -82,11 +82,12 @@ def run(
     stdout: int | None = None,
     timeout: float = 120,
     script: Path | None = None,
+    environ: dict[str, str] | None = None,
 ) -> Done:
     """``sheetgen ARGS`` in its own session; afterwards no process of that session is left.
 
     ``script`` runs in place of ``python -m sheetgen`` (one that changes sheetgen first,
-    to make it fail where no input can)."""
+    to make it fail where no input can); ``environ`` adds to its environment."""
     limit: Callable[[], None] | None = None
     if file_limit is not None:
 
@@ -96,7 +97,7 @@ def run(
     process = subprocess.Popen(
         [*python_for(user), *([str(script)] if script else ["-m", "sheetgen"]), *args],
         cwd=cwd,
-        env=_env(),
+        env={**_env(), **(environ or {})},
         user=user,
         stdout=subprocess.PIPE if stdout is None else stdout,
         stderr=subprocess.PIPE,

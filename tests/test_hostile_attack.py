@@ -7,18 +7,33 @@ success, no traceback, inputs byte-identical, nothing left behind.
 
 from __future__ import annotations
 
+import os
 import signal
+import stat
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from hostile import _env, assert_clean, assert_no_process_left, run, snapshot, temporaries
+from hostile import (
+    _env,
+    assert_clean,
+    assert_no_process_left,
+    run,
+    shared_folder,
+    snapshot,
+    temporaries,
+    users,
+)
 
-from sheetgen import fill
+from sheetgen import compiledcache, fill
 from sheetgen.batching import usable_cores
+from sheetgen.compiledcache import CompiledTemplates, private_folder
 from sheetgen.paper import paper
 from sheetgen.seriesfile import series_paths
+from sheetgen.templating import make_environment, render_template
+
+__all__ = ["users"]  # the fixture, imported for pytest to find
 
 SERIES = """\
 title: Friday nights
@@ -124,3 +139,160 @@ def test_a_huge_jobs_is_taken_as_the_usable_cores(folder: Path) -> None:
     assert temporaries(folder) == []
     help_text = run(["fill", "--help"], folder).out.decode()
     assert "at most one per usable core" in " ".join(help_text.split())
+
+
+# 1 and 6: the compiled-template cache.
+
+
+def test_a_link_planted_where_a_cache_would_be_changes_nothing(users: tuple[str, str]) -> None:
+    """Another user plants links where jinja2's cache was (``$TMPDIR/_jinja2-cache-<uid>``)
+    and where sheetgen's is (``$XDG_CACHE_HOME/sheetgen``) in a sticky shared folder:
+    the booklet is made, and the files the links point at keep their mode and bytes."""
+    _, other = users
+    with shared_folder(mode=0o1777) as sticky, shared_folder() as victim:
+        secret = victim / "secret.txt"
+        secret.write_bytes(b"mine\n")
+        secret.chmod(0o644)
+        for name in (f"_jinja2-cache-{os.geteuid()}", "sheetgen"):
+            os.symlink(secret, sticky / name)
+            os.lchown(sticky / name, *_ids(other))
+        done = run(
+            ["rules", "--format", "html", "-o", "r.html"],
+            victim,
+            environ={"TMPDIR": str(sticky), "XDG_CACHE_HOME": str(sticky)},
+        )
+        assert_clean(done)
+        assert done.code == 0
+        assert stat.S_IMODE(secret.stat().st_mode) == 0o644
+        assert secret.read_bytes() == b"mine\n"
+        assert sorted(p.name for p in sticky.iterdir()) == sorted(
+            [f"_jinja2-cache-{os.geteuid()}", "sheetgen"]
+        )
+        assert all((sticky / name).is_symlink() for name in os.listdir(sticky))
+
+
+def _ids(user: str) -> tuple[int, int]:
+    import pwd
+
+    entry = pwd.getpwnam(user)
+    return entry.pw_uid, entry.pw_gid
+
+
+def test_the_cache_folder_is_made_private(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    folder = private_folder("sheetgen", "templates")
+    assert folder == tmp_path / "cache" / "sheetgen" / "templates"
+    for made in (folder, folder.parent, folder.parent.parent):
+        assert stat.S_IMODE(made.stat().st_mode) & 0o077 == 0
+
+
+@pytest.mark.parametrize("trouble", ["link", "group-writable", "world-writable", "a file"])
+def test_a_cache_folder_others_could_write_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, trouble: str
+) -> None:
+    base = tmp_path / "cache"
+    base.mkdir(mode=0o700)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(base))
+    if trouble == "link":
+        (tmp_path / "elsewhere").mkdir(mode=0o700)
+        (base / "sheetgen").symlink_to(tmp_path / "elsewhere")
+    elif trouble == "a file":
+        (base / "sheetgen").write_bytes(b"")
+    else:
+        (base / "sheetgen").mkdir()
+        (base / "sheetgen").chmod(0o770 if trouble == "group-writable" else 0o777)
+    before = snapshot(tmp_path)
+    assert private_folder("sheetgen", "templates") is None
+    assert snapshot(tmp_path) == before
+    assert not (tmp_path / "elsewhere" / "templates").exists()
+
+
+def test_another_users_cache_folder_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, users: tuple[str, str]
+) -> None:
+    base = tmp_path / "cache"
+    (base / "sheetgen" / "templates").mkdir(parents=True, mode=0o700)
+    for folder in (base / "sheetgen", base / "sheetgen" / "templates"):
+        os.chown(folder, *_ids(users[1]))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(base))
+    assert private_folder("sheetgen", "templates") is None
+
+
+def _entries(folder: Path) -> list[Path]:
+    return sorted(folder.glob("*.cache"))
+
+
+@pytest.mark.parametrize(
+    "damage", ["garbage", "pickle", "truncated", "empty", "fifo", "link", "folder", "huge"]
+)
+def test_a_damaged_cache_entry_is_a_miss(tmp_path: Path, damage: str) -> None:
+    """Whatever lies in the cache folder in an entry's place, the template is compiled
+    afresh: no trace, no hang on a FIFO, nothing followed through a link."""
+    (tmp_path / "t").mkdir()
+    (tmp_path / "t" / "page.md").write_text("{{ n | spell }} {{ 1 | cards }}", encoding="utf-8")
+    folder = tmp_path / "cache"
+    folder.mkdir(mode=0o700)
+
+    def rendered() -> str:
+        env = make_environment([tmp_path / "t"])
+        env.bytecode_cache = CompiledTemplates(folder, "en-test")
+        return render_template(env, "page.md", {"n": 3})
+
+    assert rendered() == "three one card"
+    [entry] = _entries(folder)
+    good = entry.read_bytes()
+    entry.unlink()
+    if damage == "garbage":
+        entry.write_bytes(compiledcache.MAGIC + b"\x80\x05garbage")
+    elif damage == "pickle":
+        entry.write_bytes(b"j2\x80\x02K\x05.\x80\x05garbage" * 4)
+    elif damage == "truncated":
+        entry.write_bytes(good[: len(good) - 20])
+    elif damage == "empty":
+        entry.write_bytes(b"")
+    elif damage == "fifo":
+        os.mkfifo(entry)
+    elif damage == "link":
+        (tmp_path / "target").write_bytes(good)
+        entry.symlink_to(tmp_path / "target")
+    elif damage == "folder":
+        entry.mkdir()
+    else:
+        entry.write_bytes(good + b"\0" * compiledcache.MAX_ENTRY)
+    assert rendered() == "three one card"
+
+
+def test_an_entry_of_the_cache_is_code_for_its_template_only(tmp_path: Path) -> None:
+    """A cached entry is used again (the cache works), but not for another source."""
+    (tmp_path / "page.md").write_text("{{ 2 | cards }}", encoding="utf-8")
+    folder = tmp_path / "cache"
+    folder.mkdir(mode=0o700)
+    cache = CompiledTemplates(folder, "en-test")
+    env = make_environment([tmp_path])
+    env.bytecode_cache = cache
+    assert render_template(env, "page.md", {}) == "two cards"
+    again = make_environment([tmp_path])
+    bucket = cache.get_bucket(again, "page.md", str(tmp_path / "page.md"), "{{ 2 | cards }}")
+    assert bucket.code is not None
+    other = cache.get_bucket(again, "page.md", str(tmp_path / "page.md"), "{{ 3 | cards }}")
+    assert other.code is None
+    [entry] = _entries(folder)
+    assert stat.S_IMODE(entry.stat().st_mode) == 0o600
+    assert temporaries(tmp_path) == []
+
+
+def test_the_cache_folder_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "cache"
+    folder.mkdir(mode=0o700)
+    monkeypatch.setattr(compiledcache, "MAX_ENTRIES", 10)
+    for index in range(30):
+        (folder / f"en-old-{index:02}.cache").write_bytes(b"x")
+        os.utime(folder / f"en-old-{index:02}.cache", (index, index))
+    (tmp_path / "page.md").write_text("{{ 2 | cards }}", encoding="utf-8")
+    env = make_environment([tmp_path])
+    env.bytecode_cache = CompiledTemplates(folder, "en-test")
+    assert render_template(env, "page.md", {}) == "two cards"
+    left = sorted(p.name for p in folder.iterdir())
+    assert len(left) <= 6
+    assert any(name.startswith("en-test-") for name in left)
+    assert "en-old-29.cache" in left and "en-old-00.cache" not in left

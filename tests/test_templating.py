@@ -71,11 +71,10 @@ def test_spell(number: int, text: str) -> None:
 def test_compiled_templates_are_kept_and_still_bounded(tmp_path: Path) -> None:
     # A second Environment (the next booklet, the next run) takes the compiled code from the
     # cache; the sandbox's checks are in that code, so a cached template is bounded too.
-    from jinja2 import FileSystemBytecodeCache
-
+    from sheetgen.compiledcache import CompiledTemplates
     from sheetgen.templating import _compiled_templates, render_string
 
-    assert isinstance(make_environment([tmp_path]).bytecode_cache, FileSystemBytecodeCache)
+    assert isinstance(make_environment([tmp_path]).bytecode_cache, CompiledTemplates)
     (tmp_path / "greedy.md").write_text("{{ 'x' * 2000000 }}", encoding="utf-8")
     for _ in range(2):
         env = make_environment([tmp_path])
@@ -86,7 +85,7 @@ def test_compiled_templates_are_kept_and_still_bounded(tmp_path: Path) -> None:
         assert render_string(env, "{{ n | cards }}", {"n": 2}) == "two cards"
     cache = _compiled_templates()
     assert cache is not None
-    assert any(Path(cache.directory).glob("__sheetgen-*.cache"))
+    assert any(cache.folder.glob(f"{cache.prefix}-*.cache"))
 
 
 def test_compiled_templates_are_kept_apart_by_language(tmp_path: Path) -> None:
@@ -104,11 +103,12 @@ def test_compiled_templates_are_kept_apart_by_language(tmp_path: Path) -> None:
 
 
 def test_a_cache_that_cannot_be_written_is_passed_by(tmp_path: Path) -> None:
-    from sheetgen.templating import _CompiledTemplates, render_string
+    from sheetgen.compiledcache import CompiledTemplates
+    from sheetgen.templating import render_string
 
     (tmp_path / "page.md").write_text("{{ n | spell }}", encoding="utf-8")
     env = make_environment([tmp_path])
-    env.bytecode_cache = _CompiledTemplates(str(tmp_path / "no such folder"))
+    env.bytecode_cache = CompiledTemplates(tmp_path / "no such folder", "en-x")
     env.cache = None
     assert render_template(env, "page.md", {"n": 3}) == "three"
     assert render_string(env, "{{ n }} and {{ n }}", {"n": 4}) == "4 and 4"
