@@ -31,6 +31,7 @@ from sheetgen.imposition import half_paper, impose_saddle_stitch
 from sheetgen.language import ENGLISH, Language
 from sheetgen.markdown import ContentsEntry, first_heading, render_markdown
 from sheetgen.paper import Paper
+from sheetgen.pictures import check_picture
 from sheetgen.preview import in_format
 from sheetgen.resources import fonts_dir, templates_dir
 from sheetgen.scoring import Game, ScoringRules, game_points, max_points
@@ -242,7 +243,9 @@ def _chapters(
 ) -> list[Chapter]:
     picture = None
     if game.picture:
-        picture = render_template(env, game.picture, context)
+        picture = check_picture(
+            render_template(env, game.picture, context), str(game.folder / game.picture)
+        )
     examples = _examples(env, game, context)
     chapters: list[Chapter] = []
     sections: list[Section] = list(game.sections)
@@ -301,7 +304,9 @@ def _examples(
             alt=render_string(env, example["alt"], context, place),
             caption=render_string(env, example["caption"], context, place),
         )
-        svg = render_template(env, "cards.svg.j2", {"example": laid_out})
+        svg = check_picture(
+            render_template(env, "cards.svg.j2", {"example": laid_out}), "cards.svg.j2"
+        )
         drawn.setdefault(example["after"], []).append(Figure(svg, laid_out.caption))
     return drawn
 

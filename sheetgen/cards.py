@@ -8,11 +8,13 @@ own numbers (1 up to the top card) or ``wild`` and ``wild2`` (the deck's wild ca
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sheetgen.errors import HouseRulesError
+from sheetgen.games import inside_game
 from sheetgen.limits import load_toml
 
 EXAMPLES = "examples.toml"
@@ -78,6 +80,13 @@ def _read(path: Path) -> dict[str, Any]:
         raise HouseRulesError(f"{path}: cannot read the drawn examples ({exc})") from exc
 
 
+def _own(folder: Path, path: Path) -> Path:
+    """``path``, a file of the game in ``folder``, refused if it lies outside the folder."""
+    if os.path.lexists(path):
+        inside_game(folder, str(path.relative_to(folder)), file=folder)
+    return path
+
+
 def load_examples(folder: Path, language: Path | None = None) -> dict[str, Any]:
     """The game's examples.toml as read, or no examples when the game has none.
 
@@ -86,13 +95,13 @@ def load_examples(folder: Path, language: Path | None = None) -> dict[str, Any]:
     lines per pile, in the English order; and optionally ``faces``) replace the
     English ones; the cards and where each example goes stay the English file's.
     """
-    path = folder / EXAMPLES
+    path = _own(folder, folder / EXAMPLES)
     if not path.is_file():
         return {"faces": {}, "examples": []}
     data = _read(path)
     if language is None:
         return data
-    words = _read(language / EXAMPLES)
+    words = _read(_own(folder, language / EXAMPLES))
     examples = []
     for example, said in zip(data.get("examples", []), words.get("examples", []), strict=False):
         labels = said.get("labels", [])
@@ -110,8 +119,8 @@ def load_examples(folder: Path, language: Path | None = None) -> dict[str, Any]:
 
 def example_problems(folder: Path, language: Path) -> list[str]:
     """What the examples.toml in ``language`` lacks, or has that the English has not."""
-    english = _read(folder / EXAMPLES).get("examples", [])
-    if not (language / EXAMPLES).is_file():
+    english = _read(_own(folder, folder / EXAMPLES)).get("examples", [])
+    if not _own(folder, language / EXAMPLES).is_file():
         return ["missing"] if english else []
     said = _read(language / EXAMPLES)
     given = said.get("examples", [])

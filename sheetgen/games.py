@@ -383,6 +383,7 @@ def load_game(game_id: str = DEFAULT_GAME) -> GameDef:
 def _load(game_id: str, folder: Path, _mtime: int) -> GameDef:
     path = folder / DEFINITION
     try:
+        inside_game(folder, DEFINITION, file=path)
         data = load_toml(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise GameDefinitionError(f"cannot read the game definition ({exc})", file=path) from exc
@@ -439,7 +440,7 @@ def _parse(game_id: str, folder: Path, data: dict[str, Any]) -> GameDef:
     if picture is not None:
         if not isinstance(picture, str):
             raise _fail("picture", "give the name of a template file in the game's folder")
-        _inside(folder, picture, "picture")
+        inside_game(folder, picture, "picture")
     scoring_data = data.get("scoring", {})
     for key in scoring_data:
         if key not in SCORING_KEYS:
@@ -551,22 +552,34 @@ def _toggles(raw: Any, deck_ids: list[str]) -> dict[str, Toggle]:
     return toggles
 
 
-def _inside(folder: Path, name: str, field: str) -> None:
-    """Refuse a file of the game that is missing or lies outside the game's folder
-    (through ``..`` or a symbolic link): a game folder may be anyone's download."""
+def inside_game(
+    folder: Path,
+    name: str,
+    field: str | None = None,
+    *,
+    kind: str = "file",
+    file: Path | None = None,
+) -> Path:
+    """``folder / name`` resolved, refused if it is missing, is not a ``kind`` ("file" or
+    "folder") or lies outside the game's folder (through ``..`` or a symbolic link): a game
+    folder may be anyone's download. Every file and folder a game is read from passes here
+    (sections, picture, the English and each language's game.toml, sections and examples)."""
     path = folder / name
+
+    def refused(problem: str) -> GameDefinitionError:
+        return GameDefinitionError(problem, file=file, field=field)
+
     try:
         resolved = path.resolve(strict=True)
     except (OSError, RuntimeError):
-        raise _fail(field, f"{name} does not exist") from None
-    if not resolved.is_relative_to(folder):
-        raise _fail(
-            field,
-            f"{name} lies outside the game's folder ({resolved}); "
-            "a game may use only its own files",
+        raise refused(f"{name} does not exist") from None
+    if not resolved.is_relative_to(folder.resolve()):
+        raise refused(
+            f"{name} lies outside the game's folder ({resolved}); a game may use only its own files"
         )
-    if not resolved.is_file():
-        raise _fail(field, f"{name} is not a file")
+    if not (resolved.is_dir() if kind == "folder" else resolved.is_file()):
+        raise refused(f"{name} is not a {kind}")
+    return resolved
 
 
 def _sections(folder: Path, raw_sections: Any) -> tuple[Section, ...]:
@@ -579,7 +592,7 @@ def _sections(folder: Path, raw_sections: Any) -> tuple[Section, ...]:
         if file is not None:
             if not isinstance(file, str):
                 raise _fail(f"sections {index}", "file must be the name of a file in sections/")
-            _inside(folder, f"sections/{file}", f"sections {index}")
+            inside_game(folder, f"sections/{file}", f"sections {index}")
         sections.append(
             Section(
                 file=file,

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sheetgen.errors import ChoiceError, GameDefinitionError
+from sheetgen.games import inside_game
 from sheetgen.limits import load_toml
 from sheetgen.resources import PACKAGE_DIR
 
@@ -255,8 +256,25 @@ class GameWords:
 
 
 def game_layer(game: GameDef, code: str) -> Path:
-    """The folder holding a game's text in language ``code`` (the game's own for English)."""
-    return game.folder if code == SOURCE else game.folder / code
+    """The folder holding a game's text in language ``code`` (the game's own for English);
+    one that lies outside the game's folder (a link) is refused, as any file of a game is."""
+    if code == SOURCE:
+        return game.folder
+    folder = game.folder / code
+    if os.path.lexists(folder):
+        inside_game(game.folder, code, "lang", kind="folder", file=game.folder)
+    return folder
+
+
+def layer_file(game: GameDef, code: str, name: str, *, kind: str = "file") -> Path:
+    """``name`` in the game's folder of language ``code``, refused if it lies outside the
+    game's folder; it may be missing (the caller says what that means)."""
+    path = game_layer(game, code) / name
+    if os.path.lexists(path):
+        inside_game(
+            game.folder, str(path.relative_to(game.folder)), "lang", kind=kind, file=game.folder
+        )
+    return path
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -266,9 +284,12 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise GameDefinitionError(f"cannot read it ({exc})", file=path) from None
 
 
+def _layer_toml(game: GameDef, code: str) -> dict[str, Any]:
+    return _read_layer_toml(layer_file(game, code, "game.toml"))
+
+
 @cache
-def _layer_toml(folder: Path) -> dict[str, Any]:
-    path = folder / "game.toml"
+def _read_layer_toml(path: Path) -> dict[str, Any]:
     if not path.is_file():
         return {}
     return _read_toml(path)
@@ -284,7 +305,7 @@ def translated(game: GameDef, code: str) -> GameDef:
     words, sentences, deck labels and picture labels. Facts stay the English file's."""
     if code == SOURCE:
         return game
-    layer = _layer_toml(game_layer(game, code))
+    layer = _layer_toml(game, code)
     tables = {key: {**getattr(game, key), **layer.get(key, {})} for key in PROSE_TABLES}
     labels = layer.get("decks", {})
     decks = tuple(
@@ -350,16 +371,16 @@ def layer_problems(game: GameDef, code: str) -> list[str]:
 
     folder = game_layer(game, code)
     english = _read_toml(game.folder / "game.toml")
-    path = folder / "game.toml"
+    path = layer_file(game, code, "game.toml")
     problems = (
         [f"{path}: {problem}" for problem in _prose_problems(english, _read_toml(path))]
         if path.is_file()
         else [f"{path}: missing"]
     )
-    sections = folder / "sections"
+    sections = layer_file(game, code, "sections", kind="folder")
     wanted = {section.file for section in game.sections if section.file is not None}
     for name in sorted(wanted):
-        if not (sections / name).is_file():
+        if not layer_file(game, code, f"sections/{name}").is_file():
             problems.append(f"{sections / name}: missing")
     if sections.is_dir():
         problems += [
@@ -378,7 +399,7 @@ def game_words(game: GameDef, code: str) -> GameWords:
     """A game's name and words in language ``code``; English where the game has none."""
     if code == SOURCE:
         return GameWords(game.name, dict(game.words))
-    layer = _layer_toml(game_layer(game, code))
+    layer = _layer_toml(game, code)
     words = {**game.words, **layer.get("words", {})}
     return GameWords(str(layer.get("name", game.name)), words)
 
@@ -428,7 +449,7 @@ def booklet_language(
     lang = language(asked) if asked else system_language(environ)
     if lang.code == SOURCE:
         return lang
-    if (game_layer(game, lang.code) / "sections").is_dir():
+    if layer_file(game, lang.code, "sections", kind="folder").is_dir():
         problems = layer_problems(game, lang.code)
         if problems:
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""

@@ -59,8 +59,11 @@ GAME_KEYS = ("winner", "left")
 BOM = "\ufeff"
 FORMATS = {".yaml": "yaml", ".yml": "yaml", ".json": "json", ".csv": "csv"}
 LOCK_TIMEOUT = 30.0
-# An empty plain value or ~ (tagged as text by the base resolver, or as null explicitly).
-_NULL_TAGS = ("tag:yaml.org,2002:null", "tag:yaml.org,2002:str")
+# The tags the base loaders give a node that carries none: every other tag was written
+# in the file (!!binary, !!float, !foo), which would change or drop what the value says.
+_YAML_TAG = "tag:yaml.org,2002:"
+_TEXT_TAG = _YAML_TAG + "str"
+_PLAIN_TAGS = frozenset({_TEXT_TAG, _YAML_TAG + "seq", _YAML_TAG + "map"})
 FAST_PARSER_DEPTH = 200
 _YAML11_WORDS = re.compile(r"(?i)y|n|yes|no|on|off|true|false|null|~")
 # Characters YAML cannot hold as they are (its "printable" set, inverted).
@@ -402,10 +405,15 @@ def _node_value(root: Any, path: Path, anchors: bool = True) -> Any:
                 )
             seen.add(id(node))
         if isinstance(node, ScalarNode):  # most nodes: checked first
-            # Only an empty value or ~ is "nothing": a player called Null keeps the name.
-            if node.style is None and node.value in ("", "~") and node.tag in _NULL_TAGS:
+            if node.tag != _TEXT_TAG:
+                raise _tagged(root, node, path)
+            # Only a plain empty value or ~ is "nothing": a player called Null keeps the
+            # name. (libyaml calls the plain style "", the pure-Python reader None.)
+            if not node.style and node.value in ("", "~"):
                 return None
             return str(node.value)
+        if node.tag not in _PLAIN_TAGS:
+            raise _tagged(root, node, path)
         if isinstance(node, MappingNode):
             result: dict[str, Any] = {}
             for key_node, value_node in node.value:
@@ -425,6 +433,44 @@ def _node_value(root: Any, path: Path, anchors: bool = True) -> Any:
         return [value(item) for item in node.value]
 
     return value(root)
+
+
+def _tagged(root: Any, node: Any, path: Path) -> SeriesFileError:
+    """The refusal of a value carrying a YAML tag, naming the game and field it is in."""
+    tag = str(node.tag)
+    shown = "!!" + tag.removeprefix(_YAML_TAG) if tag.startswith(_YAML_TAG) else tag
+    place = _place_of(root, node) or []
+    game = None
+    field = " ".join(str(step) for step in place) or None
+    if len(place) >= 2 and place[0] == "games" and isinstance(place[1], int):
+        game, field = place[1], " ".join(str(step) for step in place[2:]) or None
+    elif len(place) == 2 and place[0] == "players":
+        field = f"players, player {place[1]}"
+    return SeriesFileError(
+        file=path,
+        game=game,
+        field=field,
+        problem=f"line {node.start_mark.line + 1}: a YAML tag ({shown}) is not allowed; "
+        "write the value as plain text",
+    )
+
+
+def _place_of(node: Any, wanted: Any) -> list[str | int] | None:
+    """The keys and (1-based) positions that lead from ``node`` to ``wanted``."""
+    from yaml.nodes import MappingNode, SequenceNode
+
+    if node is wanted:
+        return []
+    steps: list[tuple[str | int, Any]] = []
+    if isinstance(node, MappingNode):
+        steps = [(str(key.value), value) for key, value in node.value]
+    elif isinstance(node, SequenceNode):
+        steps = [(number, item) for number, item in enumerate(node.value, start=1)]
+    for step, child in steps:
+        found = _place_of(child, wanted)
+        if found is not None:
+            return [step, *found]
+    return None
 
 
 def _json_data(text: str, path: Path) -> Any:

@@ -143,6 +143,8 @@ def deal_text(
 
 
 def check_name(name: object, field: str) -> str:
+    if name is None:  # YAML's ~ or an empty value
+        raise RuleError("a name cannot be blank or ~ (which YAML reads as nothing)", field=field)
     if not isinstance(name, str):
         raise RuleError(f"a name must be text, not {name!r}", field=field)
     if not name.strip():

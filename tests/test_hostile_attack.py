@@ -8,6 +8,7 @@ success, no traceback, inputs byte-identical, nothing left behind.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import stat
 import subprocess
@@ -29,7 +30,10 @@ from hostile import (
 from sheetgen import compiledcache, fill
 from sheetgen.batching import usable_cores
 from sheetgen.compiledcache import CompiledTemplates, private_folder
+from sheetgen.errors import GameDefinitionError
 from sheetgen.paper import paper
+from sheetgen.pictures import check_picture
+from sheetgen.resources import rules_dir
 from sheetgen.seriesfile import series_paths
 from sheetgen.templating import make_environment, render_template
 
@@ -296,3 +300,213 @@ def test_the_cache_folder_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert len(left) <= 6
     assert any(name.startswith("en-test-") for name in left)
     assert "en-old-29.cache" in left and "en-old-00.cache" not in left
+
+
+# 2: a game folder's picture in the HTML booklet.
+
+HOSTILE_PICTURE = (
+    "<script>alert(7)</script><foreignObject><iframe xmlns="
+    '"http://www.w3.org/1999/xhtml" src="http://evil.example/f"></iframe></foreignObject>'
+    "<style>@import url(http://evil.example/c.css);</style>"
+)
+
+
+def test_a_game_folders_hostile_picture_is_refused(tmp_path: Path) -> None:
+    shelf = tmp_path / "shelf"
+    shutil.copytree(rules_dir() / "skip-bo-board", shelf / "xg")
+    picture = shelf / "xg" / "table.svg.j2"
+    text = picture.read_text(encoding="utf-8")
+    head = text.index(">", text.index("<svg")) + 1
+    picture.write_text(text[:head] + HOSTILE_PICTURE + text[head:], encoding="utf-8")
+    before = snapshot(tmp_path)
+    for out in ("g.html", "g.pdf"):
+        done = run(["rules", "--rules-dir", "shelf", "--game", "xg", "-o", out], tmp_path)
+        assert_clean(done)
+        assert done.code == 1
+        assert done.err == (
+            f"Error: {picture}: a picture may hold only drawing, not a <script> element; "
+            "scripts, foreign objects, events and links out of the picture are refused\n"
+        )
+        assert "evil.example" not in done.err
+    assert snapshot(tmp_path) == before
+    assert temporaries(tmp_path) == []
+
+
+SVG_OPEN = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">'
+
+
+@pytest.mark.parametrize(
+    ("inside", "named"),
+    [
+        ("<script>alert(1)</script>", "a <script> element"),
+        ("<SCRIPT>alert(1)</SCRIPT>", "a <SCRIPT> element"),
+        ("<foreignObject><p>x</p></foreignObject>", "a <foreignObject> element"),
+        ('<image href="http://evil.example/i.png"/>', "a <image> element"),
+        ('<a href="javascript:alert(1)"><rect/></a>', "a <a> element"),
+        ('<animate attributeName="href" to="javascript:alert(1)"/>', "a <animate> element"),
+        ('<rect onload="alert(1)"/>', 'the attribute onload="alert(1)"'),
+        ('<rect ONCLICK="alert(1)"/>', 'the attribute ONCLICK="alert(1)"'),
+        ('<use href="http://evil.example/s.svg#a"/>', "the attribute href="),
+        ('<use xlink:href="data:image/svg+xml,x"/>', "the attribute href="),
+        ('<rect fill="url(http://evil.example/p)"/>', "the attribute fill="),
+        ("<rect fill=\"URL( 'https://evil.example/p' )\"/>", "the attribute fill="),
+        ('<rect style="fill: url(//evil.example/p)"/>', "that fetches"),
+        ("<rect style=\"background: image-set('x.png' 1x)\"/>", "image-set()"),
+        ("<style>@import url(http://evil.example/c.css);</style>", "that fetches"),
+        ("<style>@font-face { src: local(x) }</style>", "that fetches"),
+        ("<style>.a { fill: u\\rl(http://evil.example/p) }</style>", "that fetches"),
+        ('<rect xml:base="http://evil.example/"/>', "the attribute base="),
+        ("<title><![CDATA[</title><img src=x onerror=alert(1)>]]></title>", "<!"),
+        ("<!-- a comment -->", "<!"),
+        ('<?xml-stylesheet href="http://evil.example/c.css"?>', "<?"),
+    ],
+)
+def test_a_picture_holds_only_drawing(inside: str, named: str) -> None:
+    with pytest.raises(GameDefinitionError) as refused:
+        check_picture(f"{SVG_OPEN}{inside}</svg>", "xg/table.svg.j2")
+    assert str(refused.value).startswith("xg/table.svg.j2: a picture may hold only drawing, not ")
+    assert named in str(refused.value)
+
+
+def test_a_doctype_with_entities_is_refused_before_it_is_expanded() -> None:
+    laughs = '<!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa">]>' + SVG_OPEN + "<text>&a;</text></svg>"
+    with pytest.raises(GameDefinitionError, match=r"not <! \(a DOCTYPE"):
+        check_picture(laughs, "p.svg.j2")
+
+
+def test_a_broken_picture_is_one_message() -> None:
+    with pytest.raises(
+        GameDefinitionError, match=r"^p\.svg\.j2: the picture is not well-formed SVG"
+    ):
+        check_picture(SVG_OPEN + "<rect>", "p.svg.j2")
+
+
+def test_a_drawing_passes_unchanged() -> None:
+    drawing = (
+        SVG_OPEN + "<defs><pattern id='p'><rect width='8' height='8'/></pattern></defs>"
+        "<style>.a { fill: url(#p); stroke: rgb(0, 0, 0); }</style>"
+        '<g transform="translate(4 6) rotate(45)"><rect class="a" fill="url(#p)"/>'
+        '<use xlink:href="#p"/><text aria-label="Pile (one card)">7</text></g></svg>'
+    )
+    assert check_picture(drawing, "p.svg.j2") is drawing
+
+
+# 3: a game's language folders and game.toml stay inside the game's folder.
+
+
+@pytest.fixture
+def shelf(tmp_path: Path) -> Path:
+    """A copy of the board game (English and German) on a shelf of its own."""
+    shutil.copytree(rules_dir() / "skip-bo-board", tmp_path / "shelf" / "myboard")
+    return tmp_path
+
+
+def _secret_copy(source: Path, target: Path) -> None:
+    if source.is_dir():
+        shutil.copytree(source, target)
+        first = sorted(target.rglob("*.md"))[0]
+        first.write_text(first.read_text(encoding="utf-8") + "\nTOPSECRET-LINE\n", "utf-8")
+    else:
+        text = source.read_text(encoding="utf-8")
+        target.write_text(text.replace('name = "', 'name = "TOPSECRET-', 1), encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("linked", "args"),
+    [
+        ("de", ["--lang", "de"]),
+        ("de/game.toml", ["--lang", "de"]),
+        ("de/sections", ["--lang", "de"]),
+        ("de/sections/01-box.md", ["--lang", "de"]),
+        ("game.toml", []),
+    ],
+)
+def test_a_language_folder_or_game_toml_linked_out_of_the_game_is_refused(
+    shelf: Path, linked: str, args: list[str]
+) -> None:
+    game = shelf / "shelf" / "myboard"
+    outside = shelf / "outside"
+    original = game / linked
+    _secret_copy(original, outside)
+    shutil.rmtree(original) if original.is_dir() else original.unlink()
+    original.symlink_to(outside)
+    before = snapshot(shelf)
+    for command in (
+        ["rules", "--format", "html", "-o", "b.html"],
+        ["sheet", "-o", "s.pdf"],
+    ):
+        done = run(
+            [command[0], "--rules-dir", "shelf", "--game", "myboard", *args, *command[1:]], shelf
+        )
+        assert_clean(done)
+        if command[0] == "sheet" and linked.startswith("de/sections"):
+            assert done.code == 0  # a score sheet reads no sections
+            (shelf / "s.pdf").unlink()
+            continue
+        assert done.code == 1, done.err
+        assert "TOPSECRET" not in done.err
+        assert f"{linked} lies outside the game's folder ({outside.resolve()})" in done.err
+        assert done.err.endswith("a game may use only its own files\n")
+    assert snapshot(shelf) == before
+    assert temporaries(shelf) == []
+
+
+# 8: YAML tags and YAML's "nothing" in series files.
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "players: [!!binary QW5u, Bob]\ngames: []\n",
+            "players, player 1: line 1: a YAML tag (!!binary) is not allowed",
+        ),
+        (
+            "target: !!float 500\nplayers: [Ann, Bob]\ngames: []\n",
+            "target: line 1: a YAML tag (!!float) is not allowed",
+        ),
+        ("target: !foo 500\nplayers: [Ann, Bob]\n", "target: line 1: a YAML tag (!foo) is not"),
+        (
+            "players: [Ann, Bob]\ngames:\n  - winner: Ann\n    left: {Bob: !!int 3}\n",
+            "game 1, left Bob: line 4: a YAML tag (!!int) is not allowed",
+        ),
+        ("players: !!set {Ann, Bob}\n", "players: line 1: a YAML tag (!!set) is not allowed"),
+        ("players: [!!null '', Bob]\n", "players, player 1: line 1: a YAML tag (!!null) is not"),
+        ("players: [~, Bob]\ngames: []\n", "players, player 1: a name cannot be blank or ~"),
+        ("players:\n  - Ann\n  - ~\n", "players, player 2: a name cannot be blank or ~"),
+        ("players:\n  - Ann\n  -\n", "players, player 2: a name cannot be blank or ~"),
+    ],
+)
+def test_yaml_tags_and_null_names_are_refused(folder: Path, text: str, message: str) -> None:
+    (folder / "t.yaml").write_text(text, encoding="utf-8")
+    before = snapshot(folder)
+    for command in (["standings", "t.yaml"], ["record", "t.yaml", "--winner", "Bob"]):
+        done = run(command, folder)
+        assert_clean(done)
+        assert done.code == 1
+        assert done.err.startswith(f"Error: t.yaml, {message}"), done.err
+        assert len(done.err.splitlines()) == 1
+    assert snapshot(folder) == before
+    assert temporaries(folder) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("players: [Ann, ~]\n", "t.yaml, players, player 2: a name cannot be blank or ~"),
+        ("players: [Ann, '']\n", "t.yaml, players, player 2: a name cannot be blank"),
+        ("players: [Ann, !x Cy]\n", "t.yaml, players, player 2: line 1: a YAML tag (!x)"),
+    ],
+)
+def test_both_yaml_readers_see_nothing_and_tags_alike(
+    monkeypatch: pytest.MonkeyPatch, text: str, message: str
+) -> None:
+    """libyaml's reader (the usual one) and the pure-Python one (deeply nested text)."""
+    from sheetgen import seriesfile
+    from sheetgen.errors import SeriesFileError
+
+    for reader in (seriesfile._text_loader, lambda: None):
+        monkeypatch.setattr(seriesfile, "_text_loader", reader)
+        with pytest.raises(SeriesFileError) as refused:
+            seriesfile.parse_series(text, Path("t.yaml"))
+        assert str(refused.value).startswith(message)
