@@ -13,6 +13,7 @@ import io
 import re
 import tomllib
 from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -180,7 +181,7 @@ def test_the_rulebooks_german_terms_are_used_under_every_toggle(
         assert words[key] in text, key
     for term in ("Hilfsstapel", "Spielfigur", "Sonderfeld", "Spielplan", "Handkarten"):
         assert term in text, term
-    assert "Skip-Bo Brettspiel" in text and "Board Game" not in text
+    assert "Skip-Bo-Brettspiel" in text and "Board Game" not in text
 
 
 @pytest.mark.parametrize("name", TOGGLES)
@@ -285,3 +286,84 @@ def test_the_contents_name_pages_that_carry_their_heading(
         else:
             page = pages[int(where) - 1]
             assert title in " ".join(page.text.split()), (title, where)
+
+
+# The German rules editor's findings ---------------------------------------------------
+
+
+def test_the_two_unnamed_colours_are_patterns_not_points(extra_file: Path) -> None:
+    """Finding 5: "Punkte" reads as score points in a Skip-Bo booklet."""
+    html = render_html(rules_for("official", extra_file), paper=A4, lang=GERMAN)
+    svg = re.search(r"<svg\b.*?</svg>", html, flags=re.S)
+    assert svg is not None
+    drawn = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", svg.group(0)))
+    assert drawn.count("gestreift") >= 2 and drawn.count("gepunktet") >= 2
+    assert "Gestreift und gepunktet: die zwei Farben, die die Anleitung nicht nennt" in drawn
+    for wrong in ("Punkte", "Linien", "Streifen"):
+        assert wrong not in drawn, wrong
+
+
+def test_the_auxiliary_piles_label_says_how_far_a_counter_moves(extra_file: Path) -> None:
+    """Finding 25: "ihr Wert ist die Weite" said as a German would."""
+    html = render_html(rules_for("official", extra_file), paper=A4, lang=GERMAN)
+    svg = re.search(r"<svg\b.*?</svg>", html, flags=re.S)
+    assert svg is not None
+    drawn = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", svg.group(0)))
+    assert "ihr Wert bestimmt, wie weit eine Figur zieht" in drawn
+    assert "Weite" not in drawn and "Zugweite" not in drawn
+
+
+@pytest.mark.parametrize("name", ["official", "four-players", "extra"])
+def test_the_turn_reads_as_german(name: str, extra_file: Path) -> None:
+    """Findings 11, 12 and 26: the cross-reference in quotation marks, steps that alternate
+    (not "mischen", which at a card table means shuffling), the quick reference's verb."""
+    text = " ".join(html_text(name, extra_file, GERMAN).split())
+    assert "(siehe „Die Spielfiguren bewegen“)" in text
+    assert "die Schritte 2 und 3 beliebig abwechseln und" in text
+    assert "Schritte 2 und 3 mischen" not in text
+    assert "den Hilfsstapel bis auf seine oberste Karte neu mischen." in text
+    assert "siehe Die" not in text
+
+
+def test_the_title_compound_is_hyphenated(extra_file: Path, rendered: Callable[..., Path]) -> None:
+    """Finding 13: "Skip-Bo-Brettspiel" (Durchkopplung) in the booklet and on the sheet."""
+    text = " ".join(html_text("official", extra_file, GERMAN).split())
+    assert "Das Skip-Bo-Brettspiel übernimmt" in text
+    assert "Skip-Bo Brettspiel" not in text
+    sheet = PdfReader(rendered("sheet", "--lang", "de", "--game", GAME, "--paper", "a4"))
+    said = " ".join(" ".join(page.extract_text() for page in sheet.pages).split())
+    assert "Skip-Bo-Brettspiel" in said and "Skip-Bo Brettspiel" not in said
+
+
+# Where the board game's compounds may break: at their joints (finding 29).
+JOINTS = {
+    "Spielstapel": "Spiel\N{SOFT HYPHEN}stapel",
+    "Farbregel": "Farb\N{SOFT HYPHEN}regel",
+    "beiseitegelegt": "beiseite\N{SOFT HYPHEN}gelegt",
+}
+
+
+def test_the_boards_compounds_break_at_their_joints(
+    extra_file: Path, printed: Callable[[str, Paper, str], tuple[bytes, list[Page]]]
+) -> None:
+    html = render_html(rules_for("official", extra_file), paper=A4, lang=GERMAN)
+    body = re.sub(r"<svg\b.*?</svg>", "", html.split("<body", 1)[1], flags=re.S)
+    for joined in JOINTS.values():
+        assert joined in body, joined
+    # and nowhere else: a printed line that ends in a hyphen inside one of them ends at its joint
+    for name, paper, layout in PRINTED:
+        _, pages = printed(name, paper, layout)
+        for page in pages:
+            lines = [line.text.split() for line in page.lines]
+            for this, following in pairwise(lines):
+                if not this or not following or this[-1][-1] not in HYPHENS:
+                    continue
+                broken = this[-1].rstrip(HYPHENS)
+                whole = broken + following[0]
+                for word, joined in JOINTS.items():
+                    at = whole.find(word)
+                    if at >= 0 and at < len(broken) < at + len(word):
+                        assert len(broken) - at == joined.index("\N{SOFT HYPHEN}"), whole
+
+
+HYPHENS = "-\N{HYPHEN}\N{SOFT HYPHEN}"
