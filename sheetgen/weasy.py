@@ -7,6 +7,7 @@ import importlib
 import io
 import re
 import sys
+import warnings
 from types import ModuleType
 
 from sheetgen.errors import MissingLibraryError
@@ -24,7 +25,10 @@ INSTALL_PANGO = {
 def load_weasyprint() -> ModuleType:
     """The weasyprint module; a missing Pango or GObject library is one clear error."""
     # weasyprint prints a banner of its own before it re-raises; the error below says it all.
-    with contextlib.redirect_stdout(io.StringIO()):
+    # Without system fonts fontconfig warns of "ugly output" while weasyprint loads; the
+    # booklet brings its own fonts (@font-face), so the warning would only mislead.
+    with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r".*FontConfig.*Expect ugly output")
         try:
             return importlib.import_module("weasyprint")
         except OSError as exc:

@@ -76,3 +76,27 @@ def test_the_install_hint_follows_the_system(platform: str, how: str) -> None:
         f"missing); install it {how}. Score sheets (sheet, fill) work without it."
     )
     assert "\n" not in message
+
+
+def test_a_machine_without_fonts_gets_no_ugly_output_warning(
+    tmp_path: Path, no_system_fonts: Path
+) -> None:
+    """fontconfig with no fonts makes weasyprint warn of "ugly output" as it loads; the
+    booklet brings its own fonts, so `rules` says only what it wrote (a container or a
+    minimal server has no fonts at all)."""
+    import os
+    import subprocess
+
+    import pypdfium2
+
+    done = subprocess.run(
+        [sys.executable, "-m", "sheetgen", "rules", "-o", "r.pdf"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "FONTCONFIG_FILE": str(no_system_fonts)},
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, f"Wrote {tmp_path / 'r.pdf'}\n")
+    first = pypdfium2.PdfDocument(tmp_path / "r.pdf")[0].get_textpage().get_text_range()
+    assert "Skip-Bo" in first
