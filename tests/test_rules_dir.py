@@ -102,7 +102,8 @@ def test_set_changes_the_games_own_toggle_in_the_booklet(pocket_booklet: bytes) 
     assert "Shuffle the 60-card pocket deck" in text
     # The game scores by cards left: the booklet and its score sheet say so.
     assert "After 5 games the lowest total wins" in text
-    assert "5 games: the lowest total after the last one wins the series." in pages[-1]
+    # The attached sheet counts games in words, as the booklet does.
+    assert "Five games: the lowest total after the last one wins the series." in pages[-1]
 
 
 def test_a_house_rules_file_sets_the_same_toggle(runner: Any, tmp_path: Path) -> None:
