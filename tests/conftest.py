@@ -24,6 +24,7 @@ a fresh venv) is one ``xdist_group``.
 
 from __future__ import annotations
 
+import compileall
 import contextlib
 import hashlib
 import os
@@ -52,6 +53,14 @@ MACHINE_ENV = dict(os.environ)
 # scheduler) start first, so the other workers share the rest meanwhile instead of
 # waiting for them at the end.
 LONG_FIRST = ("test_readme_setup.py", "test_packaging.py", "test_printing.py")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Byte-compile sheetgen once, as an installed copy is: the suite starts sheetgen in
+    hundreds of processes, and where PYTHONDONTWRITEBYTECODE is set (as on our machines)
+    an editable checkout would otherwise be compiled afresh by every one of them."""
+    if not hasattr(config, "workerinput"):  # once, in the run's first process
+        compileall.compile_dir(Path(fonts.__file__).parent, quiet=1)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
