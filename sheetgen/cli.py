@@ -880,7 +880,7 @@ def _sent(sent: Sent) -> None:
 @click.option(
     "--players",
     type=WholeNumber(),
-    show_default="6",
+    show_default="a column for every seat the game has (Skip-Bo 6, its board game 4)",
     help="Players at the table (Skip-Bo: 2 to 6).",
 )
 @click.option("--names", help='Player names for the header, e.g. "Ann,Bob,Cy" (sets the count).')
@@ -1053,7 +1053,7 @@ RULES_SECTIONS = {
 @click.option(
     "--players",
     type=WholeNumber(),
-    show_default="4",
+    show_default="the game's official table (Skip-Bo and its board game 4, Spite and Malice 2)",
     help="Players at the table (Skip-Bo: 2 to 6).",
 )
 @click.option(

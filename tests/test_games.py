@@ -108,7 +108,7 @@ def test_the_board_game_carries_its_own_facts(official: Any) -> None:
         "Deal ten cards face down to every player",
         "Turn only its top card face up",
         "each of the six discard pile",
-        "Put the remaining 82 cards face down",
+        "Put the remaining 62 cards face down",
         "auxiliary pile",
         "1-4",
         "5-8",
@@ -289,7 +289,7 @@ REFUSALS = [
     ),
     (
         ["--game", "skip-bo-board", "--stock", "0"],
-        "--stock: a Skip-Bo Board Game played deck needs at least 1 card; choose 1 to 45",
+        "--stock: a Skip-Bo Board Game played deck needs at least 1 card; choose 1 to 20",
     ),
     (
         ["--game", "skip-bo-board", "--stock", "short"],

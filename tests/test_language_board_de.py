@@ -18,12 +18,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from conftest import Once
 from pagecheck import Page, problems, read_pages
 from pypdf import PdfReader
 from test_rules_text import body_text
 
 from sheetgen.booklet import build_context, render_html
+from sheetgen.cli import cli
 from sheetgen.houserules import resolve
 from sheetgen.language import Language, glossary
 from sheetgen.paper import A4, LETTER, Paper
@@ -46,10 +48,10 @@ Keine Chips in der Nähe der Karten: fettige Karten kleben aneinander.
 # test_booklet_pages.py).
 TOGGLES: dict[str, dict[str, Any]] = {
     "official": {},
+    "two-players": {"players": 2},
     "three-players": {"players": 3},
-    "four-players": {"players": 4},
     "one-card": {"stock": 1},
-    "largest-stock": {"stock": 45},
+    "largest-stock": {"players": 2, "stock": 45},
     "short-stock": {"players": 4, "stock": "8"},
     "extra": {"extra": "EXTRA"},
     "short-stock-extra": {"players": 4, "stock": "8", "extra": "EXTRA"},
@@ -206,7 +208,7 @@ def test_the_same_numbers_as_the_english_booklet(name: str, extra_file: Path) ->
     ("name", "sentences"),
     [
         ("official", ["Keine: An diesem Tisch gelten die offiziellen Regeln.", "zehn Karten"]),
-        ("one-card", ["Jeder Spielstapel umfasst eine Karte statt zehn.", "100 Karten"]),
+        ("one-card", ["Jeder Spielstapel umfasst eine Karte statt zehn.", "98 Karten"]),
         ("largest-stock", ["Jeder Spielstapel umfasst 45 Karten statt zehn.", "zwölf Karten"]),
         ("short-stock", ["Jeder Spielstapel umfasst acht Karten statt zehn.", "70 Karten"]),
         ("extra", ["An diesem Tisch gelten eigene Regeln: siehe „Nach dem Spiel“."]),
@@ -313,7 +315,7 @@ def test_the_auxiliary_piles_label_says_how_far_a_counter_moves(extra_file: Path
     assert "Weite" not in drawn and "Zugweite" not in drawn
 
 
-@pytest.mark.parametrize("name", ["official", "four-players", "extra"])
+@pytest.mark.parametrize("name", ["official", "two-players", "extra"])
 def test_the_turn_reads_as_german(name: str, extra_file: Path) -> None:
     """Findings 11, 12 and 26: the cross-reference in quotation marks, steps that alternate
     (not "mischen", which at a card table means shuffling), the quick reference's verb."""
@@ -367,3 +369,49 @@ def test_the_boards_compounds_break_at_their_joints(
 
 
 HYPHENS = "-\N{HYPHEN}\N{SOFT HYPHEN}"
+
+
+def official_players() -> int:
+    with (rules_dir() / GAME / "presets" / "official.toml").open("rb") as source:
+        return int(tomllib.load(source)["players"])
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_one_default_table_in_the_booklet_the_sheet_and_the_help(
+    lang: str, rendered: Callable[..., Path]
+) -> None:
+    """Finding 39: the booklet, the sheet and --help name the same table when no --players
+    is given: the game's official one, read from its data."""
+    players = official_players()
+    said = {"en": SPELLED["en"][players] + " players", "de": SPELLED["de"][players] + " Spieler"}
+    booklet = rendered("rules", "--game", GAME, "--lang", lang, "--paper", "a4")
+    text = " ".join(" ".join(p.extract_text() for p in PdfReader(booklet).pages).split())
+    assert said[lang] in text
+    for other in range(2, 7):
+        if other != players:
+            assert said[lang].replace(SPELLED[lang][players], SPELLED[lang][other]) not in text
+    sheet = rendered("sheet", "--game", GAME, "--lang", lang, "--paper", "a4")
+    heading = {"en": "Player", "de": "Spieler"}[lang]
+    columns = re.findall(rf"\b{heading} (\d)\b", PdfReader(sheet).pages[0].extract_text())
+    assert sorted(set(columns)) == [str(n) for n in range(1, players + 1)]
+    help_text = " ".join(CliRunner().invoke(cli, ["rules", "--help"]).output.split())
+    assert "[default: the game's official table (Skip-Bo and its board game 4" in help_text
+    assert f"its board game {players}" in help_text
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_boards_sheet_counts_cards_not_points(lang: str, rendered: Callable[..., Path]) -> None:
+    """Finding 14: the rulebook scores no points, so the board game's sheet records the
+    cards left in each played deck, as its game.toml's [scoring] says, and says so."""
+    with (rules_dir() / GAME / "game.toml").open("rb") as source:
+        assert tomllib.load(source)["scoring"]["way"] == "cards-left"
+    sheet = rendered("sheet", "--game", GAME, "--lang", lang, "--paper", "a4")
+    text = " ".join(PdfReader(sheet).pages[0].extract_text().split())
+    stock = layer()["words"]["stock"] if lang == "de" else "played deck"
+    assert stock in text
+    if lang == "de":
+        assert "Restkarten" in text and "niedrigste Summe" in text
+        assert "Punkt" not in text and "500" not in text
+    else:
+        assert "Cards left" in text and "lowest total" in text
+        assert "point" not in text.lower() and "500" not in text
