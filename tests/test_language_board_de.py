@@ -207,7 +207,13 @@ def test_the_same_numbers_as_the_english_booklet(name: str, extra_file: Path) ->
 @pytest.mark.parametrize(
     ("name", "sentences"),
     [
-        ("official", ["Keine: An diesem Tisch gelten die offiziellen Regeln.", "zehn Karten"]),
+        (
+            "official",
+            [
+                "Keine eigenen Hausregeln: An diesem Tisch gelten die offiziellen Regeln.",
+                "zehn Karten",
+            ],
+        ),
         ("one-card", ["Jeder Spielstapel umfasst eine Karte statt zehn.", "98 Karten"]),
         ("largest-stock", ["Jeder Spielstapel umfasst 45 Karten statt zehn.", "zwölf Karten"]),
         ("short-stock", ["Jeder Spielstapel umfasst acht Karten statt zehn.", "70 Karten"]),

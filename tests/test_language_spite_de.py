@@ -188,7 +188,7 @@ def test_the_same_numbers_as_the_english_booklet(
         (
             "official",
             [
-                "Keine: An diesem Tisch gelten die üblichen Regeln.",
+                "Keine eigenen Hausregeln: An diesem Tisch gelten die üblichen Regeln.",
                 "Höchstens drei Ablegestapel dürfen zugleich im Spiel sein.",
                 "Jeder Spieler bekommt einen Spielerstapel mit 20 Karten.",
                 "Punkte werden nicht notiert: Jedes Spiel steht für sich.",
@@ -216,7 +216,7 @@ def test_the_same_numbers_as_the_english_booklet(
                 "Höchstens vier Ablegestapel dürfen zugleich im Spiel sein.",
                 "(Üblich sind höchstens drei; an diesem Tisch sind es vier.)",
                 "Platz für bis zu vier Ablegestapel.",
-                "Ablegestapel: höchstens 4 zugleich",
+                "Ablegestapel: höchstens vier zugleich",
             ],
         ),
         (
@@ -359,7 +359,7 @@ def test_the_german_pages_flow_like_the_english_ones(
     assert problems(pages, folded=folded) == []
     entries = contents(pages)
     titles = [title for title, _ in entries]
-    assert titles[:2] == ["Das Spiel und sein Ziel", "Was man braucht"] or titles[:2] == [
+    assert titles[:2] == ["Das Spiel und sein Ziel", "Was ihr braucht"] or titles[:2] == [
         "Das Spiel und sein Ziel",
         "Vorbereitung",
     ]
@@ -383,3 +383,101 @@ def test_the_german_pages_flow_like_the_english_ones(
         (round(sheet.width), round(sheet.height)),
         (round(sheet.height), round(sheet.width)),
     }
+
+
+# The German editor's findings (findings/de-sm.md), read back -----------------------
+
+
+def test_review_1_the_quick_reference_stays_inside_the_page(
+    pdfs: Callable[[str, str, str], bytes],
+) -> None:
+    import pdfplumber
+
+    for paper in ("letter", "a4"):
+        layout = "pages" if paper == "letter" else "booklet"
+        toggles = "official" if paper == "letter" else "everything"
+        with pdfplumber.open(io.BytesIO(pdfs(toggles, paper, layout))) as pdf:
+            pages = [page for page in pdf.pages if "Kurzübersicht" in (page.extract_text() or "")]
+            page = pages[-1]
+            text = " ".join((page.extract_text() or "").split())
+            # Every letter sits at least a centimetre inside the paper's right edge.
+            assert max(char["x1"] for char in page.chars) < float(page.width) - 28
+            # Each label whole on its line, none broken over two.
+            labels = ("Spieler:", "Rangfolge:", "Spielzug:", "Ablegestapel:", "Kartenstock:")
+            for label in labels:
+                assert label in text, (paper, label)
+
+
+@pytest.mark.parametrize("toggles", TOGGLES)
+def test_review_19_30_the_other_player_is_the_opponent(
+    booklets: Callable[[str, Language], str], toggles: str
+) -> None:
+    text = words_of(booklets(toggles, GERMAN))
+    assert "dein Gegner ist an der Reihe" in text
+    assert "vor deinem Gegner verborgen" in text
+    for other in ("Gegenüber", "Mitspieler", "anderen Spieler"):
+        assert other not in text, other
+
+
+@pytest.mark.parametrize("toggles", TOGGLES)
+def test_review_22_du_for_the_player_ihr_for_the_table(
+    booklets: Callable[[str, Language], str], toggles: str
+) -> None:
+    text = words_of(booklets(toggles, GERMAN))
+    assert re.findall(r"\bman\b", text, flags=re.IGNORECASE) == []
+    for sentence in (
+        "Ihr spielt abwechselnd",
+        "Was ihr braucht",
+        "Mischt beide Blätter gründlich zusammen.",
+        "Gebt jedem Spieler",
+        "Vergleicht die beiden offenen Karten auf euren Spielerstapeln.",
+        "Fülle deine Handkarten auf.",
+        "Spiele auf die Ablegestapel , so oft du kannst und möchtest.",
+        "Decke die nächste Karte deines Spielerstapels auf",
+        "Lege zum Schluss eine Handkarte auf einen Hilfs\N{SOFT HYPHEN}stapel.",
+        "nehmt ihr von jedem Ablegestapel alle Karten",
+        "die du bald brauchen wirst",
+        "Keine Handkarten mehr: Du ziehst fünf Karten nach und spielst im selben Zug weiter.",
+        "Leerer Kartenstock: Mischt die fertigen Ablegestapel",
+    ):
+        assert sentence in text, sentence
+    # No step of the running text is an infinitive any more.
+    for infinitive in ("zusammenmischen.", "verdeckt geben.", "auffüllen.", "legen.**"):
+        assert infinitive not in words_of(booklets(toggles, GERMAN), pictures=False)
+
+
+@pytest.mark.parametrize("toggles", ["official", "everything"])
+def test_review_23_24_28_packs_steps_and_number_words(
+    booklets: Callable[[str, Language], str], toggles: str
+) -> None:
+    text = words_of(booklets(toggles, GERMAN))
+    piles = TOGGLES[toggles].get("building-piles", 3)
+    # 23: a 52-card pack has no jokers to sort out.
+    assert "Zwei gewöhnliche französische Blätter (ohne Joker, je 52 Karten)" in text
+    assert "ohne Joker, je 52 Karten, zusammen 104." in text
+    assert "aussortiert" not in text and "zu je 52" not in text
+    # 24: the centre stacks climb in steps of one, in the picture and the quick reference.
+    assert text.count("in Einerschritten bis zur Dame") == 2
+    assert "einzeln" not in text
+    # 28: counts up to twelve are words in the picture's labels too, in both languages.
+    assert f"Ablegestapel: höchstens {DE_NUMBERS[piles]} zugleich" in text
+    assert re.findall(r"höchstens \d+ zugleich", text) == []
+    english = words_of(booklets(toggles, ENGLISH))
+    assert f"centre stacks: at most {EN_NUMBERS[piles]} at once" in english
+    assert re.findall(r"at most \d+ at once", english) == []
+
+
+@pytest.mark.parametrize("toggles", ["official", "stock-15", "series", "extra"])
+def test_review_40_the_cover_box_does_not_say_none_before_the_proposals(
+    booklets: Callable[[str, Language], str], toggles: str
+) -> None:
+    text = words_of(booklets(toggles, GERMAN))
+    box = text[text.index("Hausregeln an diesem Tisch") : text.index(" Inhalt ")]
+    assert "Keine:" not in box
+    notes = box.index("Wo die Regeln auseinandergehen oder schweigen:")
+    if toggles == "official":
+        own = "Keine eigenen Hausregeln: An diesem Tisch gelten die üblichen Regeln."
+        assert box.index(own) < notes
+    else:
+        assert "Keine" not in box[:notes]
+    assert "Keine Handkarten mehr: Du ziehst fünf Karten nach" in box[notes:]

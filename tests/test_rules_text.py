@@ -290,14 +290,17 @@ def test_the_house_rules_box_always_says_who_starts_and_that_the_sheets_differ()
     text = text_of("skip-bo")
     box = text[: text.index(" Contents ")]
     assert (
-        "House rules at this table None: this table plays by the official rules. "
+        "House rules at this table No house rules of its own: this table plays by the official rules. "
         "Where the rules differ or say nothing: Rule sheets differ: some let the player on the "
         "dealer's left start, others the youngest. This table lets the player on the dealer's "
         "left start."
     ) in box
     # A folk game keeps the usual rules.
     text = text_of("spite-and-malice")
-    assert "None: this table plays by the usual rules." in text[: text.index(" Contents ")]
+    assert (
+        "No house rules of its own: this table plays by the usual rules."
+        in text[: text.index(" Contents ")]
+    )
 
 
 def test_a_disputed_toggle_needs_a_sentence(
@@ -662,7 +665,7 @@ def test_review2_4_single_games_say_so_in_the_box(options: dict[str, Any]) -> No
 def test_review2_5_suggested_rulings_are_listed_in_the_box() -> None:
     text = text_of("spite-and-malice")
     box = box_of(text)
-    assert "None: this table plays by the usual rules." in box
+    assert "No house rules of its own: this table plays by the usual rules." in box
     assert "official" not in box
     for ruling in (
         "Empty hand: draw five more",
@@ -672,7 +675,7 @@ def test_review2_5_suggested_rulings_are_listed_in_the_box() -> None:
         assert ruling in box, ruling
     assert "The usual rules don't say what happens when you play every card" in text
     board = box_of(text_of("skip-bo-board"))
-    assert "None: this table plays by the official rules." in board
+    assert "No house rules of its own: this table plays by the official rules." in board
     for ruling in (
         "Play passes clockwise",
         "draw-pile space works wherever",
@@ -687,12 +690,12 @@ def test_review2_6_who_starts_is_a_note_unless_the_table_changed_it() -> None:
     )
     text = text_of("skip-bo")
     box = box_of(text)
-    assert "None: this table plays by the official rules." in box
+    assert "No house rules of its own: this table plays by the official rules." in box
     notes = box[box.index("Where the rules differ or say nothing:") :]
     assert differ in notes
     assert differ in section(text, "Who starts", "The numbers for this table")
     box = box_of(text_of("skip-bo", **{"first-player": "youngest"}))
-    assert "None:" not in box
+    assert "No house rules of its own" not in box
     listed = box[: box.index(differ)]
     assert "The youngest player starts the first game" in listed
     assert "Where the rules differ" not in box
