@@ -481,3 +481,17 @@ def test_review_40_the_cover_box_does_not_say_none_before_the_proposals(
     else:
         assert "Keine" not in box[:notes]
     assert "Keine Handkarten mehr: Du ziehst fünf Karten nach" in box[notes:]
+
+
+def test_review_24_the_pictures_step_label_fits_the_picture(
+    pdfs: Callable[[str, str, str], bytes],
+) -> None:
+    import pdfplumber
+
+    with pdfplumber.open(io.BytesIO(pdfs("official", "letter", "pages"))) as pdf:
+        page = next(page for page in pdf.pages if "Tischmitte" in (page.extract_text() or ""))
+        lines = page.extract_text_lines()
+    step = next(line for line in lines if "Einerschritten" in line["text"].replace(" ", ""))
+    # The picture's right-hand labels (the hand of five) mark its right edge.
+    edge = max(line["x1"] for line in lines if "geheim" in line["text"])
+    assert step["x1"] <= edge
