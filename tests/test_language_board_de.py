@@ -421,3 +421,53 @@ def test_the_boards_sheet_counts_cards_not_points(lang: str, rendered: Callable[
     else:
         assert "Cards left" in text and "lowest total" in text
         assert "point" not in text.lower() and "500" not in text
+
+
+@pytest.mark.parametrize(("name", "paper", "layout"), PRINTED, ids=lambda v: getattr(v, "name", v))
+def test_a_tables_first_column_is_not_hyphenated_into_fragments(
+    printed: Callable[[str, Paper, str], tuple[bytes, list[Page]]],
+    name: str,
+    paper: Paper,
+    layout: str,
+) -> None:
+    """The special spaces' table names "Nachziehstapel-Feld" in its first column: it breaks
+    at its own hyphen, never into syllables ("Nachzieh-", "Nachziehsta-")."""
+    _, pages = printed(name, paper, layout)
+    starts = [line.text.split()[0] for page in pages for line in page.lines if line.text.split()]
+    heads = [word for word in starts if word.startswith("Nach") and word[-1] in HYPHENS]
+    assert "Nachziehstapel-" in heads or "Nachziehstapel-Feld" in starts
+    # the board picture draws its space's name in three lines ("Nach- zieh- stapel")
+    drawn = layer()["picture_labels"]["draw_space"].split()[0]
+    assert set(heads) <= {"Nachziehstapel-", drawn}, heads
+
+
+def test_the_pattern_names_stay_inside_their_boxes(
+    printed: Callable[[str, Paper, str], tuple[bytes, list[Page]]],
+) -> None:
+    """Finding 5's longer names ("gepunktet") are set so that they stay inside the white
+    box drawn behind them on the patterned spaces and piles."""
+    import pdfplumber
+
+    pdf, _ = printed(*PRINTED[0])
+    labels = layer()["picture_labels"]
+    seen = 0
+    with pdfplumber.open(io.BytesIO(pdf)) as document:
+        for page in document.pages:
+            for word in page.extract_words():
+                if word["text"] not in (labels["striped"], labels["dotted"]):
+                    continue
+                middle_x = (word["x0"] + word["x1"]) / 2
+                middle_y = (word["top"] + word["bottom"]) / 2
+                boxes = [
+                    box
+                    for box in page.rects
+                    if box["x0"] < middle_x < box["x1"]
+                    and box["top"] < middle_y < box["bottom"]
+                    and box["width"] < 60
+                ]
+                if not boxes:
+                    continue  # the picture's title and legend
+                seen += 1
+                box = min(boxes, key=lambda b: b["width"])
+                assert box["x0"] < word["x0"] and word["x1"] < box["x1"], word["text"]
+    assert seen == 8  # six patterned spaces and two patterned piles
