@@ -82,11 +82,11 @@ def _longest_prefix(text: str, room: float, fits: Callable[[str], float]) -> int
 
 
 def _break(
-    words: _Words, room: float, most: int, measure: Measure
+    words: _Words, room: float, most: int, measure: Measure, whole_words: bool = False
 ) -> tuple[list[str], bool, tuple[int, ...]]:
     """Greedy lines of at most ``room`` (at size 1), no more than ``most`` of them, whether
     they hold the whole text, and which lines end in a hyphen added to break a word. Stops as
-    soon as the limit is reached."""
+    soon as the limit is reached; with ``whole_words``, as soon as a word would break."""
 
     def width(part: str) -> float:
         return measure(part, 1.0, words.bold)
@@ -105,6 +105,8 @@ def _break(
             lines.append("".join(current))
             if len(lines) == most:
                 return lines, False, tuple(added)
+        if whole_words and wide > room:
+            return lines, False, tuple(added)
         while wide > room:  # a word longer than the line: even pieces, each ending in a hyphen
             cut = _even_cut(piece, wide, room, width)
             added.append(len(lines))
@@ -169,6 +171,7 @@ def _balanced(
     width: float,
     size: float,
     measure: Measure,
+    whole_words: bool = False,
 ) -> Fitted:
     """The same number of lines, made as even as they can be: no word left alone on the last."""
     count = len(found)
@@ -178,7 +181,7 @@ def _balanced(
     low, high = min(width, max(width / count, max(words.widths) * size)), width
     for _ in range(BALANCE_STEPS):
         middle = (low + high) / 2
-        trial, whole, marks = _break(words, middle / size, count, measure)
+        trial, whole, marks = _break(words, middle / size, count, measure, whole_words)
         if whole:
             high, found, added = middle, trial, marks
         else:
@@ -196,10 +199,12 @@ def wrap(
     *,
     bold: bool = False,
     lines: int = 1,
+    whole_words: bool = False,
 ) -> Fitted:
     """``text`` on at most ``lines`` lines of ``width``, at the largest size from ``size`` down to
     ``smallest`` (in half points) at which it fits whole; failing that, at ``smallest`` and cut
-    short with an ellipsis."""
+    short with an ellipsis. With ``whole_words`` a word that would have to break does not fit
+    (names: "Oberstaa-tsanwalt" is no way to write anybody's name)."""
     flat = " ".join(text.split())
     if not flat:
         return Fitted((), size)
@@ -210,22 +215,22 @@ def wrap(
     sizes = [size - STEP * n for n in range(steps + 1)]
     if sizes[-1] > smallest + 1e-9:
         sizes.append(smallest)
-    found, whole, added = _break(words, width / sizes[0], lines, measure)
+    found, whole, added = _break(words, width / sizes[0], lines, measure, whole_words)
     if whole:  # the common case: it fits as it is
-        return _balanced(words, found, added, width, sizes[0], measure)
+        return _balanced(words, found, added, width, sizes[0], measure, whole_words)
     # Fitting only gets easier as the size shrinks: bisect for the first size that fits.
     low, high = 1, len(sizes)
     best: list[str] = []
     best_added: tuple[int, ...] = ()
     while low < high:
         middle = (low + high) // 2
-        found, whole, added = _break(words, width / sizes[middle], lines, measure)
+        found, whole, added = _break(words, width / sizes[middle], lines, measure, whole_words)
         if whole:
             high, best, best_added = middle, found, added
         else:
             low = middle + 1
     if low < len(sizes):
-        return _balanced(words, best, best_added, width, sizes[low], measure)
+        return _balanced(words, best, best_added, width, sizes[low], measure, whole_words)
     small = sizes[-1]
     found, _, added = _break(words, width / small, lines, measure)
     head = found[: lines - 1]

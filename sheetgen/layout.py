@@ -355,22 +355,34 @@ def _plan(page: tuple[float, float], spec: SheetSpec, measure: Measure, tight: i
 
 def _common_size(
     texts: Sequence[str], room: float, size: float, most: int, bold: bool, measure: Measure
-) -> tuple[float, int]:
-    """One size and line count for every text of a header row: the fewest lines that keep
-    them all at a comfortable size, else the lines that give the largest size."""
-    best: tuple[float, int] | None = None
-    for count in range(1, most + 1):
-        fitted = [
-            wrap(text, room, size, MIN_TEXT, measure, bold=bold, lines=count) for text in texts
-        ]
-        if any(item.cut for item in fitted):
-            continue
-        common = min(item.size for item in fitted)
-        if common >= NAME_COMFORT:
-            return common, count
-        if best is None or common > best[0]:
-            best = (common, count)
-    return best if best is not None else (MIN_TEXT, most)
+) -> tuple[float, int, bool]:
+    """One size and line count for every text of a header row, and whether its words stay
+    whole: the fewest lines that keep them all at a comfortable size without breaking a word,
+    else the fewest lines at a comfortable size, else the lines that give the largest size."""
+    best: tuple[float, int, bool] | None = None
+    for whole_words in (True, False):
+        for count in range(1, most + 1):
+            fitted = [
+                wrap(
+                    text,
+                    room,
+                    size,
+                    MIN_TEXT,
+                    measure,
+                    bold=bold,
+                    lines=count,
+                    whole_words=whole_words,
+                )
+                for text in texts
+            ]
+            if any(item.cut for item in fitted):
+                continue
+            common = min(item.size for item in fitted)
+            if common >= NAME_COMFORT:
+                return common, count, whole_words
+            if best is None or common > best[0]:
+                best = (common, count, whole_words)
+    return best if best is not None else (MIN_TEXT, most, False)
 
 
 def _heads(
@@ -382,8 +394,11 @@ def _heads(
     if len(named) < len(spec.headings):
         return _blank_heads(spec, side_width, top)
     most = min(lines, TEAM_NAME_LINES) if spec.partnership else lines
-    size, count = _common_size([h.name for h in named], room, NAME_SIZE, most, True, measure)
-    names = [wrap(h.name, room, size, size, measure, bold=True, lines=count) for h in named]
+    size, count, whole = _common_size([h.name for h in named], room, NAME_SIZE, most, True, measure)
+    names = [
+        wrap(h.name, room, size, size, measure, bold=True, lines=count, whole_words=whole)
+        for h in named
+    ]
     partners = _partners(named, room, size, measure) if spec.partnership else []
     tallest = max(len(name.lines) for name in names)
     block = _block(size, tallest)

@@ -471,3 +471,37 @@ def test_a_cards_left_series_says_how_it_is_won_and_boxes_the_lowest_total(
     assert "2 games: the lowest total after the last one wins the series." in sheet
     assert "won the series" in sheet and "reached the target" not in sheet
     assert "Target" not in chart and "the lowest after 2 games wins" in chart
+
+
+REVIEWED_NAMES = (
+    "Maximiliane Hohenstaufen-Wittelsbach",
+    "Hans-Joachim Oberstaatsanwalt",
+    "Friederike Schwarzenberger",
+    "Bartholomäus Langenscheidt",
+    "Kunigunde Zwirnermeister",
+    "Wolfgang Schnellenkamp-Brückner",
+)
+
+
+@pytest.mark.parametrize("name", ["letter", "a4"])
+def test_names_break_at_spaces_and_hyphens_never_inside_a_word(name: str) -> None:
+    """A print designer's finding: six long names came out as "Oberstaa-tsanwalt" and
+    "Schwarz-enberger" at 12 pt. A header row now takes a size a step smaller before it
+    breaks anybody's name inside a word; it stays at a comfortable size and one size."""
+    import pypdfium2
+
+    pdf = blank_sheet_pdf(paper=paper(name), names=REVIEWED_NAMES)
+    text = pypdfium2.PdfDocument(pdf)[0].get_textpage().get_text_range()
+    # pdfium marks a hyphen that ends a line with U+FFFE; a real hyphen may end a line.
+    words = set(text.replace("\ufffe", " ").replace("-", " ").split())
+    for full in REVIEWED_NAMES:
+        for word in full.replace("-", " ").split():
+            assert word in words, word
+    (page,) = sheet_pages(pdf)
+    assert_readable(page)
+    sizes = {
+        round(char["size"], 1)
+        for char in page.chars
+        if char["text"].strip() and char["top"] < table_bottom(page) and char["size"] > 10.5
+    }
+    assert sizes and min(sizes) >= 10.0
