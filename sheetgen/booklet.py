@@ -37,12 +37,11 @@ from sheetgen.resources import fonts_dir, templates_dir
 from sheetgen.scoring import Game, ScoringRules, game_points, max_points
 from sheetgen.table import Table, deal, make_table
 from sheetgen.templating import evaluate, make_environment, render_string, render_template
-from sheetgen.wording import outcome
+from sheetgen.wording import caption, outcome
 
 CREATOR = f"sheetgen {__version__}"
 LAYOUTS = ("pages", "booklet")
 FORMATS = ("pdf", "png", "html")
-EXAMPLE_NAMES = ("Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kim", "Lou")
 # Share of a full stock pile each loser still holds in the worked example.
 EXAMPLE_SHARES = (0.25, 0.4, 0.1, 0.5, 0.3)
 SHEET_SLOT = "score-sheet"
@@ -75,15 +74,14 @@ class Chapter:
     keep_together: bool = False
 
 
-def _example_table(rules: HouseRules) -> Table:
-    names = [
-        EXAMPLE_NAMES[n] if n < len(EXAMPLE_NAMES) else f"Player {n + 1}"
-        for n in range(rules.players)
-    ]
+def _example_table(rules: HouseRules, lang: Language) -> Table:
+    known = lang.counting.example_names or ENGLISH.counting.example_names
+    names = [known[n] if n < len(known) else f"Player {n + 1}" for n in range(rules.players)]
     teams = None
     if rules.partnerships:
         count = rules.players // TEAM_SIZE
-        teams = {f"Team {chr(65 + k)}": [names[k], names[k + count]] for k in range(count)}
+        # Lettered as the score sheet heads its team columns.
+        teams = {caption(True, k + 1, lang): [names[k], names[k + count]] for k in range(count)}
     return make_table(names, stock=rules.stock, teams=teams, game=rules.definition, deck=rules.deck)
 
 
@@ -181,7 +179,7 @@ def build_context(
         extra_markdown = _read_extra(rules)
     deck = game.deck(rules.deck)
     dealt = deal(rules.players, rules.stock, game=game, deck=deck.id)
-    table = _example_table(rules)
+    table = _example_table(rules, lang)
     scoring = rules.scoring
     context: dict[str, Any] = {
         "game": game,
@@ -203,6 +201,7 @@ def build_context(
         "extra_title": extra_title(extra_markdown, lang),
         "lang": lang.code,
         "quotes": lang.counting.quotes,
+        "screen": False,
         "scoring": {
             "way": scoring.way,
             "cards_left": scoring.cards_left,
@@ -255,7 +254,9 @@ def _chapters(
         if section.slot == "extra":
             if extra is not None:
                 source = str(context["rules"].extra or "--extra")
-                chapters.append(_extra_chapter(extra, source, context["extra_title"]))
+                chapters.append(
+                    _extra_chapter(extra, source, context["extra_title"], Language(context["lang"]))
+                )
             continue
         if section.when and not evaluate(
             env, section.when, context, f"{game.folder / 'game.toml'}, sections {number}, when"
@@ -315,9 +316,9 @@ def _examples(
 SHORT_EXTRA = 1200
 
 
-def _extra_chapter(extra: str, source: str, title: str) -> Chapter:
+def _extra_chapter(extra: str, source: str, title: str, lang: Language = ENGLISH) -> Chapter:
     """The table's own rules as one chapter, titled by their first heading or ``title``
-    ("Our own rules" in the booklet's language).
+    ("Our own rules" in the booklet's language), their straight quotes made the language's.
 
         A heading that opens the text becomes the chapter's title, and the others keep
         their depth below it; a heading as high as the title becomes a section of the
@@ -332,7 +333,7 @@ def _extra_chapter(extra: str, source: str, title: str) -> Chapter:
     heading = ContentsEntry(1, "extra", title)
     opening = f'<h1 id="extra">{escape(title)}</h1>\n'
     return Chapter(
-        opening + rendered.html,
+        opening + lang.counting.smart_quotes(rendered.html),
         (heading, *rendered.headings),
         keep_together=len(body) <= SHORT_EXTRA,
     )
@@ -383,6 +384,7 @@ def render_html(
     if extra_markdown is None:
         extra_markdown = _read_extra(rules)
     context = build_context(rules, extra_markdown, lang)
+    context["screen"] = screen
     env = booklet_environment(game, lang)
     definition = game.text_folder / "game.toml"
     # The house-rules sentences first: the sections quote them too.

@@ -16,9 +16,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from sheetgen.fitting import Measure, fit, wrap
+from sheetgen.games import game_of
 from sheetgen.language import ENGLISH, Language
 from sheetgen.layout import MARGIN, MIN_TEXT, TITLE_SIZE, Grid, Rule, Text
 from sheetgen.scoring import SeriesResult
+from sheetgen.wording import games_count, series_name
 
 Marker = Literal["circle", "square", "triangle", "diamond", "cross", "wedge"]
 # Six sides, six looks that differ in both the line and the marker: solid, long dashes, dots,
@@ -87,15 +89,15 @@ def _key_rows(widths: list[float], room: float) -> list[list[int]]:
 
 
 def chart_title(result: SeriesResult, lang: Language = ENGLISH) -> str:
-    """The heading of an untitled series' chart: what the race is."""
+    """The heading of an untitled series' chart: the lowest total it plays for, or the
+    series' name (its subtitle names the race to the target)."""
     rules = result.series.scoring
     if rules.cards_left and rules.games_to_play == 1:
         return lang._("Lowest total after one game")
     if rules.cards_left:
-        return lang._("Lowest total after {games} games").format(
-            games=lang.number(rules.games_to_play)
-        )
-    return lang._("Race to {target}").format(target=lang.number(rules.target))
+        return lang._("Lowest total after {games} games").format(games=games_count(rules, lang))
+    # The chart's subtitle already names the race to the target: the title names the series.
+    return series_name(game_of(result.series), lang)
 
 
 def race_chart(
@@ -132,7 +134,7 @@ def race_chart(
         if series.scoring.games_to_play == 1
         else lang._(
             "Each side's running total after every game; the lowest after {games} games wins"
-        ).format(games=lang.number(series.scoring.games_to_play))
+        ).format(games=games_count(series.scoring, lang))
     )
     texts.append(Text(subtitle, MARGIN, baseline - 2, 10))
     top = baseline - 2 - 24

@@ -26,6 +26,7 @@ from __future__ import annotations
 import gettext
 import io
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cache
@@ -95,12 +96,20 @@ class Counting:
     numbers: tuple[str, ...]
     one: str  # the word for 1 before a noun ("one", German "ein"; a noun may ask for "eine")
     plural_ending: str  # what makes a plural when none is given ("s"; German: none)
-    card: tuple[str, str, str]  # the cards filter: singular, plural, word for one
+    # The cards filter: singular, plural, the word for one, and the word for one after a
+    # preposition that asks for the dative ("mit einer Karte"; English: "one" again).
+    card: tuple[str, str, str, str]
     figures: frozenset[str]  # nouns always counted in figures ("point")
     quotes: tuple[str, str, str, str]  # opening and closing marks, then the inner pair
     # Where a compound breaks that the hyphenation patterns get wrong ("Hilfs-stapel", not
     # "Hilfss-tapel"): each word with a hyphen at its break.
     breaks: tuple[str, ...] = ()
+    # Whether a score sheet writes its count of games as the booklet does, in words up to
+    # twelve ("Acht Spiele"), rather than in figures.
+    sheet_games_in_words: bool = False
+    # The players of the booklet's worked examples and table picture: names a reader of the
+    # language knows as names.
+    example_names: tuple[str, ...] = ()
 
     def spell(self, number: int) -> str:
         """A small count in words ("four", "vier"), larger ones in digits."""
@@ -127,10 +136,11 @@ class Counting:
             return f"{shown} {singular}"
         return f"{shown} {self.plural(singular, number) if plural is None else plural}"
 
-    def cards(self, number: int) -> str:
-        """The count the rules text needs most: ``one card``, ``eine Karte``."""
-        singular, plural, one = self.card
-        return self.count(number, singular, plural, one)
+    def cards(self, number: int, case: str = "") -> str:
+        """The count the rules text needs most: ``one card``, ``eine Karte``; with
+        ``case="dative"`` the form after "mit": ``einer Karte``."""
+        singular, plural, one, dative_one = self.card
+        return self.count(number, singular, plural, dative_one if case == "dative" else one)
 
     def soft_hyphens(self, text: str) -> str:
         """``text`` with a soft hyphen at each break of ``breaks``, so that a line ends there
@@ -138,6 +148,24 @@ class Counting:
         for word in self.breaks:
             text = text.replace(word.replace("-", ""), word.replace("-", "\N{SOFT HYPHEN}"))
         return text
+
+    def smart_quotes(self, html: str) -> str:
+        """``html`` (as the Markdown renderer writes it) with each straight double quote of
+        its running text turned into this language's opening or closing mark: opening at
+        the start or after a space or bracket, closing elsewhere; code is left alone."""
+        parts = re.split(r"(<[^>]*>)", html)
+        in_code = 0
+        for index, part in enumerate(parts):
+            if part.startswith("<"):
+                if re.match(r"<(code|pre)\b", part):
+                    in_code += 1
+                elif re.match(r"</(code|pre)>", part):
+                    in_code -= 1
+                continue
+            if in_code == 0:
+                part = re.sub(r'(^|(?<=[\s(\[]))(?:&quot;|")', self.quotes[0], part)
+                parts[index] = re.sub(r'&quot;|"', self.quotes[1], part)
+        return "".join(parts)
 
     def quoted(self, text: str) -> str:
         """``text`` in this language's quotation marks."""
@@ -162,8 +190,9 @@ ENGLISH_COUNTING = Counting(
     ),
     one="one",
     plural_ending="s",
-    card=("card", "cards", "one"),
+    card=("card", "cards", "one", "one"),
     figures=frozenset({"point"}),
+    example_names=("Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kim", "Lou"),
     quotes=(
         "\N{LEFT DOUBLE QUOTATION MARK}",
         "\N{RIGHT DOUBLE QUOTATION MARK}",
@@ -184,7 +213,12 @@ def _counting(code: str) -> Counting:
             numbers=tuple(str(word) for word in data["numbers"]),
             one=str(data["one"]),
             plural_ending=str(data.get("plural_ending", "")),
-            card=(str(data["card"][0]), str(data["card"][1]), str(data["card"][2])),
+            card=(
+                str(data["card"][0]),
+                str(data["card"][1]),
+                str(data["card"][2]),
+                str(data["card"][3] if len(data["card"]) > 3 else data["card"][2]),
+            ),
             figures=frozenset(str(word) for word in data.get("figures", ())),
             quotes=(
                 str(data["quotes"][0]),
@@ -193,6 +227,8 @@ def _counting(code: str) -> Counting:
                 str(data["quotes"][3]),
             ),
             breaks=tuple(str(word) for word in data.get("breaks", ())),
+            sheet_games_in_words=bool(data.get("sheet_games_in_words", False)),
+            example_names=tuple(str(name) for name in data.get("example_names", ())),
         )
     except (OSError, UnicodeDecodeError, ValueError, KeyError, IndexError, TypeError) as exc:
         raise GameDefinitionError(f"cannot read how {code!r} counts ({exc})", file=path) from None

@@ -42,15 +42,18 @@ def series_name(game: GameDef, lang: Language = ENGLISH) -> str:
 
 
 def caption(teams: bool, number: int, lang: Language = ENGLISH) -> str:
-    """The caption of a blank column to write a name by."""
-    words = lang._("Team {number}") if teams else lang._("Player {number}")
-    return words.format(number=number)
+    """The caption of a blank column to write a name by: "Player 1", and "Team A" as the
+    booklets' examples letter their teams."""
+    if teams:
+        return lang._("Team {letter}").format(letter=chr(ord("A") + number - 1))
+    return lang._("Player {number}").format(number=number)
 
 
 def games_count(rules: ScoringRules, lang: Language, *, in_words: bool = False) -> str:
     """How many games a cards-left series has, as a sheet writes it: in figures, or with
-    ``in_words`` in the booklet's style (words up to twelve)."""
-    if in_words:
+    ``in_words`` in the booklet's style (words up to twelve), as the language's sheets
+    always do when it says so."""
+    if in_words or lang.counting.sheet_games_in_words:
         return lang.counting.spell(rules.games_to_play)
     return lang.number(rules.games_to_play)
 
@@ -73,9 +76,7 @@ def outcome(rules: ScoringRules, lang: Language = ENGLISH) -> str:
     if rules.cards_left and rules.games_to_play == 1:
         return lang._("lowest total after one game")
     if rules.cards_left:
-        return lang._("lowest total after {games} games").format(
-            games=lang.number(rules.games_to_play)
-        )
+        return lang._("lowest total after {games} games").format(games=games_count(rules, lang))
     return lang._("first to {target}").format(target=lang.number(rules.target))
 
 

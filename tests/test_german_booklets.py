@@ -228,6 +228,9 @@ def test_compounds_the_patterns_break_wrongly_break_at_their_parts() -> None:
     html = render_html(resolve(), paper=A4, lang=GERMAN)
     running = re.sub(r"<(head|svg)\b.*?</\1>", "", html, flags=re.S)
     assert "Hilfs\N{SOFT HYPHEN}stapel" in running and "Hilfsstapel" not in running
+    for joint in ("Ablege-stapel", "Spieler-stapel", "Karten-stock", "beiseite-gelegt"):
+        assert joint.replace("-", "\N{SOFT HYPHEN}") in running, joint
+        assert joint.replace("-", "") not in running, joint
     assert "\N{SOFT HYPHEN}" not in "".join(re.findall(r"<svg\b.*?</svg>", html, flags=re.S))
     assert "\N{SOFT HYPHEN}" not in render_html(resolve(), paper=A4)
 
@@ -239,3 +242,142 @@ def test_german_quotation_marks_in_the_text(tmp_path: Path) -> None:
     )
     assert "\N{DOUBLE LOW-9 QUOTATION MARK}An Seite anpassen\N{LEFT DOUBLE QUOTATION MARK}" in html
     assert '"' not in unescape(re.sub(r"<style.*?</style>|<[^>]*>", "", html, flags=re.S))
+
+
+# The German editor's review, read back from the printed booklets and sheets (rendered once
+# a run through the suite's shared cache).
+def german(booklet_pdf: Callable[..., bytes], **options: Any) -> list[str]:
+    """Each page's text of the German Skip-Bo booklet (A4, flat) for ``options``."""
+    pdf = booklet_pdf("skip-bo", A4, "pages", lang="de", **options)
+    with pdfplumber.open(io.BytesIO(pdf)) as document:
+        return [flat(page.extract_text() or "") for page in document.pages]
+
+
+def sheet_text(pdf: Path) -> str:
+    with pdfplumber.open(pdf) as document:
+        return flat(" ".join(page.extract_text() or "" for page in document.pages))
+
+
+def test_the_reviewed_grammar_of_the_official_booklet(booklet_pdf: Callable[..., bytes]) -> None:
+    pages = german(booklet_pdf)
+    text = " ".join(pages)
+    assert "Das sind 23 Karten zu je 5 Punkten, also 115 Punkte" in text  # dative after "zu je"
+    assert "zu je 5 Punkte," not in text
+    assert "Asse zählen als 1, Buben als 11, Damen als 12; Könige und Joker" in text
+    assert "Elfen" not in text and "Zwölfen" not in text
+    assert "So wird an diesem Tisch gespielt: vier Spieler, je 30 Karten im Spielerstapel" in text
+    assert "nur eine Karte aus der Hand, und zwar die eine, mit der du deinen Zug beendest" in text
+    assert "Liegt auf keinem Ablegestapel mehr als eine Karte, wird ohne Nachziehen" in text
+    assert "Punkte des Siegers in seine Spalte ein und rechnet sie zu seinem Stand hinzu" in text
+    assert "Punkte zur bisherigen Summe addieren." in pages[-1]  # the attached sheet's foot
+    assert "dazuzählen" not in text and "als die eine" not in text
+    # Du for the player and no "man" in the same passages.
+    assert " man " not in text and "Nur mit deinem Spielerstapel gewinnst du." in text
+    # The first player said once in the cover's box, and the sources' disagreement once.
+    assert "Es beginnt der Spieler links vom Geber." in pages[0]
+    assert "sind sich uneinig" not in text
+    # German names in the examples and the picture.
+    assert "Anna bekommt" in text and "Ann " not in text and " Cy " not in text
+
+
+def test_a_one_card_stock_is_counted_in_the_dative_and_never_shuffled(
+    booklet_pdf: Callable[..., bytes],
+) -> None:
+    pages = german(booklet_pdf, stock=1, **{"no-wild-start": True})
+    text = " ".join(pages)
+    assert "Mit einer Karte in jedem Spielerstapel bringt ein Spiel" in text
+    assert "Mit eine " not in text
+    assert "schiebt ihr Besitzer sie unter den Kartenstock und nimmt stattdessen" in pages[0]
+    assert "Ist es eine SKIP-BO-Karte, schiebt ihr Besitzer sie unter den Kartenstock" in text
+    assert "mischt sein Besitzer" not in text and "mischt ihr Besitzer" not in text
+
+
+def test_a_one_card_stock_without_a_wild_start_in_english(
+    booklet_pdf: Callable[..., bytes],
+) -> None:
+    pdf = booklet_pdf("skip-bo", A4, "pages", stock=1, **{"no-wild-start": True})
+    with pdfplumber.open(io.BytesIO(pdf)) as document:
+        text = flat(" ".join(page.extract_text() or "" for page in document.pages))
+    assert "If it is a Skip-Bo card, its owner slides it under the draw pile and takes" in text
+    assert "slides the wild under the draw pile and takes the next card from its top" in text
+    assert "shuffles the whole pile" not in text
+
+
+def test_team_wording_and_labels_in_a_partnership_booklet(
+    booklet_pdf: Callable[..., bytes],
+) -> None:
+    pages = german(booklet_pdf, partnerships=True)
+    text = " ".join(pages)
+    assert "Punkte bekommt nur das Team, das ein Spiel gewinnt:" in text
+    assert "Jede Karte in den Spielerstapeln des" in text  # a table cell: "… anderen Teams"
+    assert "das Team, das zuerst 500 erreicht" in text
+    assert "das Team, das zuerst 500 Punkte erreicht, gewinnt die Serie." in text
+    assert "Punkte des Siegerteams in seine Spalte ein" in text
+    assert "Punkte des Siegers" not in text and "eines anderen Teams" not in text
+    assert "Spiel fürs Team: Spiel die oberste Karte vom Spielerstapel deines Partners" in text
+    # The booklet and its own score sheet letter the teams alike.
+    assert "Team A" in pages[-1] and "Team B" in pages[-1]
+    assert "Team 1" not in text and "Team A" in " ".join(pages[:-1])
+
+
+def test_a_cards_left_partnership_booklet(booklet_pdf: Callable[..., bytes]) -> None:
+    pages = german(booklet_pdf, partnerships=True, scoring="cards-left")
+    text = " ".join(pages)
+    assert "Das andere Team schreibt auf, was in seinen Spielerstapeln übrig ist" in text
+    assert "Team B schreibt 20 zu seiner Summe." in text
+    assert "das Siegerteam hat keine Karten mehr und schreibt nichts dazu" in text
+    assert "Restkarten-Wertung: Jedes Team notiert die Karten" in pages[0]
+    assert "nach zehn Spielen gewinnt, wer die niedrigste Summe hat" in pages[0]
+    assert "Die Serie gewinnt, wer nach zehn Spielen die niedrigste Summe hat." in text
+    # A sum cannot win, in the booklet or on its sheet.
+    assert "gewinnt die niedrigste" not in text and "die niedrigste Summe gewinnt" not in text
+    assert "es gewinnt, wer nach zehn Spielen die niedrigste Summe hat." in pages[-1]
+    assert "Keine Punkte:" not in text and "laufenden Summe" not in text
+
+
+def test_a_two_player_table_speaks_of_the_opponent(
+    booklet_pdf: Callable[..., bytes], rendered: Callable[..., Path]
+) -> None:
+    text = " ".join(german(booklet_pdf, players=2))
+    assert "Jede Karte im Spielerstapel des Gegners" in text
+    assert "eines anderen Spielers" not in text
+    sheet = sheet_text(rendered("sheet", "--lang", "de", "--players", "2"))
+    assert "beim Gegner noch im Spielerstapel" in sheet and "Mitspieler" not in sheet
+
+
+def test_german_sheets_count_their_games_in_words(rendered: Callable[..., Path]) -> None:
+    args = ("--lang", "de", "--scoring", "cards-left", "--games-to-play", "8", "--players", "3")
+    text = sheet_text(rendered("sheet", *args))
+    assert "Acht Spiele: Wer nach dem letzten Spiel die niedrigste Summe hat" in text
+    assert "es gewinnt, wer nach acht Spielen die niedrigste Summe hat." in text
+    assert "8 Spiele" not in text and "nach 8 Spielen" not in text
+    teams = sheet_text(rendered("sheet", "--lang", "de", "--teams", "3"))
+    assert all(f"Team {letter}" in teams for letter in "ABC") and "Team 1" not in teams
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_html_page_says_no_sheet_follows_it(lang: str) -> None:
+    html = render_html(resolve(), paper=A4, screen=True, lang=Language(lang))
+    text = flat(
+        unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<style\b.*?</style>", "", html, flags=re.S)))
+    )
+    if lang == "de":
+        assert "Den leeren Spielblock druckt ihr mit sheetgen sheet aus." in text
+        assert " Heft" not in text and "hinter dieser Anleitung" not in text
+    else:
+        assert "Print the blank score sheet with sheetgen sheet ." in text
+        assert "booklet" not in text
+    printed = render_html(resolve(), paper=A4, lang=Language(lang))
+    assert ("hinter dieser Anleitung" if lang == "de" else "follows this booklet") in printed
+
+
+def test_the_tables_own_straight_quotes_become_german_ones(tmp_path: Path) -> None:
+    extra = tmp_path / "ours.md"
+    extra.write_text(
+        '# Unser Tisch\n\nWer \u201eSkip-Bo" ruft, und wer "fertig" sagt: `"so"` bleibt.\n',
+        encoding="utf-8",
+    )
+    html = render_html(resolve(options={"extra": extra}), paper=A4, lang=GERMAN)
+    low, high = "\N{DOUBLE LOW-9 QUOTATION MARK}", "\N{LEFT DOUBLE QUOTATION MARK}"
+    assert f"Wer {low}Skip-Bo{high} ruft, und wer {low}fertig{high} sagt" in html
+    assert "<code>&quot;so&quot;</code>" in html  # code is the user's, as typed

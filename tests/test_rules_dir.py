@@ -101,7 +101,7 @@ def test_set_changes_the_games_own_toggle_in_the_booklet(pocket_booklet: bytes) 
     assert "a hand of four cards; the other 28 cards make the draw stack" in text
     assert "Shuffle the 60-card pocket deck" in text
     # The game scores by cards left: the booklet and its score sheet say so.
-    assert "After 5 games the lowest total wins" in text
+    assert "After five games the lowest total wins" in text
     # The attached sheet counts games in words, as the booklet does.
     assert "Five games: the lowest total after the last one wins the series." in pages[-1]
 
