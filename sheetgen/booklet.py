@@ -59,6 +59,9 @@ class Figure:
 
     svg: str
     caption: str
+    # Printed after the section's own text, ahead of its first subsection (the example
+    # shows that text, not the subsections').
+    before_subsections: bool = False
 
 
 @dataclass(frozen=True)
@@ -70,6 +73,9 @@ class Chapter:
     own_page: bool = False
     picture: str | None = None
     examples: tuple[Figure, ...] = ()
+    # Figures printed ahead of the chapter's first subsection, which ``rest`` holds.
+    early_examples: tuple[Figure, ...] = ()
+    rest: str = ""
     # A short chapter is kept on one page rather than split at a page foot.
     keep_together: bool = False
 
@@ -265,13 +271,21 @@ def _chapters(
         assert section.file is not None
         text = render_template(env, section.file, context)
         rendered = render_markdown(text, id_prefix=f"s{number}")
+        figures = examples.get(section.file, [])
+        early = tuple(figure for figure in figures if figure.before_subsections)
+        html, rest = rendered.html, ""
+        if early and "<h2" in html:
+            cut = html.index("<h2")
+            html, rest = html[:cut], html[cut:]
         chapters.append(
             Chapter(
-                rendered.html,
+                html,
                 rendered.headings,
                 own_page=section.own_page,
                 picture=picture if section.picture else None,
-                examples=tuple(examples.get(section.file, ())),
+                examples=tuple(figure for figure in figures if figure not in early),
+                early_examples=early,
+                rest=rest,
             )
         )
     return chapters
@@ -308,7 +322,8 @@ def _examples(
         svg = check_picture(
             render_template(env, "cards.svg.j2", {"example": laid_out}), "cards.svg.j2"
         )
-        drawn.setdefault(example["after"], []).append(Figure(svg, laid_out.caption))
+        early = bool(example.get("before_subsections", False))
+        drawn.setdefault(example["after"], []).append(Figure(svg, laid_out.caption, early))
     return drawn
 
 
@@ -333,7 +348,12 @@ def _extra_chapter(extra: str, source: str, title: str, lang: Language = ENGLISH
     heading = ContentsEntry(1, "extra", title)
     opening = f'<h1 id="extra">{escape(title)}</h1>\n'
     return Chapter(
-        opening + lang.counting.smart_quotes(rendered.html),
+        opening
+        + (
+            lang.counting.smart_quotes(rendered.html)
+            if lang.counting.own_rules_quotes
+            else rendered.html
+        ),
         (heading, *rendered.headings),
         keep_together=len(body) <= SHORT_EXTRA,
     )

@@ -4,6 +4,8 @@ A game may ship ``examples.toml`` beside its ``game.toml``: for each deck, the f
 card value shows (``faces``), and the examples, each drawn after one section as a row of
 piles, fanned so that every covered card still shows its corner. Values are the game's
 own numbers (1 up to the top card) or ``wild`` and ``wild2`` (the deck's wild cards).
+An example with ``before_subsections = true`` follows its section's own text, ahead of
+the section's first ``##`` subsection.
 """
 
 from __future__ import annotations

@@ -110,6 +110,9 @@ class Counting:
     # The players of the booklet's worked examples and table picture: names a reader of the
     # language knows as names.
     example_names: tuple[str, ...] = ()
+    # Whether the table's own rules (--extra) get this language's quotation marks for their
+    # straight ones; English prints them as typed.
+    own_rules_quotes: bool = False
 
     def spell(self, number: int) -> str:
         """A small count in words ("four", "vier"), larger ones in digits."""
@@ -229,6 +232,7 @@ def _counting(code: str) -> Counting:
             breaks=tuple(str(word) for word in data.get("breaks", ())),
             sheet_games_in_words=bool(data.get("sheet_games_in_words", False)),
             example_names=tuple(str(name) for name in data.get("example_names", ())),
+            own_rules_quotes=bool(data.get("own_rules_quotes", False)),
         )
     except (OSError, UnicodeDecodeError, ValueError, KeyError, IndexError, TypeError) as exc:
         raise GameDefinitionError(f"cannot read how {code!r} counts ({exc})", file=path) from None

@@ -365,10 +365,11 @@ def test_the_html_page_says_no_sheet_follows_it(lang: str) -> None:
         unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<style\b.*?</style>", "", html, flags=re.S)))
     )
     if lang == "de":
-        assert "Den leeren Spielblock druckt ihr mit sheetgen sheet aus." in text
+        assert "Der leere Spielblock gehört nicht zu dieser Seite; druckt ihn eigens aus." in text
         assert " Heft" not in text and "hinter dieser Anleitung" not in text
+        assert "wenn alle ihre ersten fünf Handkarten haben" in text  # counts in words
     else:
-        assert "Print the blank score sheet with sheetgen sheet ." in text
+        assert "The blank score sheet is not part of this page; print it on its own." in text
         assert "booklet" not in text
     printed = render_html(resolve(), paper=A4, lang=Language(lang))
     assert ("hinter dieser Anleitung" if lang == "de" else "follows this booklet") in printed
@@ -384,3 +385,18 @@ def test_the_tables_own_straight_quotes_become_german_ones(tmp_path: Path) -> No
     low, high = "\N{DOUBLE LOW-9 QUOTATION MARK}", "\N{LEFT DOUBLE QUOTATION MARK}"
     assert f"Wer {low}Skip-Bo{high} ruft, und wer {low}fertig{high} sagt" in html
     assert "<code>&quot;so&quot;</code>" in html  # code is the user's, as typed
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_wild_card_figure_follows_the_building_pile_rules(lang: str) -> None:
+    html = render_html(resolve(), paper=A4, lang=Language(lang))
+    found = re.search(r"<h1[^>]*>(Building piles|Ablege\N{SOFT HYPHEN}stapel)</h1>", html)
+    assert found is not None
+    rules = found.end()
+    figure = html.index('<figure class="cards">', rules)
+    subsection = html.index("<h2", rules)
+    assert ("Nichts mehr zum Ziehen" if lang == "de" else "Nothing left to draw") in html[
+        subsection : subsection + 200
+    ]
+    assert rules < figure < subsection
+    assert ("eröffnet einen" if lang == "de" else "starts a") in html[figure:subsection]
