@@ -242,7 +242,7 @@ def test_the_same_numbers_as_the_english_booklet(
         (
             "series-bonus-600",
             [
-                "Ann erhält 600 + 5 \N{MULTIPLICATION SIGN} 5 = 625 Punkte",
+                "Anna erhält 600 + 5 \N{MULTIPLICATION SIGN} 5 = 625 Punkte",
                 "Schon mit diesem einen Spiel ist das Ziel von 500 Punkten erreicht und die "
                 "Serie gewonnen.",
             ],
@@ -251,7 +251,7 @@ def test_the_same_numbers_as_the_english_booklet(
             "series-no-per-card",
             [
                 "die Karten, die noch im Spielerstapel des Verlierers liegen, bringen nichts.",
-                "Die übrigen Karten bringen nichts; Ann erhält also 25 Punkte",
+                "Die übrigen Karten bringen nichts; Anna erhält also 25 Punkte",
             ],
         ),
         (
@@ -291,7 +291,10 @@ def test_the_worked_example_adds_up_as_in_english(
         words_of(booklets(toggles, GERMAN)),
     )
     assert english and german
-    assert english.groups() == german.groups()
+    # The same figures; the names are each language's own example names (Ann, Anna).
+    figures = [n for n in range(1, 8) if n not in (1, 6)]
+    assert english.group(*figures) == german.group(*figures)
+    assert (german.group(1) or german.group(6)) in GERMAN.counting.example_names
     if german.group(5):
         bonus, cards, per_card, points = (int(german.group(n) or 0) for n in range(2, 6))
         assert bonus + cards * per_card == points
