@@ -45,4 +45,11 @@ def main() -> None:
     answer_ctrl_c()
     from sheetgen.cli import main as run
 
-    run()
+    try:
+        run()
+    finally:
+        # The run is over and its files are in place. Python restores the default handler
+        # while it shuts down, where a late Ctrl-C would kill the process by signal after
+        # it said "Wrote ...": from here on Ctrl-C is ignored and the run ends as it would.
+        if signal.getsignal(signal.SIGINT) is _on_ctrl_c:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
