@@ -820,6 +820,13 @@ def print_options(command: FC) -> FC:
             raise click.UsageError(
                 f"--print sends the PDF to the printer; leave out --format {kwargs['fmt']}"
             )
+        named = kwargs.get("output")
+        suffix = named.suffix.lower().lstrip(".") if named is not None else ""
+        if wanted and kwargs.get("fmt") is None and suffix in ("png", "html"):
+            raise click.UsageError(
+                f"--print sends the PDF to the printer, but {named} names a .{suffix} file; "
+                "write a .pdf or leave out --print"
+            )
         kwargs["print_on"] = None
         if wanted:  # the printing module is loaded only for a document that is printed
             from sheetgen.printing import Request
@@ -1231,11 +1238,6 @@ def rules(
             reads=reads,
             force=force,
         )
-        if print_on is not None and fmt != "pdf":
-            raise click.UsageError(
-                f"--print sends the PDF to the printer, but {target} names a .{fmt} file; "
-                "write a .pdf or leave out --print"
-            )
     chosen_paper = paper(paper_name) if paper_name else default_paper()
     document = rules_document(
         house, paper=chosen_paper, layout=layout, fmt=fmt or DOCUMENT_FORMATS[0], lang=lang

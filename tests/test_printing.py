@@ -463,6 +463,29 @@ def test_print_refuses_png(runner, tmp_path) -> None:
     assert not (tmp_path / "output").exists()
 
 
+@pytest.mark.parametrize(
+    ("command", "name"),
+    [
+        (["sheet"], "s.png"),
+        (["sheet"], "s.html"),
+        (["rules"], "r.PNG"),
+        (["rules", "--layout", "booklet"], "r.html"),
+        (["fill", "friday.yaml"], "f.png"),
+    ],
+)
+def test_print_refuses_an_image_or_page_named_by_o(runner, tmp_path, command, name) -> None:
+    """`-o s.png --print` wrote the PNG and then printed the PDF: refused before either."""
+    result = runner(*command, "-o", name, "--print")
+    assert result.exit_code == 2
+    suffix = name.rsplit(".", 1)[1].lower()
+    assert result.stderr.splitlines()[-1] == (
+        f"Error: --print sends the PDF to the printer, but {name} names a .{suffix} file; "
+        "write a .pdf or leave out --print"
+    )
+    assert "Traceback" not in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
 @needs_cups
 def test_scheduler_stops_and_leaves_no_process(tmp_path) -> None:
     scheduler = Scheduler(tmp_path)
