@@ -1,8 +1,12 @@
 """Write files so that a crash never leaves half of one behind, and never over the wrong file.
 
 Every file sheetgen writes goes to a temporary file in the destination's own
-folder, is flushed and fsynced, then renamed over the destination, and the
-folder is fsynced so the rename itself survives a power cut.
+folder and is renamed over the destination, so a reader sees the old file or the
+new one, never half of one. A series file, which holds what only the table knows,
+is also fsynced before the rename and its folder after it, so the write survives a
+power cut. A document (a sheet, a booklet, an export) is made again from its
+inputs by running the command again, so it is not: the two fsyncs cost about as
+much as drawing a blank sheet.
 
 Before a document is made, ``destination`` decides where it goes and in which
 format and refuses what would lose data: a file the command reads, a file that
@@ -303,8 +307,11 @@ def _check_planted_fifo(path: Path, info: os.stat_result) -> None:
         )
 
 
-def write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically (or to standard output for ``-``)."""
+def write_bytes(path: Path, data: bytes, *, durable: bool = True) -> None:
+    """Write ``data`` to ``path`` atomically (or to standard output for ``-``).
+
+    ``durable`` also fsyncs the file and its folder (for series files); a document, which
+    the same command makes again, is written with ``durable=False``."""
     if path == STDOUT:
         out: BinaryIO = sys.stdout.buffer
         out.write(data)
@@ -323,11 +330,17 @@ def write_bytes(path: Path, data: bytes) -> None:
         mode = path.stat().st_mode & 0o777
     except OSError:
         mode = 0o666 & ~_umask()
-    with _synced_temp(path, data, mode) as tmp:
+    with _synced_temp(path, data, mode, sync=durable) as tmp:
         try:
             os.replace(tmp, path)
         except OSError as exc:
             raise OutputError(f"cannot write here ({_reason(exc)})", file=path) from None
+
+
+def write_document(path: Path, data: bytes) -> None:
+    """Write a document sheetgen made (a sheet, a booklet, an export): atomically, as every
+    file, but not fsynced, since running the command again makes it again."""
+    write_bytes(path, data, durable=False)
 
 
 def write_cached(path: Path, data: bytes) -> None:
@@ -342,10 +355,11 @@ def write_cached(path: Path, data: bytes) -> None:
 
 
 class Staged:
-    """Files written as one: each goes to a fsynced temporary beside its destination, and
-    only ``commit`` renames them all into place. Leaving the ``with`` block without
-    ``commit`` (an error, Ctrl-C) removes every temporary: the destinations stay as they
-    were. A FIFO or device destination is kept in memory and written at the commit."""
+    """Documents written as one: each goes to a temporary beside its destination, and
+    only ``commit`` renames them all into place (not fsynced: see ``write_document``).
+    Leaving the ``with`` block without ``commit`` (an error, Ctrl-C) removes every
+    temporary: the destinations stay as they were. A FIFO or device destination is kept
+    in memory and written at the commit."""
 
     def __init__(self) -> None:
         self._files: list[tuple[Path, Path]] = []
@@ -381,7 +395,7 @@ class Staged:
             mode = path.stat().st_mode & 0o777
         except OSError:
             mode = 0o666 & ~_umask()
-        self._files.append((_temp_file(path, data, mode), path))
+        self._files.append((_temp_file(path, data, mode, sync=False), path))
 
     def commit(self) -> list[Path]:
         """Put every file in place; the destinations written, in order."""
@@ -394,8 +408,6 @@ class Staged:
             _TEMPORARIES.discard(tmp)
             written.append(path)
         self._files.clear()
-        for folder in {path.parent for path in written}:
-            _fsync_dir(folder)
         for path, data in self._streams:
             _stream(path, data)
             written.append(path)

@@ -996,10 +996,10 @@ def _checked_title(title: str | None) -> str | None:
 
 def _write_document(pdf: bytes, fmt: str, output: Path) -> None:
     """Write a PDF, or the preview of its first page for ``png``."""
-    from sheetgen.atomic import write_bytes
+    from sheetgen.atomic import write_document
     from sheetgen.preview import in_format
 
-    write_bytes(output, in_format(pdf, fmt))
+    write_document(output, in_format(pdf, fmt))
     _said(output)
 
 
@@ -1200,7 +1200,7 @@ def rules(
         sheetgen rules --layout booklet --printer office
         sheetgen rules --format html -o rules.html
     """
-    from sheetgen.atomic import destination, write_bytes
+    from sheetgen.atomic import destination, write_document
     from sheetgen.booklet import check_layout, rules_document
     from sheetgen.houserules import parse_settings, presets_text, resolve
     from sheetgen.paper import default_paper, paper
@@ -1243,7 +1243,7 @@ def rules(
         house, paper=chosen_paper, layout=layout, fmt=fmt or DOCUMENT_FORMATS[0], lang=lang
     )
     if target is not None:
-        write_bytes(target, document)
+        write_document(target, document)
         _said(target)
     if print_on is not None:
         from sheetgen.printing import rules_plan

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from sheetgen import fonts
-from sheetgen.atomic import Staged, refuse_own_input, write_bytes
+from sheetgen.atomic import Staged, refuse_own_input, write_document
 from sheetgen.batching import Workers, idle_cores, ordered_map, usable_cores
 from sheetgen.chart import chart_title, race_chart
 from sheetgen.errors import SeriesFileError, SheetgenError
@@ -653,7 +653,7 @@ def write_documents(
             if keep and all_or_nothing:
                 staged.add(path, data)
             elif keep:
-                write_bytes(path, data)
+                write_document(path, data)
                 written.append(path)
             if printing:
                 printed.append(data)

@@ -73,3 +73,45 @@ def test_an_unwritable_folder_is_a_clear_error(tmp_path: Path) -> None:
     blocker.write_text("not a folder")
     with pytest.raises(OutputError, match=r"file/x.pdf: cannot be used \(Not a directory\)"):
         atomic.write_bytes(blocker / "x.pdf", b"data")
+
+
+def _fsynced(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record what each fsync was of: 'file' or 'folder'."""
+    import stat
+
+    calls: list[str] = []
+    real = os.fsync
+
+    def spy(fd: int) -> None:
+        calls.append("folder" if stat.S_ISDIR(os.fstat(fd).st_mode) else "file")
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", spy)
+    return calls
+
+
+def test_a_series_file_is_fsynced_and_so_is_its_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = _fsynced(monkeypatch)
+    atomic.write_text(tmp_path / "friday.yaml", "players: [Ann, Bob]\n")
+    atomic.create_bytes(tmp_path / "new.yaml", b"players: [Ann, Bob]\n")
+    assert calls.count("file") == 2 and calls.count("folder") == 2
+
+
+def test_a_document_is_renamed_into_place_without_fsync(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sheet or booklet is made again by running the command again: atomic, not durable."""
+    calls = _fsynced(monkeypatch)
+    target = tmp_path / "sheet.pdf"
+    target.write_bytes(b"old")
+    atomic.write_document(target, b"new")
+    with atomic.Staged() as staged:
+        staged.add(tmp_path / "a.pdf", b"a")
+        staged.add(tmp_path / "b.pdf", b"b")
+        assert staged.commit() == [tmp_path / "a.pdf", tmp_path / "b.pdf"]
+    assert calls == []
+    assert target.read_bytes() == b"new"
+    assert (tmp_path / "a.pdf").read_bytes() == b"a"
+    assert leftovers(tmp_path) == []
