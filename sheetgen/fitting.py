@@ -14,8 +14,8 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 Measure = Callable[[str, float, bool], float]
 ELLIPSIS = "…"
@@ -25,8 +25,7 @@ BALANCE_STEPS = 10  # bisections of the line length when evening out lines
 _BREAK_AFTER_HYPHEN = re.compile(r"(?<=-)(?=[^-])")
 
 
-@dataclass(frozen=True)
-class Fitted:
+class Fitted(NamedTuple):
     """Lines of text at one size; ``cut`` when the text did not fit and ends in an ellipsis."""
 
     lines: tuple[str, ...]
@@ -40,8 +39,7 @@ class Fitted:
         return " ".join(self.lines)
 
 
-@dataclass(frozen=True)
-class _Words:
+class _Words(NamedTuple):
     """A text split where it may break: at spaces (dropped) and after hyphens (kept)."""
 
     text: str

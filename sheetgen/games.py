@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from sheetgen.errors import (
     ChoiceError,
@@ -82,8 +82,7 @@ _SECTION_KEYS = {"file", "when", "picture", "own_page", "slot"}
 _added_dirs: tuple[Path, ...] = ()
 
 
-@dataclass(frozen=True)
-class Deck:
+class Deck(NamedTuple):
     """A deck a game can be played with."""
 
     id: str
@@ -91,8 +90,7 @@ class Deck:
     label: str
 
 
-@dataclass(frozen=True)
-class Toggle:
+class Toggle(NamedTuple):
     """A house rule a table may change, as the game declares it under [toggles.NAME]."""
 
     name: str
@@ -108,8 +106,7 @@ class Toggle:
         return self.name in STRUCTURAL
 
 
-@dataclass(frozen=True)
-class Section:
+class Section(NamedTuple):
     """One section of the booklet: a Markdown file, or the slot for the table's extra rules."""
 
     file: str | None

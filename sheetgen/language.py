@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sheetgen.errors import ChoiceError, GameDefinitionError
 from sheetgen.games import inside_game
@@ -238,8 +238,7 @@ def _counting(code: str) -> Counting:
         raise GameDefinitionError(f"cannot read how {code!r} counts ({exc})", file=path) from None
 
 
-@dataclass(frozen=True)
-class Language:
+class Language(NamedTuple):
     """A language documents are written in; only its code travels (to worker processes too)."""
 
     code: str
@@ -279,8 +278,7 @@ class Language:
         return translated(game, self.code)
 
 
-@dataclass(frozen=True)
-class GameWords:
+class GameWords(NamedTuple):
     """A game's name and its words (stock pile ...) in one language."""
 
     name: str
@@ -349,7 +347,7 @@ def translated(game: GameDef, code: str) -> GameDef:
     tables = {key: {**getattr(game, key), **layer.get(key, {})} for key in PROSE_TABLES}
     labels = layer.get("decks", {})
     decks = tuple(
-        replace(deck, label=str(labels.get(deck.id, {}).get("label", deck.label)))
+        deck._replace(label=str(labels.get(deck.id, {}).get("label", deck.label)))
         for deck in game.decks
     )
     return replace(

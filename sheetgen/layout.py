@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from sheetgen.fitting import Fitted, Measure, fit, wrap
 
@@ -68,8 +68,7 @@ FOOT_LINES = 2
 KEY_WIDTH = 22.0
 
 
-@dataclass(frozen=True)
-class Labels:
+class Labels(NamedTuple):
     """The sheet's own words, in the sheet's language (English unless told)."""
 
     date: str = "Date"
@@ -86,8 +85,7 @@ class Labels:
     sheet: str = "Sheet {number} of {count}"  # its first word on a line of its own
 
 
-@dataclass(frozen=True)
-class Box:
+class Box(NamedTuple):
     """A rectangle on the page."""
 
     x: float
@@ -104,8 +102,7 @@ class Box:
         return self.y + self.height
 
 
-@dataclass(frozen=True)
-class Text:
+class Text(NamedTuple):
     """A line of text: ``y`` is its baseline, ``x`` its left, centre or right edge."""
 
     text: str
@@ -116,8 +113,7 @@ class Text:
     align: Align = "left"
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(NamedTuple):
     """A straight line, solid black unless it says otherwise."""
 
     x1: float
@@ -129,16 +125,14 @@ class Rule:
     dash: tuple[float, ...] = ()
 
 
-@dataclass(frozen=True)
-class Shade:
+class Shade(NamedTuple):
     """A light grey background that only helps the eye; it never carries meaning alone."""
 
     box: Box
     gray: float
 
 
-@dataclass(frozen=True)
-class Heading:
+class Heading(NamedTuple):
     """One side's column head: its name and, for a team, the partners; or a caption to write by."""
 
     name: str = ""
@@ -146,8 +140,7 @@ class Heading:
     caption: str = ""
 
 
-@dataclass(frozen=True)
-class SheetSpec:
+class SheetSpec(NamedTuple):
     """What a sheet says, independent of its page: one heading per side, goal, title, reminder.
 
     ``goal`` is the sentence boxed under the title: how the series is won.
@@ -184,8 +177,7 @@ class SheetSpec:
         return len(self.headings)
 
 
-@dataclass(frozen=True)
-class Grid:
+class Grid(NamedTuple):
     """The part of a page that is the same on every sheet of this shape."""
 
     rules: tuple[Rule, ...]
@@ -193,8 +185,7 @@ class Grid:
     labels: tuple[Text, ...]
 
 
-@dataclass(frozen=True)
-class Layout:
+class Layout(NamedTuple):
     """One page of a sheet: the grid, its words, and the slots the filled values go in."""
 
     width: float
@@ -211,6 +202,9 @@ class Layout:
     names: tuple[Box, ...]
 
 
+_NOWHERE = Box(0, 0, 0, 0)
+
+
 @dataclass
 class _Page:
     """The parts of a page that do not depend on its rows, worked out once per sheet."""
@@ -224,7 +218,7 @@ class _Page:
     name_row: float = NAME_ROW
     heads: list[list[Text]] = field(default_factory=list)
     head_rules: list[Rule] = field(default_factory=list)
-    status: Box = Box(0, 0, 0, 0)
+    status: Box = _NOWHERE
     foot: list[tuple[str, float]] = field(default_factory=list)
     keys: list[Box] = field(default_factory=list)
     key_texts: list[Text] = field(default_factory=list)

@@ -13,7 +13,7 @@ import io
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from reportlab import rl_config
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -48,8 +48,7 @@ class PageValues:
     reached: Cell | None = None
 
 
-@dataclass(frozen=True)
-class Meta:
+class Meta(NamedTuple):
     """The document information a PDF carries."""
 
     title: str

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from sheetgen.errors import ChoiceError
 
@@ -18,8 +18,7 @@ POINTS_PER_INCH = 72.0
 POINTS_PER_MM = 72.0 / 25.4
 
 
-@dataclass(frozen=True)
-class Paper:
+class Paper(NamedTuple):
     """A sheet of paper in portrait, measured in PostScript points."""
 
     name: str

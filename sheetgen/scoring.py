@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from sheetgen.errors import RuleError
 from sheetgen.names import choices
@@ -99,8 +99,7 @@ class ScoringRules:
         return self.way == CARDS_LEFT
 
 
-@dataclass(frozen=True)
-class Game:
+class Game(NamedTuple):
     """One recorded game: the side that went out and the cards left in the stock piles."""
 
     winner: str
@@ -137,8 +136,7 @@ class GameResult:
     scores: Mapping[str, int] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class Standing:
+class Standing(NamedTuple):
     """One side's place in the series; ``needed`` is the points still needed to win
     (with ``cards-left`` scoring: the games still to play)."""
 
@@ -148,8 +146,7 @@ class Standing:
     needed: int
 
 
-@dataclass(frozen=True)
-class SeriesResult:
+class SeriesResult(NamedTuple):
     """Everything derived from a series: per-game results, totals and the outcome."""
 
     series: Series

@@ -8,8 +8,7 @@ how many cards go in each stock pile, and what is left for the draw pile.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from sheetgen.errors import RuleError
 from sheetgen.names import (
@@ -25,16 +24,14 @@ if TYPE_CHECKING:
     from sheetgen.games import GameDef
 
 
-@dataclass(frozen=True)
-class Team:
+class Team(NamedTuple):
     """Two partners who play as one side."""
 
     name: str
     members: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Table:
+class Table(NamedTuple):
     """The players of a series, their partnerships if any, and the stock size."""
 
     players: tuple[str, ...]
@@ -73,8 +70,7 @@ class Table:
         return f"{side} ({' + '.join(self.members(side))})"
 
 
-@dataclass(frozen=True)
-class Deal:
+class Deal(NamedTuple):
     """The deal in numbers: what the stock piles take and what is left on the table."""
 
     players: int
