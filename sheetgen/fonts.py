@@ -13,9 +13,9 @@ from __future__ import annotations
 import hashlib
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 from sheetgen.errors import FontCoverageError
 from sheetgen.resources import fonts_dir
@@ -31,12 +31,11 @@ def font_files() -> dict[str, Path]:
     return {"regular": folder / "DejaVuSans.ttf", "bold": folder / "DejaVuSans-Bold.ttf"}
 
 
-@dataclass(frozen=True, order=True)
-class SystemFont:
+class SystemFont(NamedTuple):
     """A font file fontconfig found, and the face inside it."""
 
     path: Path
-    index: int = 0
+    face: int = 0  # which face of a collection (.ttc)
 
 
 @cache
@@ -116,10 +115,10 @@ def _load(font: SystemFont) -> str | None:
         from reportlab.pdfbase import pdfmetrics
         from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
-        digest = hashlib.sha1(f"{font.path}#{font.index}".encode()).hexdigest()[:12]
+        digest = hashlib.sha1(f"{font.path}#{font.face}".encode()).hexdigest()[:12]
         name = f"{FALLBACK_PREFIX}-{digest}"
         try:
-            face = TTFont(name, str(font.path), subfontIndex=font.index)
+            face = TTFont(name, str(font.path), subfontIndex=font.face)
         except (TTFError, OSError, ValueError):
             # CFF-outline OpenType and damaged files cannot be embedded by reportlab.
             _loaded[font] = None
@@ -134,8 +133,7 @@ def clear_caches() -> None:
     _loaded.clear()
 
 
-@dataclass(frozen=True)
-class Typeface:
+class Typeface(NamedTuple):
     """The fonts one document prints with: the bundled faces, and a system font for each
     text (and weight) they cannot print, as :func:`check_printable` chose it.
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from sheetgen.errors import (
@@ -116,8 +116,7 @@ class Section(NamedTuple):
     slot: str | None = None
 
 
-@dataclass(frozen=True)
-class GameDef:
+class GameDef(NamedTuple):
     """A game as <folder>/game.toml defines it: every fact of the game lives here."""
 
     id: str
@@ -147,7 +146,7 @@ class GameDef:
     # (empty: the official rules, in the booklet's language).
     standard_rules: str = ""
     # The words drawn in the table picture (jinja2 text), by the names the picture uses.
-    picture_labels: Mapping[str, str] = field(default_factory=dict)
+    picture_labels: Mapping[str, str] = MappingProxyType({})
     # The language of the prose above (name, words, sentences, labels): "en" as read from
     # game.toml, another when sheetgen.language has laid the game's <lang>/ folder over it.
     lang: str = "en"

@@ -28,7 +28,7 @@ import io
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -350,8 +350,7 @@ def translated(game: GameDef, code: str) -> GameDef:
         deck._replace(label=str(labels.get(deck.id, {}).get("label", deck.label)))
         for deck in game.decks
     )
-    return replace(
-        game,
+    return game._replace(
         lang=code,
         name=str(layer.get("name", game.name)),
         picture_alt=str(layer.get("picture_alt", game.picture_alt)),

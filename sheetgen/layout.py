@@ -205,7 +205,7 @@ class Layout(NamedTuple):
 _NOWHERE = Box(0, 0, 0, 0)
 
 
-@dataclass
+@dataclass(eq=False)
 class _Page:
     """The parts of a page that do not depend on its rows, worked out once per sheet."""
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from reportlab import rl_config
@@ -36,16 +35,15 @@ RING_ASPECT = 1.8
 KAPPA = 0.5523  # control-point distance of a quarter circle drawn as one cubic Bézier
 
 
-@dataclass(frozen=True)
-class PageValues:
+class PageValues(NamedTuple):
     """What a filled sheet writes into one page's slots, as text."""
 
-    points: Mapping[Cell, str] = field(default_factory=dict)
-    totals: Mapping[Cell, str] = field(default_factory=dict)
-    forward: Mapping[int, str] = field(default_factory=dict)
-    final: Mapping[int, str] = field(default_factory=dict)
-    won: frozenset[Cell] = frozenset()
-    reached: Cell | None = None
+    points: Mapping[Cell, str]
+    totals: Mapping[Cell, str]
+    forward: Mapping[int, str]
+    final: Mapping[int, str]
+    won: frozenset[Cell]
+    reached: Cell | None
 
 
 class Meta(NamedTuple):

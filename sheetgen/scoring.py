@@ -119,8 +119,7 @@ class Series:
     definition: GameDef | None = field(default=None, compare=False, repr=False)
 
 
-@dataclass(frozen=True)
-class GameResult:
+class GameResult(NamedTuple):
     """A game as the sheet shows it: what each side scored and every side's running total.
 
     ``scores`` holds every side: the winner's points and 0 for the rest, or with
@@ -133,7 +132,7 @@ class GameResult:
     left: Mapping[str, int]
     points: int
     totals: Mapping[str, int]
-    scores: Mapping[str, int] = field(default_factory=dict)
+    scores: Mapping[str, int]
 
 
 class Standing(NamedTuple):
