@@ -40,6 +40,9 @@ def _add_rules_dirs(ctx: click.Context, param: click.Parameter, value: tuple[Pat
         use_rules_dirs((*added_rules_dirs(), *value))
 
 
+# Each game's numbers are in its game.toml; the help points at them rather than copying them.
+PLAYERS_HELP = "Players at the table (`sheetgen games` gives each game's range)."
+
 RULES_DIR_HELP = (
     "A folder of game folders (each laid out like rules/skip-bo) to offer beside the "
     "built-in games; repeatable. SHEETGEN_RULES_PATH adds more (separated by "
@@ -703,7 +706,7 @@ def export(
 @cli.command()
 @click.option("--game", type=GameChoice(), show_default="skip-bo", help="Which game.")
 @click.option(
-    "--players", required=True, type=WholeNumber(), help="Players at the table (Skip-Bo: 2 to 6)."
+    "--players", required=True, type=WholeNumber(), help=PLAYERS_HELP
 )
 @click.option(
     "--stock",
@@ -887,8 +890,8 @@ def _sent(sent: Sent) -> None:
 @click.option(
     "--players",
     type=WholeNumber(),
-    show_default="a column for every seat the game has (Skip-Bo 6, its board game 4)",
-    help="Players at the table (Skip-Bo: 2 to 6).",
+    show_default="a column for every seat the game has",
+    help=PLAYERS_HELP,
 )
 @click.option("--names", help='Player names for the header, e.g. "Ann,Bob,Cy" (sets the count).')
 @click.option("--teams", type=TeamsParam(), help='"Red=Ann+Cy,Blue=Bob+Di", or 2 or 3 teams.')
@@ -900,7 +903,7 @@ def _sent(sent: Sent) -> None:
 )
 @scoring_option
 @click.option("--target", type=WholeRange(1), show_default="the game's", help="Points to win.")
-@click.option("--title", show_default="Skip-Bo score sheet", help="Heading of the sheet.")
+@click.option("--title", show_default="the game's sheet title", help="Heading of the sheet.")
 @click.option("--games-to-play", type=WholeRange(1), help="With cards-left scoring: games.")
 @click.option(
     "--copies",
@@ -932,7 +935,7 @@ def sheet(
     print_on: Request | None,
     force: bool,
 ) -> None:
-    """Draw blank score sheets: ten games by six players, running totals, the line to 500.
+    """Draw blank score sheets: a row per game, a column per side, running totals, the target.
 
     The sheet says how the table scores: the game's way, or --scoring.
 
@@ -1060,8 +1063,8 @@ RULES_SECTIONS = {
 @click.option(
     "--players",
     type=WholeNumber(),
-    show_default="the game's official table (Skip-Bo and its board game 4, Spite and Malice 2)",
-    help="Players at the table (Skip-Bo: 2 to 6).",
+    show_default="the game's official table",
+    help=PLAYERS_HELP,
 )
 @click.option(
     "--stock",

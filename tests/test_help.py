@@ -143,3 +143,19 @@ def test_list_presets_reads_every_preset_file(runner, game: str) -> None:
         for key, value in data.items():
             if name != "official" and official.get(key) != value:
                 assert re.search(rf"--(no-)?{key}\b", text), (name, key)
+
+
+def test_the_help_names_no_game_s_numbers() -> None:
+    """A game's facts live in its game.toml: the help points at `sheetgen games`, so a game
+    folder that changes its player range is never contradicted by the help."""
+    import re
+
+    from click.testing import CliRunner
+
+    from sheetgen.cli import cli
+
+    runner = CliRunner()
+    for command in ("sheet", "rules", "deal", "new"):
+        text = runner.invoke(cli, [command, "--help"], terminal_width=200).output
+        assert "sheetgen games" in text or command == "new", command
+        assert not re.search(r"\b\d+ to \d+\b|Skip-Bo \d|Malice \d", text), (command, text)
