@@ -705,9 +705,7 @@ def export(
 
 @cli.command()
 @click.option("--game", type=GameChoice(), show_default="skip-bo", help="Which game.")
-@click.option(
-    "--players", required=True, type=WholeNumber(), help=PLAYERS_HELP
-)
+@click.option("--players", required=True, type=WholeNumber(), help=PLAYERS_HELP)
 @click.option(
     "--stock",
     type=WholeNumber(),
