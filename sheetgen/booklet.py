@@ -11,10 +11,11 @@ and fonts, and lays the blank score sheet onto the last page.
 
 from __future__ import annotations
 
+import logging
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -47,10 +48,29 @@ EXAMPLE_SHARES = (0.25, 0.4, 0.1, 0.5, 0.3)
 SHEET_SLOT = "score-sheet"
 # Every page of running text is at least a quarter full, measured on the glyphs; lines as
 # laid out stand a little taller than their glyphs, hence 0.28 of the page's height here.
-# When the normal spacing leaves a page emptier, the booklet is set again tighter or
-# looser, in this order, and the result whose emptiest page is fullest is kept.
+# When the first layout leaves a page emptier, the second is set from its measurements
+# (see refit); only if that fails too is the booklet set tighter or looser, in this
+# order, and the result whose emptiest page is fullest kept.
 MIN_FILL = 0.28
 SPACINGS = ("", "tight", "loose", "tighter", "looser")
+# A page moved by refit is planned this much fuller than MIN_FILL, for what the
+# measurements cannot see (the margin above a heading that now starts a page).
+FILL_SAFETY = 0.05
+HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Flow:
+    """How the running text is set on its pages, beyond the style sheet."""
+
+    # One of SPACINGS: how tightly the running text is set.
+    spacing: str = ""
+    # CSS selectors of elements that start a page.
+    breaks: tuple[str, ...] = ()
+
+
+PLAIN = Flow()
 
 
 @dataclass(frozen=True)
@@ -389,13 +409,14 @@ def render_html(
     paper: Paper,
     extra_markdown: str | None = None,
     page_size_override: tuple[float, float] | None = None,
-    spacing: str = "",
+    flow: Flow = PLAIN,
     screen: bool = False,
     lang: Language = ENGLISH,
 ) -> str:
     """The booklet as one HTML document in ``lang`` (fonts and styles from the package only).
 
-    ``spacing`` is one of SPACINGS: how tightly the running text is set. With
+    ``flow`` says how the running text is set on its pages (build_booklet measures the
+    first layout and may ask for page breaks or another spacing). With
     ``screen`` the page is for reading on a screen: the fonts are inside it as data
     URLs, so it refers to nothing outside itself, and what is only for paper (the
     score sheet, the printing advice, page numbers) is left out.
@@ -442,7 +463,8 @@ def render_html(
                 env, game.picture_alt, context, f"{definition}, picture_alt"
             ),
             "sheet_slot": SHEET_SLOT if rules.series and not screen else None,
-            "spacing": spacing,
+            "spacing": flow.spacing,
+            "page_breaks": flow.breaks,
         },
     )
     return _with_breaks(html, lang)
@@ -506,32 +528,149 @@ def _fetcher() -> Any:
     return AssetFetcher()
 
 
-def _fills(document: Any) -> list[float]:
-    """How full each page of the running text is: the share of the page's height from
-    its first line to its last (page numbers left out). The back cover and the score
-    sheet, which stand alone by design, are left out."""
+@dataclass(frozen=True)
+class _Block:
+    """A block of a chapter (a heading, paragraph, list, table or figure) that starts on a
+    page: where its first line stands, as a share of the page's height."""
+
+    selector: str
+    top: float
+    heading: bool
+    # Whether a page may start here: not after a heading or a lead-in it belongs to, nor
+    # inside a chapter kept on one page.
+    breakable: bool
+
+
+@dataclass
+class _Page:
+    """One page of the running text as laid out: its lines (as shares of its height, top
+    and bottom) and the chapter blocks that start on it."""
+
+    cover: bool
+    lines: list[tuple[float, float]] = field(default_factory=list)
+    starts: list[_Block] = field(default_factory=list)
+
+    @property
+    def top(self) -> float:
+        return min(start for start, _ in self.lines)
+
+    @property
+    def bottom(self) -> float:
+        return max(end for _, end in self.lines)
+
+    @property
+    def fill(self) -> float:
+        return self.bottom - self.top
+
+
+def _measure(html: Any, document: Any) -> list[_Page]:
+    """The pages of running text of a laid-out booklet, in order (the back cover and the
+    score sheet, which stand alone by design, are left out, as are page numbers)."""
     from weasyprint.formatting_structure import boxes
 
-    def marks(box: Any, found: list[tuple[float, float]]) -> None:
+    body = next(child for child in html.etree_element if child.tag == "body")
+    sections = [child for child in body if isinstance(child.tag, str)]
+    # Each block of a chapter: its selector, and whether a page may start before it.
+    blocks: dict[Any, tuple[str, bool]] = {}
+    for number, section in enumerate(sections, start=1):
+        classes = (section.get("class") or "").split()
+        if "chapter" not in classes or "back-cover" in classes:
+            continue
+        children = [child for child in section if isinstance(child.tag, str)]
+        for index, child in enumerate(children):
+            before = children[index - 1].tag if index else None
+            lead_in = before == "p" and child.tag in ("ul", "ol", "table")
+            breakable = "keep-together" not in classes and before not in HEADINGS and not lead_in
+            selector = f"body > :nth-child({number}) > :nth-child({index + 1})"
+            blocks[child] = (selector, breakable)
+    cover = sections[0] if sections and "cover" in (sections[0].get("class") or "") else None
+
+    def walk(box: Any, block: Any, page: _Page, tops: dict[Any, float], height: float) -> None:
+        """Record the lines of ``box`` on ``page``, and where each chapter block's first
+        line stands."""
         if isinstance(box, boxes.MarginBox):
             return
+        if cover is not None and box.element is cover:
+            page.cover = True
+        if box.element in blocks:
+            block = box.element
         if isinstance(box, (boxes.LineBox, boxes.ReplacedBox)) or box.element_tag == "svg":
-            found.append((box.position_y, box.position_y + box.margin_height()))
+            start = box.position_y / height
+            page.lines.append((start, start + box.margin_height() / height))
+            if block is not None:
+                tops[block] = min(tops.get(block, start), start)
             return
         for child in getattr(box, "children", ()):
-            marks(child, found)
+            walk(child, block, page, tops, height)
 
-    fills = []
-    for page in document.pages:
-        if page._page_box.page_type.name in ("back", "sheet"):
+    seen: set[Any] = set()
+    pages = []
+    for laid in document.pages:
+        if laid._page_box.page_type.name in ("back", "sheet"):
             continue
-        found: list[tuple[float, float]] = []
-        marks(page._page_box, found)
-        if found:
-            top = min(start for start, _ in found)
-            bottom = max(end for _, end in found)
-            fills.append((bottom - top) / page.height)
-    return fills
+        page = _Page(cover=False)
+        tops: dict[Any, float] = {}
+        walk(laid._page_box, None, page, tops, laid.height)
+        if not page.lines:
+            continue
+        for element, top in tops.items():
+            if element not in seen:  # a block that began on an earlier page goes on here
+                selector, breakable = blocks[element]
+                page.starts.append(_Block(selector, top, element.tag in HEADINGS, breakable))
+        seen.update(tops)
+        pages.append(page)
+    return pages
+
+
+def refit(pages: list[_Page], flow: Flow) -> Flow:
+    """The flow a second layout should have, from the measurements of ``pages`` set in
+    ``flow``: the same if nothing can be done.
+
+    Contents that ran over from the cover (a long list of house rules) start a page of
+    their own. A last page of running text emptier than MIN_FILL takes over the end of
+    the page before it: a page break
+    before one of that page's blocks (a heading if one fits), chosen so that both pages
+    are well over MIN_FILL and the moved lines fit on the last page. The pages before
+    stay exactly as they were, so what the measurements promise holds.
+    """
+    breaks = flow.breaks
+    if sum(page.cover for page in pages) > 1 and CONTENTS_APART not in breaks:
+        breaks = (*breaks, CONTENTS_APART)
+    running = [page for page in pages if not page.cover]
+    if len(running) > 1 and running[-1].fill < MIN_FILL:
+        chosen = _balance(running[-2], running[-1], max(page.fill for page in running))
+        if chosen is not None:
+            breaks = (*breaks, chosen)
+    return replace(flow, breaks=breaks)
+
+
+# The contents' heading on the cover, which refit may start a page with.
+CONTENTS_APART = "body > .cover > .toc-title"
+# A heading that starts the moved part is preferred to a fuller page by up to this share.
+HEADING_PREFERENCE = 0.1
+
+
+def _balance(before: _Page, last: _Page, capacity: float) -> str | None:
+    """The block of ``before`` to start a page with, so that ``last`` is full enough."""
+    best: tuple[float, str] | None = None
+    for block in before.starts:
+        if not block.breakable:
+            continue
+        kept = [end for start, end in before.lines if end <= block.top + 1e-6]
+        if not kept:
+            continue
+        stays = max(kept) - before.top
+        moves = before.bottom - block.top + last.fill
+        if min(stays, moves) < MIN_FILL + FILL_SAFETY or moves > capacity - FILL_SAFETY:
+            continue
+        score = min(stays, moves) + (HEADING_PREFERENCE if block.heading else 0.0)
+        if best is None or score > best[0]:
+            best = (score, block.selector)
+    return None if best is None else best[1]
+
+
+def _fills(pages: list[_Page]) -> list[float]:
+    return [page.fill for page in pages]
 
 
 def build_booklet(
@@ -543,32 +682,59 @@ def build_booklet(
     lang: Language = ENGLISH,
 ) -> bytes:
     """The booklet as PDF bytes in ``lang``; with the points game on, the score sheet is the
-    last page."""
+    last page.
+
+    The first layout is measured; if a page of it is emptier than MIN_FILL, a second is
+    set as ``refit`` plans from those measurements, and only if that fails too are the
+    other spacings tried. How many layouts it took is logged (tests count them).
+    """
     from sheetgen.weasy import load_weasyprint
 
     weasyprint = load_weasyprint()
-    laid_out = None
-    for spacing in SPACINGS:
-        html = render_html(
-            rules,
-            paper=paper,
-            extra_markdown=extra_markdown,
-            page_size_override=page_size_override,
-            spacing=spacing,
-            lang=lang,
+
+    def lay_out(flow: Flow) -> tuple[float, Any, list[_Page]]:
+        html = weasyprint.HTML(
+            string=render_html(
+                rules,
+                paper=paper,
+                extra_markdown=extra_markdown,
+                page_size_override=page_size_override,
+                flow=flow,
+                lang=lang,
+            ),
+            base_url=templates_dir().as_uri(),
+            url_fetcher=_fetcher(),
         )
         # PDF/UA-1: tagged, with the language, title and figure alternatives a screen
         # reader needs.
-        document = weasyprint.HTML(
-            string=html, base_url=templates_dir().as_uri(), url_fetcher=_fetcher()
-        ).render(pdf_variant="pdf/ua-1")
-        emptiest = min(_fills(document), default=1.0)
-        if laid_out is None or emptiest > laid_out[0]:
-            laid_out = (emptiest, document)
-        if emptiest >= MIN_FILL:
-            break
-    assert laid_out is not None
-    document = laid_out[1]
+        document = html.render(pdf_variant="pdf/ua-1")
+        pages = _measure(html, document)
+        return min(_fills(pages), default=1.0), document, pages
+
+    tried = [PLAIN]
+    emptiest, document, pages = lay_out(PLAIN)
+    if emptiest < MIN_FILL:
+        second = refit(pages, PLAIN)
+        if second != PLAIN:
+            tried.append(second)
+            found = lay_out(second)
+            if found[0] > emptiest:
+                emptiest, document, _ = found
+        # The other spacings keep the contents where the second layout put them.
+        apart = replace(PLAIN, breaks=tuple(b for b in second.breaks if b == CONTENTS_APART))
+        for spacing in SPACINGS[1:]:
+            if emptiest >= MIN_FILL:
+                break
+            tried.append(replace(apart, spacing=spacing))
+            found = lay_out(tried[-1])
+            if found[0] > emptiest:
+                emptiest, document, _ = found
+    log.debug(
+        "booklet laid out %d time(s), emptiest page %.0f%% full",
+        len(tried),
+        100 * emptiest,
+        extra={"layouts": len(tried)},
+    )
     # The bundled faces are already cut down to the letters sheetgen prints, so
     # weasyprint's own subsetting of them is quick.
     pdf: bytes = document.write_pdf(pdf_variant="pdf/ua-1")

@@ -24,9 +24,11 @@ a fresh venv) is one ``xdist_group``.
 
 from __future__ import annotations
 
+import ast
 import compileall
 import contextlib
 import hashlib
+import logging
 import os
 import pickle
 import shutil
@@ -253,25 +255,81 @@ def rendered(once: Once, no_system_fonts: Path) -> Callable[..., Path]:
     return get
 
 
+class LayoutCount(logging.Handler):
+    """Collects how many layouts each booklet took, as ``build_booklet`` logs it."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.counts: list[int] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        layouts = getattr(record, "layouts", None)
+        if isinstance(layouts, int):
+            self.counts.append(layouts)
+
+
+@contextlib.contextmanager
+def counting_layouts() -> Iterator[list[int]]:
+    """The number of layouts of each booklet built inside the block, in order."""
+    logger = logging.getLogger("sheetgen.booklet")
+    handler, level = LayoutCount(), logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG)
+    try:
+        yield handler.counts
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+
+
+def _booklet_key(
+    game: str, paper: Paper, layout: str, lang: str, options: dict[str, Any]
+) -> tuple[Any, ...]:
+    return ("rules_document", game, paper.name, layout, lang, tuple(sorted(options.items())))
+
+
 @pytest.fixture(scope="session")
 def booklet_pdf(once: Once, no_system_fonts: Path) -> Callable[..., bytes]:
     """``booklet_pdf(game, paper, layout, lang="en", **options)``: ``rules_document``'s PDF
-    for the house rules ``options`` in the language ``lang``, made once a run."""
+    for the house rules ``options`` in the language ``lang``, made once a run (with the
+    number of layouts it took, which ``booklet_layouts`` reads)."""
     memo: dict[tuple[Any, ...], bytes] = {}
 
     def get(
         game: str, paper: Paper, layout: str = "pages", lang: str = "en", **options: Any
     ) -> bytes:
-        key = ("rules_document", game, paper.name, layout, lang, tuple(sorted(options.items())))
+        key = _booklet_key(game, paper, layout, lang, options)
         if key not in memo:
 
             def make(out: Path) -> None:
-                with default_conditions(no_system_fonts):
+                with default_conditions(no_system_fonts), counting_layouts() as counts:
                     rules = resolve(game=game, options=options)
                     pdf = rules_document(rules, paper=paper, layout=layout, lang=language(lang))
-                    out.write_bytes(pdf)
+                once(("layouts", *key), lambda path: path.write_text(repr(counts)), ".txt")
+                out.write_bytes(pdf)
 
             memo[key] = once(key, make, ".pdf").read_bytes()
         return memo[key]
+
+    return get
+
+
+@pytest.fixture(scope="session")
+def booklet_layouts(once: Once, booklet_pdf: Callable[..., bytes]) -> Callable[..., list[int]]:
+    """``booklet_layouts(game, paper, layout, lang="en", **options)``: how many layouts the
+    booklet ``booklet_pdf`` makes for the same arguments took (one number per booklet
+    built: one)."""
+
+    def get(
+        game: str, paper: Paper, layout: str = "pages", lang: str = "en", **options: Any
+    ) -> list[int]:
+        booklet_pdf(game, paper, layout, lang, **options)
+
+        def missing(path: Path) -> None:
+            raise AssertionError(f"no layout count for {game} {paper.name} {layout} {lang}")
+
+        path = once(("layouts", *_booklet_key(game, paper, layout, lang, options)), missing, ".txt")
+        counts: list[int] = ast.literal_eval(path.read_text())
+        return counts
 
     return get

@@ -47,6 +47,15 @@ TOGGLES: dict[str, dict[str, dict[str, Any]]] = {
         "no-series": {"series": False},
         "standard-deck": {"deck": "standard"},
         "extra": {"extra": "EXTRA"},
+        # The benchmark's toggled booklet: a cover box of five house rules.
+        "toggled": {
+            "players": 4,
+            "partnerships": True,
+            "stock": "short",
+            "must-play-stock": True,
+            "no-wild-start": True,
+            "target": 300,
+        },
         "cards-left": {"scoring": "cards-left"},
     },
     "spite-and-malice": {
@@ -139,6 +148,17 @@ def test_no_page_is_nearly_empty_or_ends_on_a_heading(booklet: Booklet) -> None:
     """At least a quarter full, no heading or lead-in at a page's foot, no text under 7 pt,
     blank pages only just inside a folded booklet's back cover."""
     assert problems(booklet.pages, folded=booklet.folded) == []
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_each_booklet_is_set_in_at_most_two_layouts(
+    case: tuple[str, str, str, str], booklet_layouts: Callable[..., list[int]], extra_file: Path
+) -> None:
+    """A booklet whose first layout leaves a page too empty is set right the second time,
+    from the first one's measurements (not by trying every spacing)."""
+    game, toggles, paper, layout = case
+    options = _options(game, toggles, extra_file)
+    assert booklet_layouts(game, PAPERS[paper], layout, **options) in ([1], [2])
 
 
 def test_contents_name_pages_that_carry_their_heading(booklet: Booklet) -> None:

@@ -61,17 +61,24 @@ def options(name: str, folder: Path) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="session")
-def german_of(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., tuple[Booklet, bytes]]:
+def extra_de(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder of the German table's own rules (the same file for every case)."""
+    return tmp_path_factory.mktemp("extra-de")
+
+
+@pytest.fixture(scope="session")
+def german_of(
+    extra_de: Path, booklet_pdf: Callable[..., bytes]
+) -> Callable[..., tuple[Booklet, bytes]]:
     """Render a German booklet the first time a case asks for it; later asks share it."""
-    folder = tmp_path_factory.mktemp("extra-de")
     made: dict[tuple[str, ...], tuple[Booklet, bytes]] = {}
 
     def get(name: str, paper: str, layout: str) -> tuple[Booklet, bytes]:
         key = (name, paper, layout)
         if key not in made:
-            rules = resolve(options=options(name, folder))
-            pdf = rules_document(rules, paper=PAPERS[paper], layout=layout, lang=GERMAN)
-            html = render_html(rules, paper=PAPERS[paper], lang=GERMAN)
+            chosen = options(name, extra_de)
+            pdf = booklet_pdf("skip-bo", PAPERS[paper], layout, "de", **chosen)
+            html = render_html(resolve(options=chosen), paper=PAPERS[paper], lang=GERMAN)
             made[key] = (Booklet(pdf, layout, html), pdf)
         return made[key]
 
@@ -82,6 +89,18 @@ def german_of(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., tuple[B
 def case(request: pytest.FixtureRequest, german_of: Callable[..., Any]) -> Any:
     booklet, pdf = german_of(*request.param)
     return request.param[0], booklet, pdf
+
+
+@pytest.mark.parametrize(("name", "paper", "layout"), CASES, ids=["-".join(c) for c in CASES])
+def test_each_german_booklet_is_set_in_at_most_two_layouts(
+    name: str,
+    paper: str,
+    layout: str,
+    extra_de: Path,
+    booklet_layouts: Callable[..., list[int]],
+) -> None:
+    chosen = options(name, extra_de)
+    assert booklet_layouts("skip-bo", PAPERS[paper], layout, "de", **chosen) in ([1], [2])
 
 
 def flat(text: str) -> str:
