@@ -171,13 +171,18 @@ def body_lines(pages: list[Page]) -> list[str]:
 
 
 def contents(pages: list[Page]) -> list[tuple[str, str]]:
-    """The contents on the cover: (title, where) for each entry."""
-    entries = []
-    for line in pages[0].lines:
-        # "where" is a page number or words: "back cover", "its own sheet", "Rückseite".
-        found = re.match(
-            r"^(.+?)\s*(?:\.\s?){2,}\s*(\d+|[A-Za-zÄÖÜäöüß][a-zäöüß ]+)$", line.text.strip()
-        )
-        if found:
-            entries.append((found.group(1).strip(" ."), found.group(2)))
-    return entries
+    """The contents: (title, where) for each entry. They stand on the cover, or where a long
+    list of house rules leaves the cover no room, whole on the page after it (the callers
+    check that the last entry is the booklet's last part, so contents cut in two fail)."""
+    for page in pages[:2]:
+        entries = []
+        for line in page.lines:
+            # "where" is a page number or words: "back cover", "its own sheet", "Rückseite".
+            found = re.match(
+                r"^(.+?)\s*(?:\.\s?){2,}\s*(\d+|[A-Za-zÄÖÜäöüß][a-zäöüß ]+)$", line.text.strip()
+            )
+            if found:
+                entries.append((found.group(1).strip(" ."), found.group(2)))
+        if entries:
+            return entries
+    return []
