@@ -15,10 +15,10 @@ import io
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from sheetgen import fonts
 from sheetgen.atomic import (
@@ -106,8 +106,7 @@ def series_paths(inputs: Iterable[Path]) -> list[Path]:
     return paths
 
 
-@dataclass(frozen=True)
-class SeriesFiles:
+class SeriesFiles(NamedTuple):
     """The series files a command reads, each series once, and the files it left out."""
 
     paths: list[Path]
