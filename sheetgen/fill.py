@@ -25,7 +25,7 @@ from sheetgen.layout import Layout
 from sheetgen.painter import Meta, PageValues, Painter
 from sheetgen.paper import Paper
 from sheetgen.preview import in_format
-from sheetgen.scoring import SeriesResult, score_series
+from sheetgen.scoring import SeriesResult
 from sheetgen.sheet import page_layouts, spec_for
 from sheetgen.wording import outcome, series_name, title_for
 
@@ -86,13 +86,13 @@ def load_results(
     paths: Sequence[Path], *, keep_going: bool = False, progress: Progress | None = None
 ) -> tuple[list[Loaded], list[Failed]]:
     """Read, score and check every series file; stop at the first bad one unless ``keep_going``."""
-    from sheetgen.seriesfile import load_series
+    from sheetgen.seriesfile import load_scored
 
     loaded: list[Loaded] = []
     failed: list[Failed] = []
     for path in paths:
         try:
-            result = score_series(load_series(path))
+            result = load_scored(path)
             typeface = check_printable(result, str(path))
         except SheetgenError as exc:
             if not keep_going:

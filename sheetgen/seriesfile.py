@@ -205,20 +205,28 @@ def _holds(series: Series, exported: Series) -> bool:
 
 def load_series(path: Path) -> Series:
     """Read and check a series file."""
-    return parse_series(_read(path), path)
+    return load_scored(path).series
+
+
+def load_scored(path: Path) -> SeriesResult:
+    """Read and check a series file; its result, from the scoring that checked it."""
+    return _scored(_data(_read(path), path), path)
 
 
 def parse_series(text: str, path: Path) -> Series:
     """Turn a series file's text into a checked Series; ``path`` names it in messages."""
+    return _scored(_data(text, path), path).series
+
+
+def _data(text: str, path: Path) -> Any:
+    """A series file's text as plain data, not yet checked."""
     fmt = series_format(path)
     text = text.removeprefix(BOM)  # spreadsheets save UTF-8 with a byte-order mark
     if fmt == "csv":
-        data = _csv_data(text, path)
-    elif fmt == "json":
-        data = _json_data(text, path)
-    else:
-        data = _yaml_data(text, path)
-    return _series(data, path)
+        return _csv_data(text, path)
+    if fmt == "json":
+        return _json_data(text, path)
+    return _yaml_data(text, path)
 
 
 def _read(path: Path) -> str:
@@ -600,7 +608,8 @@ def _csv_players(columns: list[str], teams: list[str]) -> list[str]:
 # Checking ----------------------------------------------------------------
 
 
-def _series(data: Any, path: Path) -> Series:
+def _scored(data: Any, path: Path) -> SeriesResult:
+    """The checked series ``data`` holds, scored (scoring is the last of its checks)."""
     if not isinstance(data, dict):
         raise SeriesFileError("the file must hold a mapping with players and games", file=path)
     try:
@@ -628,10 +637,9 @@ def _series(data: Any, path: Path) -> Series:
             game=game.id,
             definition=game,
         )
-        score_series(series)
+        return score_series(series)
     except SheetgenError as exc:
         raise SeriesFileError(exc.problem, file=path, game=exc.game, field=exc.field) from None
-    return series
 
 
 def _game(value: Any) -> GameDef:

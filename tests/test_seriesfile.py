@@ -11,7 +11,7 @@ import pytest
 
 from sheetgen.errors import SeriesFileError
 from sheetgen.scoring import score_series
-from sheetgen.seriesfile import load_series, parse_series
+from sheetgen.seriesfile import load_scored, load_series, parse_series
 
 EXAMPLE = """\
 title: Friday nights        # optional
@@ -45,6 +45,21 @@ def test_example_file_loads(tmp_path: Path) -> None:
     assert series.title == "Friday nights"
     assert series.table.players == ("Ann", "Bob", "Cy", "Di")
     assert score_series(series).totals["Ann"] == 135
+
+
+def test_a_file_read_and_scored_at_once_is_the_series_and_its_result(tmp_path: Path) -> None:
+    path = write(
+        tmp_path, "friday.yaml", EXAMPLE + "  - winner: Bob\n    left: {Ann: 2, Cy: 1, Di: 1}\n"
+    )
+    result = load_scored(path)
+    assert result == score_series(load_series(path))
+    assert [game.points for game in result.games] == [135, 45]
+    assert result.totals == {"Ann": 135, "Bob": 45, "Cy": 0, "Di": 0}
+    # Scoring is one of the checks: a game the rules cannot produce is refused, by file and game.
+    write(tmp_path, "friday.yaml", EXAMPLE + "  - winner: Bob\n    left: {Ann: 2, Cy: 0, Di: 1}\n")
+    with pytest.raises(SeriesFileError) as caught:
+        load_scored(path)
+    assert str(caught.value).startswith(f"{path}, game 2: Cy has 0 cards left too")
 
 
 def test_json_and_csv_read_the_same_series(tmp_path: Path) -> None:
