@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import unicodedata
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
@@ -131,6 +131,7 @@ def _load(font: SystemFont) -> str | None:
 def clear_caches() -> None:
     """Forget what was learnt of the system's fonts, so the next check asks fontconfig again."""
     _loaded.clear()
+    _width.cache_clear()
 
 
 class Typeface(NamedTuple):
@@ -171,13 +172,20 @@ class Typeface(NamedTuple):
 
     def string_width(self, text: str, size: float, bold: bool = False) -> float:
         """The width in points of ``text`` set in the font that prints it."""
-        from reportlab.pdfbase.pdfmetrics import stringWidth
-
-        register()
-        return float(stringWidth(text, self.font_for(text, bold), size))
+        return _width(self, text, size, bold)
 
 
 BUNDLED = Typeface()
+
+
+# A batch of sheets measures the same names, numbers and words at the same sizes over and
+# over (laying out, fitting, centring): each is measured once.
+@lru_cache(maxsize=1 << 16)
+def _width(typeface: Typeface, text: str, size: float, bold: bool) -> float:
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    typeface.register()
+    return float(stringWidth(text, typeface.font_for(text, bold), size))
 
 
 def _covering(text: str, bold: bool) -> SystemFont | None:

@@ -15,7 +15,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from reportlab import rl_config
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from sheetgen import __version__, fonts
@@ -175,19 +174,22 @@ class Painter:
         """Set every text of a page in one text object: far quicker than a string at a time."""
         if not texts:
             return
+        typeface = self.typeface
         writer = self.canvas.beginText()
         current: tuple[str, float] | None = None
         for text in texts:
-            font = self.typeface.font_for(text.text, text.bold)
+            font = typeface.font_for(text.text, text.bold)
             if current != (font, text.size):
                 writer.setFont(font, text.size)
                 current = (font, text.size)
             x = text.x
             if text.align != "left":
-                width = stringWidth(text.text, font, text.size)
+                width = typeface.string_width(text.text, text.size, text.bold)
                 x -= width / 2 if text.align == "center" else width
             writer.setTextOrigin(x, text.y)
-            writer.textOut(text.text)
+            # Every text sets its own origin, so the cursor need not move past it: textOut
+            # would measure the text again only to advance it.
+            writer._textOut(text.text)
         self.canvas.drawText(writer)
 
     def _values(self, layout: Layout, values: PageValues) -> list[Text]:
