@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from reportlab import rl_config
+from reportlab.lib.rl_accel import escapePDF, fp_str
+from reportlab.pdfbase.pdfmetrics import getFont
 from reportlab.pdfgen.canvas import Canvas
 
 from sheetgen import __version__, fonts
@@ -81,6 +83,9 @@ class Painter:
         self.canvas.setAuthor("sheetgen")
         self.canvas.setViewerPreference("PrintScaling", "None")
         self._forms: dict[Grid, str] = {}
+        # Each text's PDF string per font, with the font subset it is in: valid for this
+        # document only, whose subsets gave its characters their codes.
+        self._encoded: dict[tuple[str, str], tuple[tuple[int, str], ...]] = {}
 
     def sheet(self, layout: Layout, values: PageValues | None = None) -> None:
         """Paint one page of a sheet, blank or with ``values`` written in."""
@@ -171,26 +176,49 @@ class Painter:
         return name
 
     def _texts(self, texts: list[Text]) -> None:
-        """Set every text of a page in one text object: far quicker than a string at a time."""
+        """Set every text of a page in one text object: far quicker than a string at a time.
+
+        The operators are the ones reportlab's text object writes for a TrueType font
+        (its documented way: ``splitString`` into subsets, a ``Tf`` where the subset
+        changes), but each distinct text is encoded once per document: a batch sets the
+        same numbers, names and words on page after page.
+        """
         if not texts:
             return
-        typeface = self.typeface
-        writer = self.canvas.beginText()
+        typeface, doc, encoded = self.typeface, self.canvas._doc, self._encoded
+        code = ["BT", "1 0 0 1 0 0 Tm"]
         current: tuple[str, float] | None = None
+        font: Any = None
+        subset_now = -1
+        size_code = ""
         for text in texts:
-            font = typeface.font_for(text.text, text.bold)
-            if current != (font, text.size):
-                writer.setFont(font, text.size)
-                current = (font, text.size)
+            name = typeface.font_for(text.text, text.bold)
+            if current != (name, text.size):
+                current = (name, text.size)
+                font = getFont(name)
+                subset_now = -1
+                size_code = f"{fp_str(text.size)} Tf {fp_str(text.size * 1.2)} TL"
             x = text.x
             if text.align != "left":
                 width = typeface.string_width(text.text, text.size, text.bold)
                 x -= width / 2 if text.align == "center" else width
-            writer.setTextOrigin(x, text.y)
-            # Every text sets its own origin, so the cursor need not move past it: textOut
-            # would measure the text again only to advance it.
-            writer._textOut(text.text)
-        self.canvas.drawText(writer)
+            code.append(f"1 0 0 1 {fp_str(x, text.y)} Tm")
+            parts = encoded.get((name, text.text))
+            if parts is None:
+                parts = tuple(
+                    (subset, f"({escapePDF(chunk)}) Tj")
+                    for subset, chunk in font.splitString(text.text, doc)
+                )
+                encoded[(name, text.text)] = parts
+            shown = []
+            for subset, chunk in parts:
+                if subset != subset_now:
+                    shown.append(f"{font.getSubsetInternalName(subset, doc)} {size_code}")
+                    subset_now = subset
+                shown.append(chunk)
+            code.append(" ".join(shown))
+        code.append("ET")
+        self.canvas.addLiteral(" ".join(code))
 
     def _values(self, layout: Layout, values: PageValues) -> list[Text]:
         """Draw the marks of a filled page; return its values as texts to set."""

@@ -178,6 +178,67 @@ def test_filled_sheet_is_reproducible(series_dir: Path, monkeypatch: pytest.Monk
     assert fill_pdf([result], paper("a4")) == fill_pdf([result], paper("a4"))
 
 
+def twins() -> list[dict[str, object]]:
+    """Series of one shape (title, sides, games, paper) that differ only in names and values,
+    as a batch holds hundreds of: whatever is worked out once for a shape must not carry
+    one series' words or numbers into another's pages."""
+
+    def game(winner: str, left: dict[str, int]) -> dict[str, object]:
+        return {"winner": winner, "left": left}
+
+    return [
+        {
+            "title": "Twin",
+            "players": ["Ann", "Bob", "Cy"],
+            "games": [game("Ann", {"Bob": 3, "Cy": 1})],
+        },
+        {
+            "title": "Twin",
+            "players": ["Ann", "Bob", "Cy"],
+            "games": [game("Cy", {"Ann": 6, "Bob": 5})],
+        },
+        {
+            "title": "Twin",
+            "players": ["Ann", "Bob", "Di"],
+            "games": [game("Ann", {"Bob": 3, "Di": 1})],
+        },
+        {
+            "title": "Tween",
+            "players": ["Ann", "Bob", "Cy"],
+            "games": [game("Bob", {"Ann": 2, "Cy": 4})],
+        },
+        {"title": "Twin", "players": ["Ann", "Bob", "Cy"], "games": []},
+    ]
+
+
+def page_words(pdf: bytes) -> list[list[tuple[str, float, float, float]]]:
+    """Every page's words with where they stand."""
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        return [
+            [(w["text"], round(w["x0"], 2), round(w["top"], 2), round(w["x1"], 2)) for w in words]
+            for words in (page.extract_words() for page in doc.pages)
+        ]
+
+
+def test_a_series_in_a_batch_is_drawn_as_it_is_alone(tmp_path: Path) -> None:
+    results = [
+        score_series(load_series(write(tmp_path, f"{index}.json", data)))
+        for index, data in enumerate(twins())
+    ]
+    batch = page_words(fill_pdf(results, paper("letter")))
+    alone = [page for result in results for page in page_words(fill_pdf([result], paper("letter")))]
+    assert len(batch) == len(alone) == 2 * len(results)
+    assert batch == alone
+    # Each sheet shows its own series: its names, its winner's points, its status.
+    words = [[word[0] for word in page] for page in batch[::2]]
+    assert "Cy" in words[0] and "Di" not in words[0]
+    assert "Di" in words[2] and "Cy" not in words[2]
+    assert "45" in words[0] and "45" not in words[1] and "80" in words[1]
+    sheets = [" ".join(page) for page in words]
+    assert sheets[3].startswith("Tween") and "no games recorded" in sheets[4]
+    assert not any("no games recorded" in sheet for sheet in sheets[:4])
+
+
 def test_cli_one_file_default_output(runner, tmp_path: Path) -> None:
     write(tmp_path, "friday.json", won_series())
     result = runner("fill", "friday.json", "--paper", "letter")
