@@ -307,6 +307,17 @@ def _check_planted_fifo(path: Path, info: os.stat_result) -> None:
         )
 
 
+def _file_to_replace(path: Path) -> Path:
+    """The file a write to ``path`` replaces, once checked: a symlink stays a link, the
+    file it points at is the one replaced; a folder is refused."""
+    check_replaceable(path)
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
+    if path.is_dir():
+        raise OutputError("is a folder; give a file name to write to", file=path)
+    return path
+
+
 def write_bytes(path: Path, data: bytes, *, durable: bool = True) -> None:
     """Write ``data`` to ``path`` atomically (or to standard output for ``-``).
 
@@ -317,12 +328,7 @@ def write_bytes(path: Path, data: bytes, *, durable: bool = True) -> None:
         out.write(data)
         out.flush()
         return
-    check_replaceable(path)
-    # A symlink stays a link: the file it points at is the one replaced.
-    if path.is_symlink():
-        path = Path(os.path.realpath(path))
-    if path.is_dir():
-        raise OutputError("is a folder; give a file name to write to", file=path)
+    path = _file_to_replace(path)
     if path.exists() and not path.is_file():
         _stream(path, data)
         return
@@ -376,11 +382,7 @@ class Staged:
 
     def add(self, path: Path, data: bytes) -> None:
         """Write ``data`` for ``path``, checked as ``write_bytes`` checks it; not yet in place."""
-        check_replaceable(path)
-        if path.is_symlink():
-            path = Path(os.path.realpath(path))
-        if path.is_dir():
-            raise OutputError("is a folder; give a file name to write to", file=path)
+        path = _file_to_replace(path)
         if path.exists() and not path.is_file():
             self._streams.append((path, data))
             return

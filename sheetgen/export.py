@@ -61,8 +61,16 @@ def season_text(results: Sequence[SeriesResult]) -> str:
         (r.side, *(str(n) for n in (r.series, r.series_won, r.games, r.games_won, r.points)))
         for r in season_rows(results)
     ]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(SEASON_HEADINGS))]
     lines = [f"Season: {len(results)} series, {played} game{'s' if played != 1 else ''}"]
+    lines += _columns(rows)
+    return "\n".join(lines) + "\n"
+
+
+def _columns(rows: Sequence[Sequence[str]]) -> list[str]:
+    """A table for a terminal: the first column left-aligned, the numbers right-aligned,
+    the heading row underlined."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = []
     for index, row in enumerate(rows):
         cells = [row[0].ljust(widths[0])] + [
             cell.rjust(w) for cell, w in zip(row[1:], widths[1:], strict=True)
@@ -70,7 +78,7 @@ def season_text(results: Sequence[SeriesResult]) -> str:
         lines.append("  ".join(cells).rstrip())
         if index == 0:
             lines.append("  ".join("-" * w for w in widths))
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def export_season(
@@ -208,19 +216,10 @@ def standings_text(result: SeriesResult) -> str:
             [label[row.side], str(row.total), str(row.games_won), str(row.needed)]
             for row in result.standings
         ]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    lines = []
     heading = series.title or "Series"
     played = len(result.games)
     games = "game" if played == 1 else "games"
-    lines.append(f"{heading}: {played} {games} played, {rules.outcome}")
-    for index, row in enumerate(rows):
-        cells = [row[0].ljust(widths[0])] + [
-            cell.rjust(w) for cell, w in zip(row[1:], widths[1:], strict=True)
-        ]
-        lines.append("  ".join(cells).rstrip())
-        if index == 0:
-            lines.append("  ".join("-" * w for w in widths))
+    lines = [f"{heading}: {played} {games} played, {rules.outcome}", *_columns(rows)]
     if result.winner is not None:
         lines.append(f"{label[result.winner]} won the series in game {result.won_in_game}.")
     elif rules.cards_left and result.finished:
