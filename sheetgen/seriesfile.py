@@ -398,33 +398,48 @@ def _node_value(root: Any, path: Path, anchors: bool = True) -> Any:
     nested aliases from expanding into billions of values. Text without an anchor
     (``&name``) can hold no alias, so then no node needs remembering.
     """
-    from yaml.nodes import MappingNode, ScalarNode
+    return _NodeReader(root, path, anchors).value(root)
 
-    seen: set[int] = set()
 
-    def value(node: Any) -> Any:
-        if anchors:
-            if id(node) in seen:
+class _NodeReader:
+    """One document's nodes read as plain data. A class, not a function that calls itself
+    from its own closure: that closure would be a reference cycle holding every node of
+    the file until the garbage collector came by (in a batch, after many passes over them).
+    """
+
+    def __init__(self, root: Any, path: Path, anchors: bool) -> None:
+        from yaml.nodes import MappingNode, ScalarNode
+
+        self.scalar, self.mapping = ScalarNode, MappingNode
+        self.root = root
+        self.path = path
+        self.anchors = anchors
+        self.seen: set[int] = set()
+
+    def value(self, node: Any) -> Any:
+        path = self.path
+        if self.anchors:
+            if id(node) in self.seen:
                 raise SeriesFileError(
                     file=path,
                     problem=f"line {node.start_mark.line + 1}: this value is used again "
                     "through an alias (*name); a series file writes every value out in full",
                 )
-            seen.add(id(node))
-        if isinstance(node, ScalarNode):  # most nodes: checked first
+            self.seen.add(id(node))
+        if isinstance(node, self.scalar):  # most nodes: checked first
             if node.tag != _TEXT_TAG:
-                raise _tagged(root, node, path)
+                raise _tagged(self.root, node, path)
             # Only a plain empty value or ~ is "nothing": a player called Null keeps the
             # name. (libyaml calls the plain style "", the pure-Python reader None.)
             if not node.style and node.value in ("", "~"):
                 return None
             return str(node.value)
         if node.tag not in _PLAIN_TAGS:
-            raise _tagged(root, node, path)
-        if isinstance(node, MappingNode):
+            raise _tagged(self.root, node, path)
+        if isinstance(node, self.mapping):
             result: dict[str, Any] = {}
             for key_node, value_node in node.value:
-                key = value(key_node)
+                key = self.value(key_node)
                 if not isinstance(key, str):
                     raise SeriesFileError(
                         file=path,
@@ -435,11 +450,9 @@ def _node_value(root: Any, path: Path, anchors: bool = True) -> Any:
                         file=path,
                         problem=f"line {key_node.start_mark.line + 1}: {key!r} is given twice",
                     )
-                result[key] = value(value_node)
+                result[key] = self.value(value_node)
             return result
-        return [value(item) for item in node.value]
-
-    return value(root)
+        return [self.value(item) for item in node.value]
 
 
 def _tagged(root: Any, node: Any, path: Path) -> SeriesFileError:
