@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from html import escape
 from pathlib import Path
@@ -28,7 +28,6 @@ from sheetgen.errors import ChoiceError, HouseRulesError
 from sheetgen.fonts import font_files
 from sheetgen.games import TEAM_SIZE, GameDef, Section
 from sheetgen.houserules import HouseRules, differences, official_of
-from sheetgen.imposition import half_paper, impose_saddle_stitch
 from sheetgen.language import ENGLISH, Language
 from sheetgen.markdown import ContentsEntry, first_heading, render_markdown
 from sheetgen.paper import Paper
@@ -691,23 +690,53 @@ def build_booklet(
     from sheetgen.weasy import load_weasyprint
 
     weasyprint = load_weasyprint()
+    from weasyprint.text.fonts import FontConfiguration
+
+    def html_for(flow: Flow) -> str:
+        return render_html(
+            rules,
+            paper=paper,
+            extra_markdown=extra_markdown,
+            page_size_override=page_size_override,
+            flow=flow,
+            lang=lang,
+        )
+
+    # One font set-up for every layout: the bundled faces are loaded once.
+    fonts = FontConfiguration()
+    try:
+        pdf = _set_pages(weasyprint, fonts, html_for)
+    finally:
+        _forget_fonts(fonts)
+    if rules.series:
+        pdf = _lay_sheet(pdf, _sheet_pdf(rules, paper, lang))
+    return pdf
+
+
+def _forget_fonts(fonts: Any) -> None:
+    """Remove the folder weasyprint copies a booklet's fonts into. Its FontConfiguration
+    removes the folder only when it is collected, which a process that ends without
+    freeing its objects (sheetgen.start.leave) never does."""
+    import shutil
+
+    folder = getattr(fonts, "_folder", None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _set_pages(weasyprint: Any, fonts: Any, html_for: Callable[[Flow], str]) -> bytes:
+    """The booklet's own pages as PDF bytes, its HTML in each flow from ``html_for``, laid
+    out as build_booklet describes."""
 
     def lay_out(flow: Flow) -> tuple[float, Any, list[_Page]]:
         html = weasyprint.HTML(
-            string=render_html(
-                rules,
-                paper=paper,
-                extra_markdown=extra_markdown,
-                page_size_override=page_size_override,
-                flow=flow,
-                lang=lang,
-            ),
+            string=html_for(flow),
             base_url=templates_dir().as_uri(),
             url_fetcher=_fetcher(),
         )
         # PDF/UA-1: tagged, with the language, title and figure alternatives a screen
         # reader needs.
-        document = html.render(pdf_variant="pdf/ua-1")
+        document = html.render(font_config=fonts, pdf_variant="pdf/ua-1")
         pages = _measure(html, document)
         return min(_fills(pages), default=1.0), document, pages
 
@@ -738,8 +767,6 @@ def build_booklet(
     # The bundled faces are already cut down to the letters sheetgen prints, so
     # weasyprint's own subsetting of them is quick.
     pdf: bytes = document.write_pdf(pdf_variant="pdf/ua-1")
-    if rules.series:
-        pdf = _lay_sheet(pdf, _sheet_pdf(rules, paper, lang))
     return pdf
 
 
@@ -780,6 +807,9 @@ def rules_document(
     if fmt == "html":
         return render_html(rules, paper=paper, screen=True, lang=lang).encode("utf-8")
     if layout == "booklet":
+        # pikepdf, which imposition needs, loads only for a folded booklet or a score sheet.
+        from sheetgen.imposition import half_paper, impose_saddle_stitch
+
         half = half_paper(paper)
         pdf = impose_saddle_stitch(
             build_booklet(rules, paper=paper, page_size_override=half.portrait, lang=lang), paper

@@ -401,3 +401,29 @@ def test_extra_nested_past_the_limit_is_refused_by_name(runner, tmp_path: Path) 
         "a booklet sets at most 32\n"
     )
     assert not (tmp_path / "deep.pdf").exists()
+
+
+def test_a_booklet_run_ends_at_once_and_leaves_no_temporary_folder(
+    tmp_path: Path, no_system_fonts: Path
+) -> None:
+    """`sheetgen rules` ends without Python's teardown (sheetgen.start.leave): its message
+    still reaches a pipe, and the folder weasyprint copies the fonts into is gone."""
+    import os
+    import subprocess
+    import sys
+
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = {**os.environ, "TMPDIR": str(scratch), "FONTCONFIG_FILE": str(no_system_fonts)}
+    done = subprocess.run(
+        [sys.executable, "-m", "sheetgen", "rules", "--no-series", "-o", "rules.pdf"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == f"Wrote {tmp_path / 'rules.pdf'}\n"
+    assert PdfReader(tmp_path / "rules.pdf").pages
+    assert list(scratch.iterdir()) == []
