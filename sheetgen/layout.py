@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal, NamedTuple
 
 from sheetgen.fitting import Fitted, Measure, fit, wrap
@@ -525,31 +526,120 @@ def _layout_page(
     sheet: tuple[int, int] | None = None,
 ) -> Layout:
     """One page of ``games`` (their numbers), after a brought-forward row if ``forward``;
-    ``sheet`` (this page's number and the count) is set in the corner over the game numbers."""
-    width, height = plan.width, plan.height
-    left, right = MARGIN, width - MARGIN
-    body_rows = len(games) + (1 if forward else 0)
+    ``sheet`` (this page's number and the count) is set in the corner over the game numbers.
+
+    Everything but the sheet's own words (title, goal, status and the sides' names) is
+    the page's frame, worked out once for every page of its shape.
+    """
+    captions = spec.headings[0].caption != ""
+    frame = _frame(
+        _Shape(
+            width=plan.width,
+            height=plan.height,
+            columns=spec.columns,
+            table_top=plan.table_top,
+            name_row=plan.name_row,
+            games=games,
+            forward=forward,
+            row=row,
+            sheet=sheet,
+            labels=spec.labels,
+            scored=spec.scored,
+            plan_labels=tuple(plan.labels),
+            plan_rules=tuple(plan.rules) + tuple(plan.head_rules),
+            captions=tuple(tuple(words) for words in plan.heads) if captions else (),
+            foot=tuple(plan.foot),
+            keys=tuple(plan.keys),
+            key_texts=tuple(plan.key_texts),
+        )
+    )
     texts = list(plan.texts)
-    labels = list(plan.labels)
-    rules = list(plan.rules) + list(plan.head_rules)
+    texts += frame.lead
+    if not captions:
+        for x, words in zip(frame.columns, plan.heads, strict=True):
+            texts.extend(Text(t.text, x + t.x, t.y, t.size, t.bold, t.align) for t in words)
+    texts += frame.tail
+    return Layout(
+        width=plan.width,
+        height=plan.height,
+        grid=frame.grid,
+        texts=tuple(texts),
+        games=games,
+        points=frame.points,
+        totals=frame.totals,
+        forward=frame.forward,
+        final=frame.final,
+        status=plan.status,
+        keys=frame.keys,
+        names=frame.names,
+    )
+
+
+class _Shape(NamedTuple):
+    """What a page's frame depends on: two pages alike in all of it share one frame."""
+
+    width: float
+    height: float
+    columns: int
+    table_top: float
+    name_row: float
+    games: tuple[int, ...]
+    forward: bool
+    row: float
+    sheet: tuple[int, int] | None
+    labels: Labels
+    scored: str
+    plan_labels: tuple[Text, ...]
+    plan_rules: tuple[Rule, ...]
+    captions: tuple[tuple[Text, ...], ...]  # a blank sheet's column heads, placed at x = 0
+    foot: tuple[tuple[str, float], ...]
+    keys: tuple[Box, ...]
+    key_texts: tuple[Text, ...]
+
+
+class _Frame(NamedTuple):
+    """A page without the sheet's own words: its grid, the texts set before the sides' names
+    (``lead``) and after them (``tail``), where each column starts and the slots."""
+
+    grid: Grid
+    lead: tuple[Text, ...]
+    tail: tuple[Text, ...]
+    columns: tuple[float, ...]
+    points: tuple[tuple[Box, ...], ...]
+    totals: tuple[tuple[Box, ...], ...]
+    forward: tuple[Box, ...]
+    final: tuple[Box, ...]
+    keys: tuple[Box, ...]
+    names: tuple[Box, ...]
+
+
+@lru_cache(maxsize=256)  # a batch of sheets has a handful of shapes, page after page
+def _frame(shape: _Shape) -> _Frame:
+    width, row, forward = shape.width, shape.row, shape.forward
+    left, right = MARGIN, width - MARGIN
+    body_rows = len(shape.games) + (1 if forward else 0)
+    lead: list[Text] = []
+    tail: list[Text] = []
+    labels = list(shape.plan_labels)
+    rules = list(shape.plan_rules)
     shades: list[Shade] = []
 
-    side_width = (right - left - GAME_COLUMN) / spec.columns
+    side_width = (right - left - GAME_COLUMN) / shape.columns
     sub = side_width / 2
-    table_top = plan.table_top
-    name_bottom = table_top - plan.name_row
+    table_top = shape.table_top
+    name_bottom = table_top - shape.name_row
     sub_bottom = name_bottom - SUBHEAD_ROW
     body_top = sub_bottom
     body_bottom = body_top - body_rows * row
     totals_bottom = body_bottom - TOTALS_ROW
 
     shades.append(Shade(Box(left, sub_bottom, right - left, SUBHEAD_ROW), 0.88))
-    shades.append(Shade(Box(left, name_bottom, GAME_COLUMN, plan.name_row), 0.88))
+    shades.append(Shade(Box(left, name_bottom, GAME_COLUMN, shape.name_row), 0.88))
     shades.append(Shade(Box(left, totals_bottom, right - left, TOTALS_ROW), 0.88))
     shades.append(Shade(Box(left, body_bottom, GAME_COLUMN, body_top - body_bottom), 0.94))
 
     rules.extend(_outline(Box(left, totals_bottom, right - left, table_top - totals_bottom), 1.4))
-    columns = [left + GAME_COLUMN + index * side_width for index in range(spec.columns)]
+    columns = tuple(left + GAME_COLUMN + index * side_width for index in range(shape.columns))
     for x in columns:
         rules.append(Rule(x, totals_bottom, x, table_top, 1.4))
     for x in columns:
@@ -562,27 +652,27 @@ def _layout_page(
     rules.append(Rule(left, body_bottom, right, body_bottom, 1.4))
     rules.append(Rule(left, body_bottom - 2, right, body_bottom - 2, 0.5))
 
+    words = shape.labels
     labels.append(
-        Text(spec.labels.game, left + GAME_COLUMN / 2, sub_bottom + 4, SUBHEAD_SIZE, True, "center")
+        Text(words.game, left + GAME_COLUMN / 2, sub_bottom + 4, SUBHEAD_SIZE, True, "center")
     )
-    if sheet is not None:
-        said = spec.labels.sheet.format(number=sheet[0], count=sheet[1]).split(None, 1)
-        middle = name_bottom + plan.name_row / 2
+    if shape.sheet is not None:
+        said = words.sheet.format(number=shape.sheet[0], count=shape.sheet[1]).split(None, 1)
+        middle = name_bottom + shape.name_row / 2
         baselines = (middle + 1, middle - 8) if len(said) > 1 else (middle - 3,)
         for word, baseline in zip(said, baselines, strict=False):
-            texts.append(Text(word, left + GAME_COLUMN / 2, baseline, FORWARD_SIZE, True, "center"))
+            lead.append(Text(word, left + GAME_COLUMN / 2, baseline, FORWARD_SIZE, True, "center"))
     names: list[Box] = []
-    for x, words in zip(columns, plan.heads, strict=True):
-        names.append(Box(x, name_bottom, side_width, plan.name_row))
-        for offset, label in ((0.0, spec.scored), (sub, spec.labels.total)):
+    for index, x in enumerate(columns):
+        names.append(Box(x, name_bottom, side_width, shape.name_row))
+        for offset, label in ((0.0, shape.scored), (sub, words.total)):
             labels.append(
                 Text(label, x + offset + sub / 2, sub_bottom + 4, SUBHEAD_SIZE, False, "center")
             )
-        placed = [Text(t.text, x + t.x, t.y, t.size, t.bold, t.align) for t in words]
-        if spec.headings[0].caption:
-            labels.extend(placed)
-        else:
-            texts.extend(placed)
+        if shape.captions:
+            labels.extend(
+                Text(t.text, x + t.x, t.y, t.size, t.bold, t.align) for t in shape.captions[index]
+            )
 
     def cells(y: float, tall: float = row) -> tuple[tuple[Box, ...], tuple[Box, ...]]:
         return (
@@ -597,7 +687,7 @@ def _layout_page(
         y -= row
         forward_boxes = cells(y)[1]
         middle = y + row / 2
-        said = spec.labels.brought_forward.split(None, 1)
+        said = words.brought_forward.split(None, 1)
         baselines = (middle + 1, middle - 7) if len(said) > 1 else (middle - 3,)
         for word, baseline in zip(said, baselines, strict=False):
             labels.append(
@@ -605,38 +695,34 @@ def _layout_page(
             )
     points: list[tuple[Box, ...]] = []
     totals: list[tuple[Box, ...]] = []
-    for number in games:
+    for number in shape.games:
         y -= row
         baseline = y + (row - number_size * 0.72) / 2
-        texts.append(
+        tail.append(
             Text(str(number), left + GAME_COLUMN / 2, baseline, number_size, True, "center")
         )
         game_points, game_totals = cells(y)
         points.append(game_points)
         totals.append(game_totals)
-    labels.append(
-        Text(spec.labels.total, left + GAME_COLUMN / 2, totals_bottom + 8, 10, True, "center")
-    )
+    labels.append(Text(words.total, left + GAME_COLUMN / 2, totals_bottom + 8, 10, True, "center"))
     final = cells(totals_bottom, TOTALS_ROW)[1]
 
     foot_top = totals_bottom - GAP
-    for index, (line, size) in enumerate(plan.foot):
-        texts.append(Text(line, left, foot_top - FOOT_SIZE * ASCENT - 1 - index * FOOT_LINE, size))
+    for index, (line, size) in enumerate(shape.foot):
+        tail.append(Text(line, left, foot_top - FOOT_SIZE * ASCENT - 1 - index * FOOT_LINE, size))
     key_line = foot_top - FOOT_SIZE * ASCENT - 1
-    keys = tuple(Box(key.x, key_line - 2, key.width, key.height) for key in plan.keys)
-    texts.extend(Text(t.text, t.x, key_line, t.size) for t in plan.key_texts)
+    keys = tuple(Box(key.x, key_line - 2, key.width, key.height) for key in shape.keys)
+    tail.extend(Text(t.text, t.x, key_line, t.size) for t in shape.key_texts)
 
-    return Layout(
-        width=width,
-        height=height,
+    return _Frame(
         grid=Grid(tuple(rules), tuple(shades), tuple(labels)),
-        texts=tuple(texts),
-        games=games,
+        lead=tuple(lead),
+        tail=tuple(tail),
+        columns=columns,
         points=tuple(points),
         totals=tuple(totals),
         forward=forward_boxes,
         final=final,
-        status=plan.status,
         keys=keys,
         names=tuple(names),
     )

@@ -505,3 +505,35 @@ def test_names_break_at_spaces_and_hyphens_never_inside_a_word(name: str) -> Non
         if char["text"].strip() and char["top"] < table_bottom(page) and char["size"] > 10.5
     }
     assert sizes and min(sizes) >= 10.0
+
+
+def test_pages_of_one_shape_share_their_frame_and_keep_their_own_words() -> None:
+    """The grid and slots of a page are worked out once per shape; the title, status
+    and names are each sheet's own."""
+    from sheetgen.layout import Heading, SheetSpec, layout_sheet
+
+    def spec(title: str, names: list[str], status: str) -> SheetSpec:
+        return SheetSpec(
+            headings=tuple(Heading(name) for name in names),
+            goal="Target: 500 points.",
+            title=title,
+            reminder="Scoring: the winner scores 25 plus 5 per card.",
+            status=status,
+            legend=True,
+        )
+
+    page = paper("letter").landscape
+    one = layout_sheet(page, spec("Friday", ["Ann", "Bob"], "Ann leads"), 12, string_width)
+    two = layout_sheet(page, spec("Monday", ["Cy", "Di"], "Di leads"), 12, string_width)
+    assert [layout.grid for layout in one] == [layout.grid for layout in two]
+    assert all(a.grid is b.grid for a, b in zip(one, two, strict=True))
+    assert (one[0].points, one[0].totals, one[0].final) == (
+        two[0].points,
+        two[0].totals,
+        two[0].final,
+    )
+    words = [{text.text for text in layout.texts} for layout in (one[0], two[0])]
+    assert {"Friday", "Ann", "Bob", "Ann leads"} <= words[0]
+    assert {"Monday", "Cy", "Di", "Di leads"} <= words[1]
+    assert not words[0] & {"Monday", "Cy", "Di", "Di leads"}
+    assert not words[1] & {"Friday", "Ann", "Bob", "Ann leads"}
