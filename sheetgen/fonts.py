@@ -207,6 +207,8 @@ def check_printable(texts: Iterable[str], field: str) -> Typeface:
     register()
     chosen: list[tuple[str, bool, SystemFont]] = []
     for text in texts:
+        if _bundled_prints(text):
+            continue
         _refuse_unprintable_order(text, field)
         for bold in (False, True):
             gaps = _missing(text, BOLD if bold else REGULAR)
@@ -222,6 +224,16 @@ def check_printable(texts: Iterable[str], field: str) -> Typeface:
                 )
             chosen.append((text, bold, fallback))
     return Typeface(tuple(chosen))
+
+
+@lru_cache(maxsize=4096)  # a batch checks the same names file after file
+def _bundled_prints(text: str) -> bool:
+    """Whether the bundled faces print all of ``text``, in both weights and in order."""
+    try:
+        _refuse_unprintable_order(text, "")
+    except FontCoverageError:
+        return False
+    return not (_missing(text, REGULAR) or _missing(text, BOLD))
 
 
 def _refuse_unprintable_order(text: str, field: str) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from reportlab import rl_config
@@ -242,6 +243,7 @@ class Painter:
         return texts
 
 
+@lru_cache(maxsize=4096)  # the same numbers go into the same slots, sheet after sheet
 def _in_box(box: Box, value: str, bold: bool = False) -> Text:
     size = min(VALUE_SIZE, box.height * 0.5)
     if fonts.string_width(value, size, bold) > box.width - 4:  # only an absurdly long number

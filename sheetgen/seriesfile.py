@@ -330,10 +330,19 @@ def _could_nest_deeply(text: str, fast: Any) -> bool:
     is measured from libyaml's events: its parser keeps its own stack instead of
     recursing, and only its composer must be spared deep text.
     """
+    lines = text.splitlines()
+    # The quick answer for ordinary files: no more opening brackets than the limit (the
+    # bracket bound counts no others), and no line longer than it (a line's indentation and
+    # indicators, two characters each, never add up to more than its length).
+    if (
+        text.count("[") + text.count("{") <= FAST_PARSER_DEPTH
+        and max(map(len, lines), default=0) <= FAST_PARSER_DEPTH
+    ):
+        return False
     if _flow_depth_bound(text) <= FAST_PARSER_DEPTH and not any(
         len(line) - len(body) + body.count("- ") + body.count("? ") + body.count(": ")
         > FAST_PARSER_DEPTH
-        for line in text.splitlines()
+        for line in lines
         if (body := line.lstrip()) is not None
     ):
         return False
