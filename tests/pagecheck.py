@@ -80,7 +80,8 @@ def page_chars(page: pdfium.PdfPage) -> list[Char]:
     (several times quicker): text, x0 and x1 from the glyph's advance, bottom from the
     font's descent, top one font size above it, size the effective font size; a ligature
     is one character with all its letters, and pdfium's own spaces and line ends are left
-    out. pdfium reports a hyphen that ends a line as U+0002."""
+    out. pdfium reports a hyphen that ends a line as U+0002 and a character beyond the BMP
+    as its two UTF-16 halves."""
     height = page.get_height()
     textpage = page.get_textpage()
     box = pdfium_c.FS_RECTF()
@@ -92,6 +93,13 @@ def page_chars(page: pdfium.PdfPage) -> list[Char]:
             if pdfium_c.FPDFText_IsGenerated(handle, index):
                 continue
             code = pdfium_c.FPDFText_GetUnicode(handle, index)
+            if 0xDC00 <= code <= 0xDFFF and chars and "\ud800" <= chars[-1]["text"][-1] <= "\udbff":
+                # The second half of a character beyond the BMP (an emoji), as UTF-16 has it.
+                high = ord(chars[-1]["text"][-1])
+                chars[-1]["text"] = chars[-1]["text"][:-1] + chr(
+                    0x10000 + ((high - 0xD800) << 10) + (code - 0xDC00)
+                )
+                continue
             text = "-" if code == 2 else chr(code)
             pdfium_c.FPDFText_GetLooseCharBox(handle, index, ctypes.byref(box))
             pdfium_c.FPDFText_GetMatrix(handle, index, ctypes.byref(matrix))
@@ -119,6 +127,29 @@ def page_chars(page: pdfium.PdfPage) -> list[Char]:
     finally:
         textpage.close()
     return chars
+
+
+def read_chars(pdf: bytes) -> list[tuple[list[Char], float, float]]:
+    """Each page's characters (``page_chars``), width and height."""
+    document = pdfium.PdfDocument(pdf)
+    try:
+        pages = []
+        for page in document:
+            pages.append((page_chars(page), page.get_width(), page.get_height()))
+            page.close()
+    finally:
+        document.close()
+    return pages
+
+
+def chars_text(chars: list[Char]) -> str:
+    """The text pdfplumber's ``Page.extract_text()`` makes of these characters."""
+    return chars_to_textmap(chars).as_string if chars else ""
+
+
+def page_texts(pdf: bytes) -> list[str]:
+    """Each page's text as pdfplumber's ``extract_text()`` reads it, read with pdfium."""
+    return [chars_text(chars) for chars, _, _ in read_chars(pdf)]
 
 
 def _cropped(chars: list[Char], x0: float, x1: float) -> list[Char]:
@@ -154,14 +185,7 @@ def _foot_number(lines: list[Line], height: float) -> str | None:
 
 def read_pages(pdf: bytes, *, folded: bool) -> list[Page]:
     """The booklet's pages in reading order; in a folded booklet blanks are empty pages."""
-    document = pdfium.PdfDocument(pdf)
-    try:
-        pages = []
-        for page in document:
-            pages.append((page_chars(page), page.get_width(), page.get_height()))
-            page.close()
-    finally:
-        document.close()
+    pages = read_chars(pdf)
     if not folded:
         return [_page(chars, width, height, width > height) for chars, width, height in pages]
     # The sides come first, then the score sheet (landscape, whole) if there is one.

@@ -8,9 +8,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pdfplumber
 import pikepdf
 import pytest
+from pagecheck import chars_text, read_chars
 from pypdf import PdfReader
 
 from sheetgen import __version__, booklet
@@ -39,13 +39,14 @@ class Rendered:
     def __init__(self, pdf: bytes, fetched: list[str]) -> None:
         self.pdf = pdf
         self.fetched = fetched
-        with pdfplumber.open(io.BytesIO(pdf)) as doc:
-            self.pages = [page.extract_text() or "" for page in doc.pages]
-            self.sizes = [(float(page.width), float(page.height)) for page in doc.pages]
-            self.chars = [
-                [(c["x0"], c["top"], c["x1"], c["bottom"]) for c in page.chars]
-                for page in doc.pages
-            ]
+        # Read with pdfium: the text is pdfplumber's; a character's box also takes in any
+        # ink past its advance (a J's tail), so the margins are checked at least as strictly.
+        read = read_chars(pdf)
+        self.pages = [chars_text(chars) for chars, _, _ in read]
+        self.sizes = [(width, height) for _, width, height in read]
+        self.chars = [
+            [(c["x0"], c["top"], c["x1"], c["bottom"]) for c in chars] for chars, _, _ in read
+        ]
         self.text = "\n".join(self.pages)
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import pdfplumber
 import pytest
+from pagecheck import chars_text, read_chars
 
 from sheetgen.booklet import render_html
 from sheetgen.houserules import resolve
@@ -21,9 +22,9 @@ GAMES = ("spite-and-malice", "skip-bo-board")
 
 def pdf_text(pdf: bytes) -> tuple[int, tuple[float, float], str]:
     """Page count, first page size and the whole text with lines joined as a reader sees it."""
-    with pdfplumber.open(io.BytesIO(pdf)) as doc:
-        pages = [page.extract_text() or "" for page in doc.pages]
-        size = (float(doc.pages[0].width), float(doc.pages[0].height))
+    read = read_chars(pdf)
+    pages = [chars_text(chars) for chars, _, _ in read]
+    size = (float(read[0][1]), float(read[0][2]))
     text = "\n".join(pages)
     text = re.sub(r"(?<=\w)-\n(?=\w)", "-", text)
     return len(pages), size, re.sub(r"\s+", " ", text)

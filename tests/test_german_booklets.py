@@ -14,7 +14,7 @@ from typing import Any
 import pdfplumber
 import pikepdf
 import pytest
-from pagecheck import COMMAND_LINE, body_lines, contents, problems
+from pagecheck import COMMAND_LINE, body_lines, contents, page_texts, problems
 from test_booklet_pages import PAPERS, Booklet
 
 from sheetgen.booklet import render_html, rules_document
@@ -265,13 +265,11 @@ def test_german_quotation_marks_in_the_text(tmp_path: Path) -> None:
 def german(booklet_pdf: Callable[..., bytes], **options: Any) -> list[str]:
     """Each page's text of the German Skip-Bo booklet (A4, flat) for ``options``."""
     pdf = booklet_pdf("skip-bo", A4, "pages", lang="de", **options)
-    with pdfplumber.open(io.BytesIO(pdf)) as document:
-        return [flat(page.extract_text() or "") for page in document.pages]
+    return [flat(text) for text in page_texts(pdf)]
 
 
 def sheet_text(pdf: Path) -> str:
-    with pdfplumber.open(pdf) as document:
-        return flat(" ".join(page.extract_text() or "" for page in document.pages))
+    return flat(" ".join(page_texts(pdf.read_bytes())))
 
 
 def test_the_reviewed_grammar_of_the_official_booklet(booklet_pdf: Callable[..., bytes]) -> None:
@@ -312,8 +310,7 @@ def test_a_one_card_stock_without_a_wild_start_in_english(
     booklet_pdf: Callable[..., bytes],
 ) -> None:
     pdf = booklet_pdf("skip-bo", A4, "pages", stock=1, **{"no-wild-start": True})
-    with pdfplumber.open(io.BytesIO(pdf)) as document:
-        text = flat(" ".join(page.extract_text() or "" for page in document.pages))
+    text = flat(" ".join(page_texts(pdf)))
     assert "If it is a Skip-Bo card, its owner slides it under the draw pile and takes" in text
     assert "slides the wild under the draw pile and takes the next card from its top" in text
     assert "shuffles the whole pile" not in text

@@ -14,6 +14,7 @@ import pdfplumber
 import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
+from pagecheck import page_texts
 from test_sheet_fit import (
     PAPERS,
     Words,
@@ -178,8 +179,7 @@ def test_numbers_are_written_in_the_languages_style() -> None:
 
 
 def text_of(pdf: bytes) -> str:
-    with pdfplumber.open(io.BytesIO(pdf)) as document:
-        return "\n".join(page.extract_text() or "" for page in document.pages)
+    return "\n".join(page_texts(pdf))
 
 
 def assert_german(text: str, names: tuple[str, ...] | list[str] = ()) -> None:

@@ -17,6 +17,7 @@ from typing import Any
 
 import pdfplumber
 import pytest
+from pagecheck import page_texts
 
 from sheetgen.games import RULES_PATH_ENV
 
@@ -25,8 +26,7 @@ POCKET = ["--rules-dir", str(GAMES)]
 
 
 def pdf_pages(pdf: bytes) -> list[str]:
-    with pdfplumber.open(io.BytesIO(pdf)) as document:
-        return [re.sub(r"\s+", " ", page.extract_text() or "") for page in document.pages]
+    return [re.sub(r"\s+", " ", text) for text in page_texts(pdf)]
 
 
 def words_on_sheet(pdf: bytes) -> list[str]:

@@ -14,8 +14,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-import pdfplumber
 import pytest
+from pagecheck import page_texts
 from pypdf import PdfReader
 
 from sheetgen.booklet import build_booklet, render_html
@@ -444,8 +444,7 @@ def test_the_board_game_covers_the_draw_pile_space_an_empty_draw_pile_and_its_wo
 
 
 def pdf_lines(pdf: bytes) -> list[str]:
-    with pdfplumber.open(io.BytesIO(pdf)) as doc:
-        return [line for page in doc.pages for line in (page.extract_text() or "").splitlines()]
+    return [line for text in page_texts(pdf) for line in text.splitlines()]
 
 
 def test_pdf_partnerships_short_stock_and_standard_deck(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ import pdfplumber
 import pikepdf
 import pytest
 from conftest import Runner
+from pagecheck import page_texts
 from pdfcheck import check_pdf_structure, marks_near_edge
 
 from sheetgen.layout import Box, Layout
@@ -126,8 +127,7 @@ def assert_sound(pdf: bytes) -> None:
 
 
 def all_text(pdf: bytes) -> str:
-    with pdfplumber.open(io.BytesIO(pdf)) as document:
-        return "\n".join(page.extract_text() or "" for page in document.pages)
+    return "\n".join(page_texts(pdf))
 
 
 @pytest.fixture(scope="module")
