@@ -229,12 +229,12 @@ class Painter:
         texts += [_in_box(layout.final[c], v, True) for c, v in values.final.items()]
         canvas = self.canvas
         canvas.setLineWidth(0.9)
-        rings = canvas.beginPath()
-        for row, column in sorted(values.won):
-            _ring(rings, layout.points[row][column])
+        rings = [_ring(layout.points[row][column]) for row, column in sorted(values.won)]
         if layout.keys:
-            _ring(rings, layout.keys[0])
-        canvas.drawPath(rings, stroke=1, fill=0)
+            rings.append(_ring(layout.keys[0]))
+        # One stroked path of every ring, as drawPath writes it: "n" and the path, then "S".
+        canvas.addLiteral(" ".join(["n", *rings]) if rings else "")
+        canvas.addLiteral("S")
         if len(layout.keys) > 1:
             _heavy_box(canvas, layout.keys[1])
         if values.reached is not None:
@@ -282,23 +282,36 @@ def _marker(hollow: Any, solid: Any, kind: str, x: float, y: float) -> None:
         solid.lineTo(x + size, y - size)
 
 
-def _ellipse(path: Any, cx: float, cy: float, rx: float, ry: float) -> None:
-    """Four Bézier quarters; reportlab's general arc code is needlessly slow for whole ellipses."""
+def _quarters(
+    cx: float, cy: float, rx: float, ry: float
+) -> tuple[tuple[float, float], tuple[tuple[float, float, float, float, float, float], ...]]:
+    """An ellipse as four Bézier quarters: where it starts and each curve's three points;
+    reportlab's general arc code is needlessly slow for whole ellipses."""
     kx, ky = rx * KAPPA, ry * KAPPA
-    path.moveTo(cx + rx, cy)
-    path.curveTo(cx + rx, cy + ky, cx + kx, cy + ry, cx, cy + ry)
-    path.curveTo(cx - kx, cy + ry, cx - rx, cy + ky, cx - rx, cy)
-    path.curveTo(cx - rx, cy - ky, cx - kx, cy - ry, cx, cy - ry)
-    path.curveTo(cx + kx, cy - ry, cx + rx, cy - ky, cx + rx, cy)
+    return (cx + rx, cy), (
+        (cx + rx, cy + ky, cx + kx, cy + ry, cx, cy + ry),
+        (cx - kx, cy + ry, cx - rx, cy + ky, cx - rx, cy),
+        (cx - rx, cy - ky, cx - kx, cy - ry, cx, cy - ry),
+        (cx + kx, cy - ry, cx + rx, cy - ky, cx + rx, cy),
+    )
+
+
+def _ellipse(path: Any, cx: float, cy: float, rx: float, ry: float) -> None:
+    start, curves = _quarters(cx, cy, rx, ry)
+    path.moveTo(*start)
+    for curve in curves:
+        path.curveTo(*curve)
     path.close()
 
 
-def _ring(path: Any, box: Box) -> None:
-    """A ring round the number, of one shape however wide the column: never over
-    RING_ASPECT times as wide as it is tall."""
+@lru_cache(maxsize=1024)  # the winners' slots of one shape of page ring the same boxes
+def _ring(box: Box) -> str:
+    """A ring round the number, of one shape however wide the column (never over
+    RING_ASPECT times as wide as it is tall), as the path operators reportlab writes."""
     ry = box.height / 2 - max(1.5, box.height * 0.12)
     rx = min(box.width / 2 - 2.0, ry * RING_ASPECT)
-    _ellipse(path, box.x + box.width / 2, box.y + box.height / 2, rx, ry)
+    start, curves = _quarters(box.x + box.width / 2, box.y + box.height / 2, rx, ry)
+    return " ".join([f"{fp_str(*start)} m", *(f"{fp_str(*curve)} c" for curve in curves), "h"])
 
 
 def _heavy_box(canvas: Any, box: Box) -> None:
