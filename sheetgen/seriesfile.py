@@ -9,11 +9,13 @@ exactly those names.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import gc
 import io
 import json
 import re
+import stat
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from functools import cache
@@ -230,9 +232,12 @@ def _data(text: str, path: Path) -> Any:
 
 
 def _read(path: Path) -> str:
-    # A FIFO or a device would block or never end: a series is an ordinary file.
-    if path.exists() and not path.is_file() and not path.is_dir():
-        raise SeriesFileError(file=path, problem="is not an ordinary file; give a series file")
+    # A FIFO or a device would block or never end: a series is an ordinary file. (A file
+    # that cannot be looked at is left to the reading, which says why.)
+    with contextlib.suppress(OSError):
+        mode = path.stat().st_mode
+        if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+            raise SeriesFileError(file=path, problem="is not an ordinary file; give a series file")
     try:
         # Bytes, not read_text: line endings must come back exactly as they were.
         return path.read_bytes().decode("utf-8")
