@@ -29,7 +29,7 @@ from sheetgen.fonts import font_files
 from sheetgen.games import TEAM_SIZE, GameDef, Section
 from sheetgen.houserules import HouseRules, differences, official_of
 from sheetgen.language import ENGLISH, Language
-from sheetgen.markdown import ContentsEntry, first_heading, render_markdown
+from sheetgen.markdown import ContentsEntry, first_heading, render_markdown, tie_short_words
 from sheetgen.paper import Paper
 from sheetgen.pictures import check_picture
 from sheetgen.preview import in_format
@@ -474,9 +474,8 @@ _NOT_RUNNING = ("head", "svg", "style", "title")
 
 
 def _with_breaks(html: str, lang: Language) -> str:
-    """The running text of ``html`` with the language's own breaks of long compounds."""
-    if not lang.counting.breaks:
-        return html
+    """The running text of ``html`` with the language's own breaks of long compounds, and
+    no break after an article or a number (``tie_short_words``)."""
     parts = re.split(r"(<[^>]*>)", html)
     inside = 0
     for index, part in enumerate(parts):
@@ -484,7 +483,7 @@ def _with_breaks(html: str, lang: Language) -> str:
         if tag and tag.group(2).lower() in _NOT_RUNNING and not part.endswith("/>"):
             inside += -1 if tag.group(1) else 1
         elif not tag and not inside and part:
-            parts[index] = lang.counting.soft_hyphens(part)
+            parts[index] = tie_short_words(lang.counting.soft_hyphens(part))
     return "".join(parts)
 
 

@@ -4,6 +4,8 @@ CommonMark plus tables, with raw HTML, images and links switched off: raw
 HTML shows as text, and nothing in the Markdown can make the renderer fetch a
 file or a URL. Headings get ids (for the table of contents) and can be moved
 down, so a table's own headings nest under the title of their chapter.
+``tie_short_words`` ties an article or a number to the word after it with a no-break
+space, so that no line of the booklet ends on "the", "Eine" or the "25" of "25 points".
 """
 
 from __future__ import annotations
@@ -23,6 +25,20 @@ MAX_HEADING = 6
 MAX_DEPTH = 32
 # A dozen printed pages of prose: far more than any table's own rules, and quick to set.
 MAX_MARKDOWN = 30_000
+NO_BREAK_SPACE = "\u00a0"
+# Words a line should not end on: the articles and the small numbers of the booklet's
+# languages (English and German; none of them is a word of the other that could stand
+# at a line's end), and any number in figures ("25 points", "5 Karten").
+SHORT_WORDS = (
+    *("a", "an", "the", "one", "two", "three", "four", "five", "six", "seven", "eight"),
+    *("nine", "ten", "eleven", "twelve"),
+    *("der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer"),
+    *("eines", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn"),
+    *("elf", "zwölf"),
+)
+_TIED = re.compile(
+    r"(?<![\w\-])(\d+|" + "|".join(SHORT_WORDS) + r")[ \n](?=[\w(„“\"'])", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True)
@@ -40,6 +56,11 @@ class RenderedMarkdown:
 
     html: str
     headings: tuple[ContentsEntry, ...]
+
+
+def tie_short_words(text: str) -> str:
+    """``text`` with a no-break space after each article and number (see SHORT_WORDS)."""
+    return _TIED.sub(lambda found: found.group(1) + NO_BREAK_SPACE, text)
 
 
 @cache

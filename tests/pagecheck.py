@@ -10,11 +10,14 @@ saddle-stitch order, so its blank pages and page numbers can be checked where th
 from __future__ import annotations
 
 import ctypes
+import io
+import itertools
 import re
 import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
+import pdfplumber
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 from pdfplumber.utils.text import chars_to_textmap
@@ -34,6 +37,10 @@ class Line:
     top: float
     bottom: float
     size: float
+    x0: float = 0.0
+    x1: float = 0.0
+    # The widest space between two of its letters: wide where the line crosses table cells.
+    widest_gap: float = 0.0
 
 
 @dataclass
@@ -174,7 +181,18 @@ def _lines(chars: list[Char], width: float, height: float) -> list[Line]:
         inked = [c for c in line["chars"] if c["text"].strip()]
         if inked:
             size = max(c["size"] for c in inked)
-            found.append(Line(line["text"], line["top"], line["bottom"], size))
+            gaps = [b["x0"] - a["x1"] for a, b in itertools.pairwise(inked)]
+            found.append(
+                Line(
+                    line["text"],
+                    line["top"],
+                    line["bottom"],
+                    size,
+                    line["x0"],
+                    line["x1"],
+                    max(gaps, default=0.0),
+                )
+            )
     return found
 
 
@@ -283,3 +301,194 @@ def contents(pages: list[Page]) -> list[tuple[str, str]]:
         if entries:
             return entries
     return []
+
+
+# Words no line should end on when the sentence goes on: the articles and small numbers of
+# the booklet's languages, and numbers in figures ("25 | points", "5 | Karten").
+SHORT_WORD = re.compile(
+    r"(?:\d+|a|an|the|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+    r"|der|die|das|den|dem|des|ein|eine|einen|einem|einer|eines"
+    r"|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|zwölf)",
+    re.IGNORECASE,
+)
+
+
+def stranded_short_words(pages: list[Page]) -> list[str]:
+    """Lines of running text that end on an article or a number while their sentence goes
+    on at the next line, e.g. "... Eine" / "Karte ..." or "... 25" / "Punkte". A line was
+    broken there when the next line's first word would not have fitted after it; the next
+    line goes on with the sentence when it follows at the page's usual line pitch and opens
+    with a word (a new list item opens with a bullet or a figure). A line across a table's
+    cells is left out: its last word ends a cell."""
+    found = []
+    for number, page in enumerate(pages, start=1):
+        lines = [line for line in page.lines if line.text.strip()]
+        if len(lines) < 2:
+            continue
+        usual = statistics.mode(round(b.top - a.top, 1) for a, b in itertools.pairwise(lines))
+        right = max(line.x1 for line in lines)
+        for line, after in itertools.pairwise(lines):
+            words, opening = line.text.split(), after.text.split()[0]
+            fits = line.x1 + (len(opening) + 1) * 0.6 * line.size < right
+            if (
+                SHORT_WORD.fullmatch(words[-1])
+                and not fits
+                and not LEADER.search(line.text)
+                and line.widest_gap < line.size
+                and abs(after.top - line.top - usual) < 0.6
+                and abs(after.size - line.size) < 0.3
+                and re.match(r"[^\W\d_]", opening)
+            ):
+                found.append(f"page {number}: {line.text!r} / {after.text!r}")
+    return found
+
+
+@dataclass
+class ContentsRow:
+    """One entry of the contents as printed: where its title ends, the left edges of its
+    leader dots, and where its page number (or "back cover") starts and ends."""
+
+    title: str
+    title_end: float
+    dots: list[float]
+    where: str
+    where_start: float
+    where_end: float
+    size: float
+
+
+def contents_rows(pdf: bytes, *, folded: bool) -> list[ContentsRow]:
+    """The contents entries as printed: on the cover, or whole on the page after it (the
+    cover is the right half of a folded booklet's first side, the page after it the left
+    half of its second)."""
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        first, second = doc.pages[0], doc.pages[1]
+        if folded:
+            width, height = float(first.width), float(first.height)
+            first = first.crop((width / 2, 0, width, height))
+            second = second.crop((0, 0, width / 2, height))
+        for page in (first, second):
+            rows = _contents_rows(page)
+            if rows:
+                return rows
+    return []
+
+
+def _contents_rows(page: pdfplumber.page.Page) -> list[ContentsRow]:
+    rows = []
+    for line in page.extract_text_lines(return_chars=True):
+        chars = [c for c in line["chars"] if c["text"].strip()]
+        # From the right: the page number or words, then the run of leader dots.
+        end = len(chars)
+        while end and chars[end - 1]["text"] != ".":
+            end -= 1
+        start = end
+        while start and chars[start - 1]["text"] == ".":
+            start -= 1
+        if end - start < 4 or start == 0 or end == len(chars):
+            continue
+        rows.append(
+            ContentsRow(
+                "".join(c["text"] for c in chars[:start]),
+                float(chars[start - 1]["x1"]),
+                [float(c["x0"]) for c in chars[start:end]],
+                "".join(c["text"] for c in chars[end:]),
+                float(chars[end]["x0"]),
+                float(chars[-1]["x1"]),
+                float(chars[start]["size"]),
+            )
+        )
+    return rows
+
+
+def heading_cells(pdf: bytes, headings: set[str]) -> list[str]:
+    """The text of each table's column headings as printed, line breaks kept: each cell of
+    a table's first row whose words are one of ``headings`` (so a drawing that pdfplumber
+    reads as a table is left out)."""
+
+    def words(text: str) -> str:
+        return " ".join(re.sub(r"[\u2010\u00ad-]\n", "", text).split())
+
+    found = []
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        for page in doc.pages:
+            for table in page.find_tables():
+                for cell in table.rows[0].cells:
+                    if cell is None:
+                        continue
+                    text = page.crop(cell).extract_text()
+                    if text and words(text) in headings:
+                        found.append(text)
+    return found
+
+
+def leader_problems(rows: list[ContentsRow]) -> list[str]:
+    """What is uneven about the contents' leaders: dots off the one grid they share, a dot
+    that touches its title, rows of dots that end at different places before their page
+    numbers, page numbers not right-aligned in one column."""
+    found = []
+    pitch = statistics.median(b - a for row in rows for a, b in itertools.pairwise(row.dots))
+    origin = rows[0].dots[-1]
+    for row in rows:
+        if row.dots[0] - row.title_end < 0.4 * row.size:
+            found.append(f"{row.title}: the first dot touches the title")
+        steps = [(x - origin) / pitch for x in row.dots]
+        if any(abs(step - round(step)) * pitch > 0.3 for step in steps):
+            found.append(f"{row.title}: dots off the grid")
+    numbered = [row for row in rows if row.where.isdigit()]
+    if max(r.dots[-1] for r in numbered) - min(r.dots[-1] for r in numbered) > 0.3:
+        found.append("the rows of dots end at different places")
+    if max(r.where_end for r in rows) - min(r.where_end for r in rows) > 0.3:
+        found.append("the page numbers are not right-aligned in one column")
+    return found
+
+
+def _squeezed(text: str) -> str:
+    """Text without its white space or hyphens (a line break may add one: U+2010, a soft
+    hyphen, or "-" as pdfium reads it)."""
+    return re.sub(r"[\s\u2010\u00ad-]", "", text)
+
+
+def example_and_sum(html: str) -> tuple[str, str] | None:
+    """The worked example's table (its last row) and the sentence after it that sums it up,
+    as the booklet's HTML has them; None when the booklet has no such table."""
+    from html import unescape
+
+    found = re.search(
+        r"<table>((?:(?!</table>).)*(?:Cards left|Karten übrig)(?:(?!</table>).)*)</table>"
+        r"\s*<p>(.*?)</p>",
+        html,
+        flags=re.DOTALL,
+    )
+    if found is None:
+        return None
+
+    def text(part: str) -> str:
+        return " ".join(unescape(re.sub(r"<[^>]+>", " ", part)).split())
+
+    last_row = text(found.group(1).rsplit("<tr>", 1)[1])
+    sentence = re.match(r"(.+?[.!?])(?:\s|$)", text(found.group(2)))
+    assert sentence is not None
+    return last_row, sentence.group(1)
+
+
+def pages_holding(pages: list[Page], text: str) -> list[int]:
+    """The pages (1-based, reading order) whose text holds ``text`` whole."""
+    wanted = _squeezed(text)
+    return [
+        number
+        for number, page in enumerate(pages, start=1)
+        if wanted in _squeezed("".join(line.text for line in page.content))
+    ]
+
+
+def example_split(pages: list[Page], html: str) -> str | None:
+    """The worked example's table and its summing sentence when they are not on one page."""
+    example = example_and_sum(html)
+    if example is None:
+        return None
+    row, sentence = example
+    row_pages, sentence_pages = pages_holding(pages, row), pages_holding(pages, sentence)
+    if not row_pages or row_pages[-1:] != sentence_pages[:1]:
+        return f"{row!r} on {row_pages}, {sentence!r} on {sentence_pages}"
+    return None

@@ -19,7 +19,22 @@ from typing import Any
 import pdfplumber
 import pytest
 from conftest import Once
-from pagecheck import COMMAND_LINE, Line, Page, body_lines, contents, problems, read_pages
+from pagecheck import (
+    COMMAND_LINE,
+    ContentsRow,
+    Line,
+    Page,
+    body_lines,
+    body_size,
+    contents,
+    contents_rows,
+    example_split,
+    heading_cells,
+    leader_problems,
+    problems,
+    read_pages,
+    stranded_short_words,
+)
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas
@@ -57,6 +72,7 @@ TOGGLES: dict[str, dict[str, dict[str, Any]]] = {
             "target": 300,
         },
         "cards-left": {"scoring": "cards-left"},
+        "partnership-4": {"players": 4, "partnerships": True},
     },
     "spite-and-malice": {
         "official": {},
@@ -201,6 +217,55 @@ def test_no_command_line_in_the_booklet(booklet: Booklet) -> None:
     assert COMMAND_LINE.search(booklet.text) is None
 
 
+def test_contents_leaders_are_even_and_page_numbers_in_one_column(booklet: Booklet) -> None:
+    rows = contents_rows(booklet.pdf, folded=booklet.folded)
+    assert len(rows) >= 5
+    assert leader_problems(rows) == []
+
+
+def colophon_and_back_cover(pages: list[Page], heading: str) -> list[Line]:
+    """The lines of the box that says how to print (its heading and what follows it on its
+    page) and of the back cover (the last portrait page)."""
+    (box,) = [page for page in pages if any(line.text.strip() == heading for line in page.lines)]
+    top = next(line.top for line in box.lines if line.text.strip() == heading)
+    portrait = [page for page in pages if not page.landscape]
+    return [line for line in box.content if line.top >= top] + portrait[-1].content
+
+
+def test_the_printing_box_and_back_cover_are_set_at_reading_size(booklet: Booklet) -> None:
+    """Both were 8.5 pt with room to spare: now the body's size, and never under 9.5 pt."""
+    lines = colophon_and_back_cover(booklet.pages, "Printing these rules")
+    floor = min(body_size(booklet.pages), 9.5) - 0.05
+    assert min(line.size for line in lines) >= floor, [
+        (line.text, line.size) for line in lines if line.size < floor
+    ]
+
+
+def test_no_line_ends_on_an_article_or_a_number(booklet: Booklet) -> None:
+    assert stranded_short_words(booklet.pages) == []
+
+
+def column_headings(html: str) -> set[str]:
+    """The text of every table's column headings in the booklet's HTML."""
+    cells = re.findall(r"<th[^>]*>(.*?)</th>", html, flags=re.DOTALL)
+    plain = (
+        unescape(re.sub(r"<[^>]+>", "", cell)).replace("\N{SOFT HYPHEN}", "") for cell in cells
+    )
+    return {" ".join(cell.split()) for cell in plain if cell.strip()}
+
+
+def test_column_headings_break_only_between_words(booklet: Booklet) -> None:
+    headings = column_headings(booklet.html)
+    cells = heading_cells(booklet.pdf, headings)
+    assert bool(cells) == bool(headings)
+    assert [cell for cell in cells if re.search(r"[\u2010\u00ad-]\n", cell)] == []
+
+
+def test_the_worked_example_stays_on_the_page_of_its_sum(booklet: Booklet) -> None:
+    """The example's table and the sentence that sums it up are read on one page."""
+    assert example_split(booklet.pages, booklet.html) is None
+
+
 class _Blocks(HTMLParser):
     """The booklet's lists and tables in reading order: each with the text of its items
     (a list's items, a table's rows). The contents (its entries end in leaders on paper)
@@ -316,6 +381,43 @@ def test_the_list_check_sees_a_list_cut_after_its_first_item() -> None:
     assert _where_items_fall(booklet) == [("ul 'Third'", [(1, 1), (2, 2), (2, 2)])]
 
 
+def test_the_typesetting_checks_find_what_they_look_for() -> None:
+    """A stranded article, uneven leaders and an example cut from its sum are all seen."""
+    lines = [
+        Line("Running text that goes on until the article Eine", 100, 110, 10, 72, 500),
+        Line("Karte ends a sentence, and 25 points stay together.", 114, 124, 10, 72, 480),
+        Line("A last short line.", 128, 138, 10, 72, 200),
+    ]
+    assert stranded_short_words([Page(lines, 800)]) == [
+        "page 1: 'Running text that goes on until the article Eine' / "
+        "'Karte ends a sentence, and 25 points stay together.'"
+    ]
+    assert stranded_short_words([Page(lines[1:], 800)]) == []
+    even = ContentsRow("Setting up", 100.0, [110.0, 116.0, 122.0], "2", 130.0, 135.0, 10.0)
+    rows = [
+        even,
+        ContentsRow("Winning", 108.0, [110.0, 116.0, 122.0], "5", 130.0, 135.0, 10.0),
+        ContentsRow("Strategy", 80.0, [93.0, 99.0], "12", 125.0, 135.0, 10.0),
+        ContentsRow("Scoring", 80.0, [92.0, 98.0, 104.0, 110.0, 116.0], "3", 130.0, 133.0, 10.0),
+    ]
+    assert leader_problems(rows) == [
+        "Winning: the first dot touches the title",
+        "Strategy: dots off the grid",
+        "the rows of dots end at different places",
+        "the page numbers are not right-aligned in one column",
+    ]
+    assert leader_problems([even, even]) == []
+    html = (
+        "<table><tr><th>Player</th><th>Cards left</th></tr><tr><td>Bob</td><td>8</td></tr>"
+        "</table>\n<p>That is 8 cards. At that rate it takes four wins.</p>"
+    )
+    table = Page([Line("Player Cards left", 10, 20, 10), Line("Bob 8", 30, 40, 10)], 800)
+    summed = Page([Line("That is 8 cards. At that rate it", 10, 20, 10)], 800)
+    assert example_split([table, summed], html) == "'Bob 8' on [1], 'That is 8 cards.' on [2]"
+    table.lines += summed.lines
+    assert example_split([table], html) is None
+
+
 def test_the_check_finds_what_it_looks_for(tmp_path: Path) -> None:
     """The reader flags a nearly empty page, a heading at a page's foot and small text."""
     path = tmp_path / "bad.pdf"
@@ -399,7 +501,7 @@ def test_html_passes_the_text_checks(page: tuple[str, str]) -> None:
     for target, title in re.findall(r'<a href="#([^"]+)">([^<]+)</a>', html):
         assert target in ids
         found = re.search(rf'id="{re.escape(target)}"[^>]*>(.*?)</h\d>', html, flags=re.S)
-        assert found and _words(found.group(1)) == unescape(title).strip()
+        assert found and _words(found.group(1)) == _words(title)
     screen = html[html.index("@media screen") :]
     measure = float(re.search(r"max-width: ([\d.]+)em", screen).group(1))  # type: ignore[union-attr]
     # DejaVu Sans averages a little over half an em a letter: 45-75 letters a line.

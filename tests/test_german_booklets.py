@@ -16,13 +16,19 @@ import pytest
 from pagecheck import (
     COMMAND_LINE,
     body_lines,
+    body_size,
     chars_text,
     contents,
+    contents_rows,
+    example_split,
+    heading_cells,
+    leader_problems,
     page_texts,
     problems,
     read_chars,
+    stranded_short_words,
 )
-from test_booklet_pages import PAPERS, Booklet
+from test_booklet_pages import PAPERS, Booklet, colophon_and_back_cover, column_headings
 
 from sheetgen.booklet import render_html, rules_document
 from sheetgen.houserules import resolve
@@ -54,6 +60,7 @@ TOGGLES: dict[str, dict[str, Any]] = {
     "extra": {"extra": "EXTRA"},
     "cards-left": {"scoring": "cards-left", "players": 4, "partnerships": True},
     "no-bonus": {"players": 2, "bonus": 0, "first-player": "youngest", "must-play-stock": True},
+    "partnership-4": {"players": 4, "partnerships": True},
 }
 WAYS = [("letter", "pages"), ("a4", "booklet"), ("a4", "pages"), ("letter", "booklet")]
 CASES = [("official", paper, layout) for paper, layout in WAYS[:2]] + [
@@ -185,6 +192,40 @@ def test_no_word_runs_past_the_margins(case: Any) -> None:
                 assert char["x1"] <= fold - 20 or char["x0"] >= fold + 20, where
 
 
+def test_contents_leaders_are_even_and_page_numbers_in_one_column(case: Any) -> None:
+    _, booklet, pdf = case
+    rows = contents_rows(pdf, folded=booklet.folded)
+    assert len(rows) >= 5
+    assert leader_problems(rows) == []
+
+
+def test_the_printing_box_and_back_cover_are_set_at_reading_size(case: Any) -> None:
+    _, booklet, _ = case
+    lines = colophon_and_back_cover(booklet.pages, "Diese Regeln drucken")
+    floor = min(body_size(booklet.pages), 9.5) - 0.05
+    assert min(line.size for line in lines) >= floor
+
+
+def test_no_line_ends_on_an_article_or_a_number(case: Any) -> None:
+    """ "Eine" / "Karte", "25" / "Punkte": an article or a number stays with its word."""
+    _, booklet, _ = case
+    assert stranded_short_words(booklet.pages) == []
+
+
+def test_column_headings_break_only_between_words(case: Any) -> None:
+    """The scoring table's headings ("Karten übrig", "Zur Summe") are never hyphenated."""
+    _, booklet, pdf = case
+    headings = column_headings(booklet.html)
+    cells = heading_cells(pdf, headings)
+    assert bool(cells) == bool(headings)
+    assert [cell for cell in cells if re.search(r"[\u2010\u00ad-]\n", cell)] == []
+
+
+def test_the_worked_example_stays_on_the_page_of_its_sum(case: Any) -> None:
+    _, booklet, _ = case
+    assert example_split(booklet.pages, booklet.html) is None
+
+
 def test_the_pdf_says_it_is_german(case: Any) -> None:
     _, _, pdf = case
     with pikepdf.open(io.BytesIO(pdf)) as document:
@@ -256,6 +297,7 @@ def test_compounds_the_patterns_break_wrongly_break_at_their_parts() -> None:
 
 def test_german_quotation_marks_in_the_text(tmp_path: Path) -> None:
     html = render_html(resolve(options=options("extra", tmp_path)), paper=A4, lang=GERMAN)
+    html = html.replace("\N{NO-BREAK SPACE}", " ")  # "dem Spiel": the article stays with it
     assert (
         "siehe \N{DOUBLE LOW-9 QUOTATION MARK}Nach dem Spiel\N{LEFT DOUBLE QUOTATION MARK}" in html
     )
@@ -325,7 +367,8 @@ def test_team_wording_and_labels_in_a_partnership_booklet(
     pages = german(booklet_pdf, partnerships=True)
     text = " ".join(pages)
     assert "Punkte bekommt nur das Team, das ein Spiel gewinnt:" in text
-    assert "Jede Karte in den Spielerstapeln des" in text  # a table cell: "… anderen Teams"
+    # a table cell, broken before "des anderen Teams" (the article stays with its words)
+    assert "Jede Karte in den Spielerstapeln" in text and "des anderen Teams" in text
     assert "das Team, das zuerst 500 erreicht" in text
     assert "das Team, das zuerst 500 Punkte erreicht, gewinnt die Serie." in text
     assert "Punkte des Siegerteams in seine Spalte ein" in text

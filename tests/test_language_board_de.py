@@ -20,7 +20,14 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from conftest import Once
-from pagecheck import Page, problems, read_pages
+from pagecheck import (
+    Page,
+    contents_rows,
+    leader_problems,
+    problems,
+    read_pages,
+    stranded_short_words,
+)
 from pypdf import PdfReader
 from test_rules_text import body_text
 
@@ -59,7 +66,11 @@ TOGGLES: dict[str, dict[str, Any]] = {
 
 # Two PDFs (a PDF costs seconds): both papers, both layouts, the official rules and the
 # toggles changed.
-PRINTED = [("official", A4, "pages"), ("short-stock-extra", LETTER, "booklet")]
+PRINTED = [
+    ("official", A4, "pages"),
+    ("short-stock-extra", LETTER, "booklet"),
+    ("official", A4, "booklet"),
+]
 
 SPELLED = {
     "en": [
@@ -471,3 +482,17 @@ def test_the_pattern_names_stay_inside_their_boxes(
                 box = min(boxes, key=lambda b: b["width"])
                 assert box["x0"] < word["x0"] and word["x1"] < box["x1"], word["text"]
     assert seen == 8  # six patterned spaces and two patterned piles
+
+
+@pytest.mark.parametrize(("name", "paper", "layout"), PRINTED, ids=lambda v: getattr(v, "name", v))
+def test_no_line_ends_on_an_article_or_a_number(
+    printed: Callable[[str, Paper, str], tuple[bytes, list[Page]]],
+    name: str,
+    paper: Paper,
+    layout: str,
+) -> None:
+    """The folded booklet left "Eine" alone at a line's end; articles and numbers stay with
+    the word after them ("eine Figur", "zehn Karten")."""
+    pdf, pages = printed(name, paper, layout)
+    assert stranded_short_words(pages) == []
+    assert leader_problems(contents_rows(pdf, folded=layout == "booklet")) == []
