@@ -29,7 +29,12 @@ from sheetgen.fonts import font_files
 from sheetgen.games import TEAM_SIZE, GameDef, Section
 from sheetgen.houserules import HouseRules, differences, official_of
 from sheetgen.language import ENGLISH, Language
-from sheetgen.markdown import ContentsEntry, first_heading, render_markdown, tie_short_words
+from sheetgen.markdown import (
+    ContentsEntry,
+    first_heading,
+    render_markdown,
+    tie_short_words_in_html,
+)
 from sheetgen.paper import Paper
 from sheetgen.pictures import check_picture
 from sheetgen.preview import in_format
@@ -474,8 +479,9 @@ _NOT_RUNNING = ("head", "svg", "style", "title")
 
 
 def _with_breaks(html: str, lang: Language) -> str:
-    """The running text of ``html`` with the language's own breaks of long compounds, and
-    no break after an article or a number (``tie_short_words``)."""
+    """The running text of ``html`` with the language's own breaks of long compounds."""
+    if not lang.counting.breaks:
+        return html
     parts = re.split(r"(<[^>]*>)", html)
     inside = 0
     for index, part in enumerate(parts):
@@ -483,7 +489,7 @@ def _with_breaks(html: str, lang: Language) -> str:
         if tag and tag.group(2).lower() in _NOT_RUNNING and not part.endswith("/>"):
             inside += -1 if tag.group(1) else 1
         elif not tag and not inside and part:
-            parts[index] = tie_short_words(lang.counting.soft_hyphens(part))
+            parts[index] = lang.counting.soft_hyphens(part)
     return "".join(parts)
 
 
@@ -729,7 +735,7 @@ def _set_pages(weasyprint: Any, fonts: Any, html_for: Callable[[Flow], str]) -> 
 
     def lay_out(flow: Flow) -> tuple[float, Any, list[_Page]]:
         html = weasyprint.HTML(
-            string=html_for(flow),
+            string=tie_short_words_in_html(html_for(flow)),
             base_url=templates_dir().as_uri(),
             url_fetcher=_fetcher(),
         )

@@ -4,8 +4,9 @@ CommonMark plus tables, with raw HTML, images and links switched off: raw
 HTML shows as text, and nothing in the Markdown can make the renderer fetch a
 file or a URL. Headings get ids (for the table of contents) and can be moved
 down, so a table's own headings nest under the title of their chapter.
-``tie_short_words`` ties an article or a number to the word after it with a no-break
-space, so that no line of the booklet ends on "the", "Eine" or the "25" of "25 points".
+``tie_short_words_in_html`` ties an article or a number to the word after it with a
+no-break space, so that no printed line ends on "the", "Eine" or the "25" of "25 points"
+(the HTML the booklet is set from, and the page for a screen, keep plain spaces).
 """
 
 from __future__ import annotations
@@ -61,6 +62,24 @@ class RenderedMarkdown:
 def tie_short_words(text: str) -> str:
     """``text`` with a no-break space after each article and number (see SHORT_WORDS)."""
     return _TIED.sub(lambda found: found.group(1) + NO_BREAK_SPACE, text)
+
+
+# Text inside these elements is left as written: headings (short, and the PDF's bookmarks
+# and the contents quote them) and what is not running text.
+_UNTIED = ("head", "svg", "style", "title", "h1", "h2", "h3", "h4", "h5", "h6")
+
+
+def tie_short_words_in_html(html: str) -> str:
+    """The printed booklet's HTML with ``tie_short_words`` applied to its running text."""
+    parts = re.split(r"(<[^>]*>)", html)
+    inside = 0
+    for index, part in enumerate(parts):
+        tag = re.match(r"<(/?)(\w+)", part)
+        if tag and tag.group(2).lower() in _UNTIED and not part.endswith("/>"):
+            inside += -1 if tag.group(1) else 1
+        elif not tag and not inside and part:
+            parts[index] = tie_short_words(part)
+    return "".join(parts)
 
 
 @cache

@@ -501,7 +501,7 @@ def test_html_passes_the_text_checks(page: tuple[str, str]) -> None:
     for target, title in re.findall(r'<a href="#([^"]+)">([^<]+)</a>', html):
         assert target in ids
         found = re.search(rf'id="{re.escape(target)}"[^>]*>(.*?)</h\d>', html, flags=re.S)
-        assert found and _words(found.group(1)) == _words(title)
+        assert found and _words(found.group(1)) == unescape(title).strip()
     screen = html[html.index("@media screen") :]
     measure = float(re.search(r"max-width: ([\d.]+)em", screen).group(1))  # type: ignore[union-attr]
     # DejaVu Sans averages a little over half an em a letter: 45-75 letters a line.
