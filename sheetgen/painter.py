@@ -84,9 +84,9 @@ class Painter:
         self.canvas.setAuthor("sheetgen")
         self.canvas.setViewerPreference("PrintScaling", "None")
         self._forms: dict[Grid, str] = {}
-        # Each text's PDF string per font, with the font subset it is in: valid for this
-        # document only, whose subsets gave its characters their codes.
-        self._encoded: dict[tuple[str, str], tuple[tuple[int, str], ...]] = {}
+        # Each text's font, origin and strings by font subset: valid for this document
+        # only, whose subsets gave its characters their codes.
+        self._placed: dict[Text, tuple[str, str, tuple[tuple[int, str], ...]]] = {}
 
     def sheet(self, layout: Layout, values: PageValues | None = None) -> None:
         """Paint one page of a sheet, blank or with ``values`` written in."""
@@ -181,36 +181,28 @@ class Painter:
 
         The operators are the ones reportlab's text object writes for a TrueType font
         (its documented way: ``splitString`` into subsets, a ``Tf`` where the subset
-        changes), but each distinct text is encoded once per document: a batch sets the
-        same numbers, names and words on page after page.
+        changes), but each text is placed and encoded once per document: a batch sets
+        the same numbers, names and words in the same places page after page.
         """
         if not texts:
             return
-        typeface, doc, encoded = self.typeface, self.canvas._doc, self._encoded
+        doc, placed = self.canvas._doc, self._placed
         code = ["BT", "1 0 0 1 0 0 Tm"]
         current: tuple[str, float] | None = None
         font: Any = None
         subset_now = -1
         size_code = ""
         for text in texts:
-            name = typeface.font_for(text.text, text.bold)
+            place = placed.get(text)
+            if place is None:
+                place = placed[text] = self._place(text)
+            name, origin, parts = place
             if current != (name, text.size):
                 current = (name, text.size)
                 font = getFont(name)
                 subset_now = -1
                 size_code = f"{fp_str(text.size)} Tf {fp_str(text.size * 1.2)} TL"
-            x = text.x
-            if text.align != "left":
-                width = typeface.string_width(text.text, text.size, text.bold)
-                x -= width / 2 if text.align == "center" else width
-            code.append(f"1 0 0 1 {fp_str(x, text.y)} Tm")
-            parts = encoded.get((name, text.text))
-            if parts is None:
-                parts = tuple(
-                    (subset, f"({escapePDF(chunk)}) Tj")
-                    for subset, chunk in font.splitString(text.text, doc)
-                )
-                encoded[(name, text.text)] = parts
+            code.append(origin)
             shown = []
             for subset, chunk in parts:
                 if subset != subset_now:
@@ -220,6 +212,21 @@ class Painter:
             code.append(" ".join(shown))
         code.append("ET")
         self.canvas.addLiteral(" ".join(code))
+
+    def _place(self, text: Text) -> tuple[str, str, tuple[tuple[int, str], ...]]:
+        """The font that prints ``text``, the operator that moves to where it starts, and
+        its string in each font subset it uses (the first time, its characters get their
+        codes in this document's subsets)."""
+        name = self.typeface.font_for(text.text, text.bold)
+        x = text.x
+        if text.align != "left":
+            width = self.typeface.string_width(text.text, text.size, text.bold)
+            x -= width / 2 if text.align == "center" else width
+        parts = tuple(
+            (subset, f"({escapePDF(chunk)}) Tj")
+            for subset, chunk in getFont(name).splitString(text.text, self.canvas._doc)
+        )
+        return name, f"1 0 0 1 {fp_str(x, text.y)} Tm", parts
 
     def _values(self, layout: Layout, values: PageValues) -> list[Text]:
         """Draw the marks of a filled page; return its values as texts to set."""
