@@ -361,41 +361,49 @@ def contents_rows(pdf: bytes, *, folded: bool) -> list[ContentsRow]:
     """The contents entries as printed: on the cover, or whole on the page after it (the
     cover is the right half of a folded booklet's first side, the page after it the left
     half of its second)."""
-    with pdfplumber.open(io.BytesIO(pdf)) as doc:
-        first, second = doc.pages[0], doc.pages[1]
-        if folded:
-            width, height = float(first.width), float(first.height)
-            first = first.crop((width / 2, 0, width, height))
-            second = second.crop((0, 0, width / 2, height))
-        for page in (first, second):
-            rows = _contents_rows(page)
+    document = pdfium.PdfDocument(pdf)
+    try:
+        for index in (0, 1):
+            side = document[index]
+            width, height = side.get_width(), side.get_height()
+            chars = page_chars(side)
+            if folded:
+                chars = _cropped(chars, *((width / 2, width) if index == 0 else (0, width / 2)))
+            rows = _contents_rows(chars, width, height)
             if rows:
                 return rows
+    finally:
+        document.close()
     return []
 
 
-def _contents_rows(page: pdfplumber.page.Page) -> list[ContentsRow]:
+def _contents_rows(chars: list[Char], width: float, height: float) -> list[ContentsRow]:
     rows = []
-    for line in page.extract_text_lines(return_chars=True):
-        chars = [c for c in line["chars"] if c["text"].strip()]
+    if not chars:
+        return rows
+    textmap = chars_to_textmap(
+        chars, layout_bbox=(0, 0, width, height), layout_width=width, layout_height=height
+    )
+    for line in textmap.extract_text_lines(strip=True, return_chars=True):
+        inked = [c for c in line["chars"] if c["text"].strip()]
         # From the right: the page number or words, then the run of leader dots.
-        end = len(chars)
-        while end and chars[end - 1]["text"] != ".":
+        end = len(inked)
+        while end and inked[end - 1]["text"] != ".":
             end -= 1
         start = end
-        while start and chars[start - 1]["text"] == ".":
+        while start and inked[start - 1]["text"] == ".":
             start -= 1
-        if end - start < 4 or start == 0 or end == len(chars):
+        if end - start < 4 or start == 0 or end == len(inked):
             continue
         rows.append(
             ContentsRow(
-                "".join(c["text"] for c in chars[:start]),
-                float(chars[start - 1]["x1"]),
-                [float(c["x0"]) for c in chars[start:end]],
-                "".join(c["text"] for c in chars[end:]),
-                float(chars[end]["x0"]),
-                float(chars[-1]["x1"]),
-                float(chars[start]["size"]),
+                "".join(c["text"] for c in inked[:start]),
+                float(inked[start - 1]["x1"]),
+                [float(c["x0"]) for c in inked[start:end]],
+                "".join(c["text"] for c in inked[end:]),
+                float(inked[end]["x0"]),
+                float(inked[-1]["x1"]),
+                float(inked[start]["size"]),
             )
         )
     return rows
@@ -409,8 +417,22 @@ def heading_cells(pdf: bytes, headings: set[str]) -> list[str]:
     def words(text: str) -> str:
         return " ".join(re.sub(r"[\u2010\u00ad-]\n", "", text).split())
 
+    # pdfplumber reads tables slowly: only the sides with a line (read quickly by pdfium)
+    # that holds the first words of two column headings, as a heading row does, are read.
+    firsts = {heading.split()[0] for heading in headings}
+    sides = []
+    document = pdfium.PdfDocument(pdf)
+    try:
+        for index, side in enumerate(document):
+            textpage = side.get_textpage()
+            text = textpage.get_text_range()
+            textpage.close()
+            if any(len(firsts.intersection(line.split())) >= 2 for line in text.splitlines()):
+                sides.append(index)
+    finally:
+        document.close()
     found = []
-    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+    with pdfplumber.open(io.BytesIO(pdf), pages=[index + 1 for index in sides]) as doc:
         for page in doc.pages:
             for table in page.find_tables():
                 for cell in table.rows[0].cells:
