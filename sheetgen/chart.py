@@ -4,9 +4,11 @@ Like the sheet, the chart is laid out here as plain shapes (no reportlab) and
 drawn by the painter: axes, grid and the target line form a background that
 charts of the same shape share. The chart reads on a black-and-white printer:
 every side has its own dash pattern and marker (the marker stands on each game
-the side won), is named at the end of its line and in the key, and lines that
-stand level are drawn apart just there, so none hides another; every other point
-sits at its true value. A label pushed off its line's end gets a thin leader. The zero line
+the side won), is named at the end of its line and in the key, and each side's
+line is drawn a hair off its true values, the same hair all along (in the order of
+the key, at most LANE * 2.5 above or below), so level lines run side by side and
+none hides another, while a running total is never drawn going down. A label
+pushed off its line's end gets a thin leader. The zero line
 sits above the axis, and the ink is centred on the page.
 """
 
@@ -41,7 +43,7 @@ KEY_SAMPLE = 36.0
 KEY_GAP = 18.0
 END_ROOM = 160.0  # at most this much beside the plot for the names at the lines' ends
 ZERO_LIFT = 10.0  # the zero line stands clear of the axis
-APART = 5.0  # where lines coincide they are drawn this far apart (centre to centre)
+LANE = 2.4  # sides' lines lie this far apart where they stand level (centre to centre)
 STROKE = 1.4  # the width of a side's line
 STEPS = (10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10_000)
 
@@ -214,28 +216,16 @@ def race_chart(
             )
         )
 
-    # Each point at its true value; where sides stand level after a game (and only there)
-    # their lines are drawn apart, in the order of the key, so none hides another.
-    def lifts(values: list[int]) -> list[float]:
-        level: dict[int, list[int]] = {}
-        for index, value in enumerate(values):
-            level.setdefault(value, []).append(index)
-        lift = [0.0] * len(values)
-        for value, members in level.items():
-            # Level at nought, the lines stack upwards: never below the zero line.
-            middle = 0.0 if value == 0 else (len(members) - 1) / 2
-            for place, index in enumerate(members):
-                lift[index] = (place - middle) * APART
-        return lift
-
-    starts = [0.0] * len(sides)  # every side sets out from the one origin
-    after = [lifts([game.totals[side] for side in sides]) for game in result.games]
+    # Every side has a lane of its own, in the order of the key, the same from the first
+    # game to the last: where sides stand level their lines lie side by side, and a line
+    # rises or runs flat exactly where its total does.
     tips: dict[int, tuple[float, float]] = {}
     for index, side in enumerate(sides):
-        points = [(px(0), py(0) + starts[index])]
+        lane = lane_offset(index, len(sides))
+        points = [(px(0), py(0) + lane)]
         marks = []
-        for game, lift in zip(result.games, after, strict=True):
-            point = (px(game.number), py(game.totals[side]) + lift[index])
+        for game in result.games:
+            point = (px(game.number), py(game.totals[side]) + lane)
             points.append(point)
             if game.winner == side:
                 marks.append(point)
@@ -269,6 +259,11 @@ def race_chart(
         tuple(texts),
         tuple(leaders),
     )
+
+
+def lane_offset(index: int, sides: int) -> float:
+    """How far side ``index``'s line is drawn above (+) or below (-) its true values."""
+    return (index - (sides - 1) / 2) * LANE
 
 
 def _spread(
