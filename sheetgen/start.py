@@ -1,14 +1,12 @@
 """Where the ``sheetgen`` command starts: Ctrl-C is answered before anything heavy loads."""
 
-from __future__ import annotations
-
-import atexit
-import contextlib
+# Only modules Python has loaded before it runs any script (os, sys) or builds in: a Ctrl-C
+# while this file's own imports load, before the handler is set, would print a trace.
+# Hence the C module under ``signal`` (whose Python face loads enum, functools and more)
+# and no typing: the annotations below need none.
+import _signal  # type: ignore[import-not-found]  # stubs exist only for signal
 import os
-import signal
 import sys
-import threading
-from typing import Any, NoReturn
 
 INTERRUPTED = 130
 
@@ -19,11 +17,11 @@ def answer_ctrl_c() -> None:
     A shell starts a script's background job (``sheetgen fill ... &``) with Ctrl-C
     ignored, so that it outlives the terminal's interrupt: then it stays ignored.
     """
-    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
-        signal.signal(signal.SIGINT, _on_ctrl_c)
+    if _signal.getsignal(_signal.SIGINT) != _signal.SIG_IGN:
+        _signal.signal(_signal.SIGINT, _on_ctrl_c)
 
 
-def _on_ctrl_c(signum: int, frame: Any) -> None:
+def _on_ctrl_c(signum: int, frame: object) -> None:
     """Ctrl-C ends the run at once, whatever it is doing, with status 130 and no message.
 
     Raising KeyboardInterrupt instead is lost where Python cannot raise (a weak reference's
@@ -33,12 +31,17 @@ def _on_ctrl_c(signum: int, frame: Any) -> None:
     so only this run's temporaries (and a folder it made for a batch) can be left, and they
     are removed first.
     """
-    from sheetgen.atomic import abandon_writes
-
-    abandon_writes()
-    with contextlib.suppress(OSError, ValueError):
+    # Only this run's writes can have left temporaries, and they were made through
+    # sheetgen.atomic: if it is not (wholly) loaded yet, there are none. Importing it here
+    # could meet it half-loaded by the very import the Ctrl-C interrupted.
+    abandon_writes = getattr(sys.modules.get("sheetgen.atomic"), "abandon_writes", None)
+    if abandon_writes is not None:
+        abandon_writes()
+    try:
         if sys.stderr.isatty():  # end the line the terminal's ^C is on
             os.write(sys.stderr.fileno(), b"\n")
+    except (OSError, ValueError, AttributeError):
+        pass
     os._exit(INTERRUPTED)
 
 
@@ -57,16 +60,18 @@ def main() -> None:
         # The run is over and its files are in place. Python restores the default handler
         # while it shuts down, where a late Ctrl-C would kill the process by signal after
         # it said "Wrote ...": from here on Ctrl-C is ignored and the run ends as it would.
-        if signal.getsignal(signal.SIGINT) is _on_ctrl_c:
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if _signal.getsignal(_signal.SIGINT) is _on_ctrl_c:
+            _signal.signal(_signal.SIGINT, _signal.SIG_IGN)
     # Python's own shutdown waits for other threads (a pool of workers): only without
     # any does the run end at once.
+    import threading
+
     if (status is None or isinstance(status, int)) and threading.active_count() == 1:
         leave(status or 0)
     raise SystemExit(status)
 
 
-def leave(status: int) -> NoReturn:
+def leave(status: int) -> None:
     """End the process with ``status`` without freeing its objects one by one.
 
     Python's own shutdown tears down every module and object it loaded: after a booklet
@@ -75,6 +80,9 @@ def leave(status: int) -> NoReturn:
     the shutdown does that matters is done here: the exit handlers run (logging, temporary
     files) and the standard streams are flushed.
     """
+    import atexit
+    import contextlib
+
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError, AttributeError):

@@ -56,7 +56,7 @@ from importlib.metadata import entry_points
 
 class CtrlC:
     def find_spec(self, name, path=None, target=None):
-        if name == "click":
+        if name == os.environ["CTRL_C_AT"]:
             os.kill(os.getpid(), signal.SIGINT)
         return None
 
@@ -73,7 +73,9 @@ def folder(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def _interrupted_at_start(folder: Path, *, ignored: bool) -> subprocess.CompletedProcess[bytes]:
+def _interrupted_at_start(
+    folder: Path, *, ignored: bool, at: str = "click"
+) -> subprocess.CompletedProcess[bytes]:
     script = folder / "ctrl_c.py"
     script.write_text(INTERRUPTED_WHILE_IMPORTING, encoding="utf-8")
 
@@ -83,7 +85,7 @@ def _interrupted_at_start(folder: Path, *, ignored: bool) -> subprocess.Complete
     process = subprocess.Popen(
         [sys.executable, str(script), "sheet", "-o", "s.pdf"],
         cwd=folder,
-        env=_env(),
+        env={**_env(), "CTRL_C_AT": at},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
@@ -95,12 +97,46 @@ def _interrupted_at_start(folder: Path, *, ignored: bool) -> subprocess.Complete
     return subprocess.CompletedProcess(process.args, process.returncode, out, err)
 
 
-def test_ctrl_c_while_the_command_line_is_imported_exits_quietly_with_130(folder: Path) -> None:
+# Where the Ctrl-C lands: while click loads, and while the sheet's own modules load.
+@pytest.mark.parametrize("at", ["click", "sheetgen.layout"])
+def test_ctrl_c_while_the_command_line_is_imported_exits_quietly_with_130(
+    folder: Path, at: str
+) -> None:
     before = snapshot(folder)
-    done = _interrupted_at_start(folder, ignored=False)
+    done = _interrupted_at_start(folder, ignored=False, at=at)
     assert (done.returncode, done.stderr) == (130, b"")
     assert snapshot(folder) == before
     assert temporaries(folder) == []
+
+
+def test_ctrl_c_meeting_a_half_loaded_module_still_exits_quietly_with_130(tmp_path: Path) -> None:
+    """The attacker's Ctrl-C landed while sheetgen.atomic was half-loaded: the handler's own
+    import of it failed (ImportError, status 1). It now asks only what is loaded."""
+    code = (
+        "import sys, types\n"
+        "sys.modules['sheetgen.atomic'] = types.ModuleType('sheetgen.atomic')\n"
+        "from sheetgen.start import _on_ctrl_c\n"
+        "_on_ctrl_c(2, None)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env=_env(), capture_output=True, timeout=60
+    )
+    assert (done.returncode, done.stderr) == (130, b"")
+
+
+def test_the_start_module_loads_nothing_before_it_answers_ctrl_c() -> None:
+    """Until its handler is set, a Ctrl-C is Python's: a trace if it lands mid-import. The
+    start module therefore imports only what Python has loaded before any script runs."""
+    code = (
+        "import sys\n"
+        "before = set(sys.modules)\n"
+        "import sheetgen.start\n"
+        "print(' '.join(sorted(set(sys.modules) - before)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=_env(), capture_output=True, text=True, timeout=60
+    )
+    assert done.stdout.split() == ["sheetgen", "sheetgen.start"], done.stderr
 
 
 def test_an_ignored_ctrl_c_stays_ignored(folder: Path) -> None:
