@@ -227,6 +227,14 @@ def main() -> None:
         cli(prog_name="sheetgen")
     except KeyboardInterrupt:
         sys.exit(INTERRUPTED)
+    except BrokenPipeError:
+        # The group's own --help or --version, written before any command runs (a command's
+        # errors are its group's to report): a reader that went away ends the run quietly.
+        _silence_stdout()
+        sys.exit(1)
+    except OSError as exc:
+        click.echo(f"Error: {_os_message(exc)}", err=True)
+        sys.exit(1)
     finally:
         try:
             sys.stdout.flush()

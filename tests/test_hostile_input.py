@@ -248,7 +248,18 @@ def test_standard_output_that_cannot_be_written(folder: Path) -> None:
     assert_refused(done, "No space left on device")
 
 
-@pytest.mark.parametrize("args", [["standings", "f.yaml"], ["sheet", "-o", "-"]])
+@pytest.mark.parametrize("args", [["--help"], ["-h"], ["--version"]])
+def test_the_group_s_own_help_and_version_to_a_full_disk(folder: Path, args: list[str]) -> None:
+    """Written before any command runs, so outside the commands' error handling: the
+    attacker saw a 40-line trace for `sheetgen --help > /dev/full`."""
+    with open("/dev/full", "wb") as full:
+        done = run(args, folder, stdout=full.fileno())
+    assert_refused(done, "No space left on device")
+
+
+@pytest.mark.parametrize(
+    "args", [["standings", "f.yaml"], ["sheet", "-o", "-"], ["--help"], ["--version"]]
+)
 def test_standard_output_closed_before_the_start(folder: Path, args: list[str]) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "sheetgen", *args],
