@@ -246,6 +246,22 @@ def main() -> None:
 
 
 @contextmanager
+def _already_written(file: Path, done: str) -> Iterator[None]:
+    """Report on a series file already changed: if the report cannot be shown, say that the
+    change was made, so nobody makes it twice. A reader that went away (``| head``) wanted
+    no more: the run ends quietly and successfully."""
+    try:
+        yield
+    except BrokenPipeError:
+        _silence_stdout()
+        raise click.exceptions.Exit(0) from None
+    except OSError as exc:
+        raise click.ClickException(
+            f"{file}: {done}, but this report could not be shown ({_os_message(exc)})"
+        ) from None
+
+
+@contextmanager
 def _options_named() -> Iterator[None]:
     """Place the core's errors at the options they came from: ``stock`` becomes ``--stock``."""
     try:
@@ -441,7 +457,8 @@ def new(
         games_to_play=games_to_play,
         title=title,
     )
-    click.echo(f"Started {file}; add games with: sheetgen record {file} --winner NAME ...")
+    with _already_written(file, "the series was started"):
+        click.echo(f"Started {file}; add games with: sheetgen record {file} --winner NAME ...")
 
 
 def _ask(question: str, nothing_done: str) -> None:
@@ -523,7 +540,7 @@ def record(
         result = replace_game(file, replace, game, _waiting(file))
         number = replace
         line = result_line(result.games[number - 1], result.series.scoring)
-        click.echo(f"Game {number} replaced: {line}.")
+        done = f"game {number} was replaced"
     else:
         series = load_series(file)
         if repeats_last_game(series, game):
@@ -536,10 +553,12 @@ def record(
             if not yes and _stdin_is_terminal():
                 _ask(f"Record it as game {played + 1}?", f"{file}: nothing recorded")
         result = record_game(file, game, _waiting(file))
-        click.echo(
-            f"Game {len(result.games)}: {result_line(result.games[-1], result.series.scoring)}."
-        )
-    click.echo(standings_text(result), nl=False)
+        number = len(result.games)
+        line = result_line(result.games[-1], result.series.scoring)
+        done = f"game {number} was recorded"
+    with _already_written(file, done):
+        click.echo(f"Game {number}{' replaced' if replace is not None else ''}: {line}.")
+        click.echo(standings_text(result), nl=False)
 
 
 @cli.command()

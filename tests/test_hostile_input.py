@@ -248,6 +248,43 @@ def test_standard_output_that_cannot_be_written(folder: Path) -> None:
     assert_refused(done, "No space left on device")
 
 
+def test_a_game_recorded_whose_report_cannot_be_shown_says_it_was_recorded(folder: Path) -> None:
+    """The attacker's `record ... > /dev/full`: the game was written, yet the only line said
+    "No space left on device", inviting a second, duplicate record."""
+    before = (folder / "f.yaml").read_text(encoding="utf-8")
+    with open("/dev/full", "wb") as full:
+        done = run(
+            ["record", "f.yaml", "--winner", "Bob", "--left", "Ann=1,Cy=2,Di=3"],
+            folder,
+            stdout=full.fileno(),
+        )
+    assert_refused(
+        done,
+        "f.yaml: game 2 was recorded, but this report could not be shown (No space left on device)",
+    )
+    assert (folder / "f.yaml").read_text(encoding="utf-8").count("winner:") == before.count(
+        "winner:"
+    ) + 1
+    # A reader that stops early (`| head -1`) is no failure: the game is in, status 0.
+    done = run(
+        ["record", "f.yaml", "--winner", "Cy", "--left", "Ann=1,Bob=2,Di=3"],
+        folder,
+        stdout=subprocess.DEVNULL,
+    )
+    assert done.code == 0
+    reader = subprocess.Popen(["head", "-c", "0"], stdin=subprocess.PIPE)
+    assert reader.stdin is not None
+    done = run(
+        ["record", "f.yaml", "--winner", "Di", "--left", "Ann=1,Bob=2,Cy=3"],
+        folder,
+        stdout=reader.stdin.fileno(),
+    )
+    reader.stdin.close()
+    reader.wait()
+    assert done.code in (0,), done.err
+    assert "Traceback" not in done.err
+
+
 @pytest.mark.parametrize("args", [["--help"], ["-h"], ["--version"]])
 def test_the_group_s_own_help_and_version_to_a_full_disk(folder: Path, args: list[str]) -> None:
     """Written before any command runs, so outside the commands' error handling: the
