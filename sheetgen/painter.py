@@ -111,11 +111,12 @@ class Painter:
             if len(trace.points) < 2:
                 continue
             canvas.setDash(list(trace.dash) or [], 0)
-            path = canvas.beginPath()
-            path.moveTo(*trace.points[0])
-            for point in trace.points[1:]:
-                path.lineTo(*point)
-            canvas.drawPath(path, stroke=1, fill=0)
+            # The stroked path as drawPath writes it ("n", the moves and lines, then "S"),
+            # without a method call per point of every side's line.
+            start, *rest = trace.points
+            lines = (f"{fp_str(*point)} l" for point in rest)
+            canvas.addLiteral(" ".join(["n", f"{fp_str(*start)} m", *lines]))
+            canvas.addLiteral("S")
         canvas.setDash([], 0)
         if chart.leaders:
             canvas.setLineWidth(0.4)
