@@ -8,6 +8,9 @@ from typing import Any
 DEFAULT_GAMES = 10
 MAX_GAMES = 200
 MAX_COPIES = 100
+# A series file is read whole: 64 MiB holds about a million games, far more than any table
+# records, and stops a stray disk image from filling the memory before it is refused.
+MAX_SERIES_BYTES = 64 * 1024 * 1024
 
 # How deeply a TOML file (a game definition, house rules, drawn examples) may nest its
 # arrays and tables: real ones need four levels; tomllib and the code reading the data

@@ -31,6 +31,7 @@ from sheetgen.atomic import (
 )
 from sheetgen.errors import RuleError, SeriesFileError, SheetgenError
 from sheetgen.games import DEFAULT_GAME, GameDef, game_of, load_game
+from sheetgen.limits import MAX_SERIES_BYTES
 from sheetgen.names import check_title, find_name, normal
 from sheetgen.numbers import whole_number
 from sheetgen.scoring import Game, ScoringRules, Series, SeriesResult, score_series
@@ -160,8 +161,9 @@ def _is_export(path: Path) -> bool:
     if series_format(path) != "csv":
         return False
     try:
+        _check_size(path, path.stat().st_size)
         return _has_worked_columns(path.read_bytes().decode("utf-8"))
-    except (OSError, UnicodeDecodeError, csv.Error):
+    except (OSError, UnicodeDecodeError, csv.Error, SeriesFileError):
         return False
 
 
@@ -231,13 +233,23 @@ def _data(text: str, path: Path) -> Any:
     return _yaml_data(text, path)
 
 
+def _check_size(path: Path, size: int) -> None:
+    if size > MAX_SERIES_BYTES:
+        raise SeriesFileError(
+            file=path,
+            problem=f"is larger than {MAX_SERIES_BYTES // 2**20} MB, the most a series file "
+            "may hold (about a million games)",
+        )
+
+
 def _read(path: Path) -> str:
     # A FIFO or a device would block or never end: a series is an ordinary file. (A file
     # that cannot be looked at is left to the reading, which says why.)
     with contextlib.suppress(OSError):
-        mode = path.stat().st_mode
-        if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
             raise SeriesFileError(file=path, problem="is not an ordinary file; give a series file")
+        _check_size(path, info.st_size)
     try:
         # Bytes, not read_text: line endings must come back exactly as they were.
         return path.read_bytes().decode("utf-8")

@@ -820,3 +820,25 @@ def test_names_that_look_alike_are_refused(tmp_path: Path, players: str, message
 def test_a_name_wholly_in_cyrillic_is_welcome(tmp_path: Path) -> None:
     done = run(["new", "s.yaml", "--players", "\u0410\u043d\u043d\u0430,Bob"], tmp_path)
     assert done.code == 0, done.err
+
+
+@pytest.mark.parametrize("name", ["huge.yaml", "huge.json", "huge.csv"])
+def test_a_series_file_too_big_to_be_a_series_is_refused_before_it_is_read(
+    folder: Path, name: str
+) -> None:
+    """The attacker's 1.5 GB file ended in a MemoryError trace under a memory limit, or
+    took 37 s and gigabytes before it was refused. A sparse file costs the test nothing."""
+    from sheetgen.limits import MAX_SERIES_BYTES
+
+    with (folder / name).open("wb") as huge:
+        huge.truncate(MAX_SERIES_BYTES + 1)
+    before = sorted((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in folder.iterdir())
+    for args in (["standings", name], ["record", name, "--winner", "Ann", "--left", "Bob=1"]):
+        done = run(args, folder, timeout=30)
+        assert_refused(
+            done,
+            f"{name}: is larger than 64 MB, the most a series file may hold "
+            "(about a million games)",
+        )
+    after = sorted((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in folder.iterdir())
+    assert after == before
