@@ -15,10 +15,10 @@ import logging
 import math
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from jinja2 import Environment
 
@@ -64,8 +64,7 @@ HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class Flow:
+class Flow(NamedTuple):
     """How the running text is set on its pages, beyond the style sheet."""
 
     # One of SPACINGS: how tightly the running text is set.
@@ -77,8 +76,7 @@ class Flow:
 PLAIN = Flow()
 
 
-@dataclass(frozen=True)
-class Figure:
+class Figure(NamedTuple):
     """A drawn worked example: the SVG (its title is the alternative text) and its caption."""
 
     svg: str
@@ -88,8 +86,7 @@ class Figure:
     before_subsections: bool = False
 
 
-@dataclass(frozen=True)
-class Chapter:
+class Chapter(NamedTuple):
     """One rendered section of the booklet."""
 
     html: str
@@ -532,8 +529,7 @@ def _fetcher() -> Any:
     return AssetFetcher()
 
 
-@dataclass(frozen=True)
-class _Block:
+class _Block(NamedTuple):
     """A block of a chapter (a heading, paragraph, list, table or figure) that starts on a
     page: where its first line stands, as a share of the page's height."""
 
@@ -645,7 +641,7 @@ def refit(pages: list[_Page], flow: Flow) -> Flow:
         chosen = _balance(running[-2], running[-1], max(page.fill for page in running))
         if chosen is not None:
             breaks = (*breaks, chosen)
-    return replace(flow, breaks=breaks)
+    return flow._replace(breaks=breaks)
 
 
 # The contents' heading on the cover, which refit may start a page with.
@@ -755,11 +751,11 @@ def _set_pages(weasyprint: Any, fonts: Any, html_for: Callable[[Flow], str]) -> 
             if found[0] > emptiest:
                 emptiest, document, _ = found
         # The other spacings keep the contents where the second layout put them.
-        apart = replace(PLAIN, breaks=tuple(b for b in second.breaks if b == CONTENTS_APART))
+        apart = PLAIN._replace(breaks=tuple(b for b in second.breaks if b == CONTENTS_APART))
         for spacing in SPACINGS[1:]:
             if emptiest >= MIN_FILL:
                 break
-            tried.append(replace(apart, spacing=spacing))
+            tried.append(apart._replace(spacing=spacing))
             found = lay_out(tried[-1])
             if found[0] > emptiest:
                 emptiest, document, _ = found

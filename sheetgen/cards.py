@@ -11,9 +11,8 @@ the section's first ``##`` subsection.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from sheetgen.errors import HouseRulesError
 from sheetgen.games import inside_game
@@ -32,8 +31,7 @@ LABEL_LINE = 18
 MARGIN = 6
 
 
-@dataclass(frozen=True)
-class DrawnCard:
+class DrawnCard(NamedTuple):
     """One card as drawn: where its left edge is and the lines of its face."""
 
     x: float
@@ -43,8 +41,7 @@ class DrawnCard:
     top: bool
 
 
-@dataclass(frozen=True)
-class DrawnPile:
+class DrawnPile(NamedTuple):
     """A pile of fanned cards with its label underneath, and an arrow before it if asked."""
 
     x: float
@@ -54,8 +51,7 @@ class DrawnPile:
     arrow_from: float | None
 
 
-@dataclass(frozen=True)
-class DrawnExample:
+class DrawnExample(NamedTuple):
     """A worked example laid out: its piles and the size of its picture."""
 
     after: str

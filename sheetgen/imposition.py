@@ -9,7 +9,7 @@ folded: they follow the sheets at full size, one to a sheet.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import pikepdf
 
@@ -26,8 +26,7 @@ HALF_PAPERS: dict[str, Paper] = {
 }
 
 
-@dataclass(frozen=True)
-class Sheet:
+class Sheet(NamedTuple):
     """One sheet of a saddle-stitched booklet: the page on each half of each side.
 
     Pages are numbered from 1 in reading order; ``None`` is a blank half. The
