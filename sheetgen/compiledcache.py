@@ -101,6 +101,28 @@ def read_entry(path: Path) -> bytes | None:
         os.close(fd)
 
 
+def _trim(folder: Path) -> None:
+    """Remove the oldest entries while ``folder`` holds more than a bound (once a run:
+    old versions of sheetgen, jinja2 or Python leave entries nobody asks for again)."""
+    try:
+        entries = []
+        with os.scandir(folder) as found:
+            for entry in found:
+                info = entry.stat(follow_symlinks=False)
+                entries.append((info.st_mtime, info.st_size, entry.path))
+    except OSError:
+        return
+    total = sum(size for _, size, _ in entries)
+    if total <= MAX_FOLDER and len(entries) <= MAX_ENTRIES:
+        return
+    entries.sort()
+    while entries and (total > MAX_FOLDER // 2 or len(entries) > MAX_ENTRIES // 2):
+        _, size, path = entries.pop(0)
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        total -= size
+
+
 class CompiledTemplates(BytecodeCache):
     """jinja2's bytecode cache kept in ``folder``, entries named ``prefix-<key>.cache``."""
 
@@ -132,33 +154,50 @@ class CompiledTemplates(BytecodeCache):
             return
         if not self._trimmed:
             self._trimmed = True
-            self._trim()
+            _trim(self.folder)
         with contextlib.suppress(SheetgenError, OSError):
             write_cached(self._path(bucket), data)
-
-    def _trim(self) -> None:
-        """Remove the oldest entries while the folder holds more than a bound (once a run:
-        old versions of sheetgen, jinja2 or Python leave entries nobody asks for again)."""
-        try:
-            entries = []
-            with os.scandir(self.folder) as found:
-                for entry in found:
-                    info = entry.stat(follow_symlinks=False)
-                    entries.append((info.st_mtime, info.st_size, entry.path))
-        except OSError:
-            return
-        total = sum(size for _, size, _ in entries)
-        if total <= MAX_FOLDER and len(entries) <= MAX_ENTRIES:
-            return
-        entries.sort()
-        while entries and (total > MAX_FOLDER // 2 or len(entries) > MAX_ENTRIES // 2):
-            _, size, path = entries.pop(0)
-            with contextlib.suppress(OSError):
-                os.unlink(path)
-            total -= size
 
     def clear(self) -> None:
         """Remove every entry of this cache (of this prefix)."""
         for path in self.folder.glob(f"{self.prefix}-*{SUFFIX}"):
             with contextlib.suppress(OSError):
                 path.unlink()
+
+
+# An entry of kept results: this header, the entry's key and a newline, then the result.
+RESULT_MAGIC = b"sheetgen kept result 1\n"
+
+
+class KeptResults:
+    """Results worked out from text (rendered Markdown, say), kept between runs in
+    ``folder`` as ``prefix-<key>.cache`` entries, under the same rules as compiled code:
+    read only from a regular file of the user's, and anything but this cache's own entry
+    for the key is a miss."""
+
+    def __init__(self, folder: Path, prefix: str) -> None:
+        self.folder = folder
+        self.prefix = prefix
+        self._trimmed = False
+
+    def _path(self, key: str) -> Path:
+        return self.folder / f"{self.prefix}-{key}{SUFFIX}"
+
+    def get(self, key: str) -> bytes | None:
+        """The result kept for ``key``, or None."""
+        data = read_entry(self._path(key))
+        head = RESULT_MAGIC + key.encode("ascii") + b"\n"
+        if data is None or not data.startswith(head):
+            return None
+        return data[len(head) :]
+
+    def put(self, key: str, result: bytes) -> None:
+        """Keep ``result`` for ``key`` (silently not, where it cannot be written)."""
+        data = RESULT_MAGIC + key.encode("ascii") + b"\n" + result
+        if len(data) > MAX_ENTRY:
+            return
+        if not self._trimmed:
+            self._trimmed = True
+            _trim(self.folder)
+        with contextlib.suppress(SheetgenError, OSError):
+            write_cached(self._path(key), data)

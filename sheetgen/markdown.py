@@ -11,14 +11,20 @@ no-break space, so that no printed line ends on "the", "Eine" or the "25" of "25
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
-from dataclasses import dataclass
 from functools import cache
-
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sheetgen.errors import HouseRulesError
+
+if TYPE_CHECKING:  # markdown-it loads only when a text is not in the cache
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
+
+    from sheetgen.compiledcache import KeptResults
 
 MAX_HEADING = 6
 # Deeper nesting than any rules text needs; past a few hundred levels the
@@ -42,8 +48,7 @@ _TIED = re.compile(
 )
 
 
-@dataclass(frozen=True)
-class ContentsEntry:
+class ContentsEntry(NamedTuple):
     """A heading as the table of contents lists it."""
 
     level: int
@@ -51,8 +56,7 @@ class ContentsEntry:
     title: str
 
 
-@dataclass(frozen=True)
-class RenderedMarkdown:
+class RenderedMarkdown(NamedTuple):
     """HTML and the headings found in it."""
 
     html: str
@@ -84,6 +88,8 @@ def tie_short_words_in_html(html: str) -> str:
 
 @cache
 def _parser() -> MarkdownIt:
+    from markdown_it import MarkdownIt
+
     md = MarkdownIt("commonmark", {"html": False})
     md.enable("table")
     md.disable(["image", "link", "autolink", "reference", "html_inline", "html_block"])
@@ -105,8 +111,7 @@ def _depth(tokens: list[Token], base: int = 0) -> int:
     return deepest
 
 
-@dataclass(frozen=True)
-class Opening:
+class Opening(NamedTuple):
     """A heading that opens a Markdown text, and the text after it."""
 
     title: str
@@ -152,6 +157,59 @@ def render_markdown(
     nests too deeply to set.
     """
     check_size(text, source)
+    kept = _kept()
+    if kept is None:
+        return _render(text, id_prefix, shift, floor, source)
+    key = hashlib.sha256(repr((text, id_prefix, shift, floor)).encode()).hexdigest()
+    found = _unpacked(kept.get(key))
+    if found is None:
+        found = _render(text, id_prefix, shift, floor, source)
+        kept.put(key, json.dumps([found.html, found.headings]).encode())
+    return found
+
+
+@cache
+def _kept() -> KeptResults | None:
+    """Rendered Markdown kept between runs, as compiled templates are: in the user's
+    private cache folder, keyed by the text and the rendering options, under a prefix
+    that changes with this module and with markdown-it's version; None where the user
+    has no private cache folder or markdown-it cannot be found."""
+    from importlib.util import find_spec
+
+    from sheetgen.compiledcache import KeptResults, private_folder
+
+    spec = find_spec("markdown_it")
+    if spec is None or spec.origin is None:
+        return None
+    try:  # markdown-it's __init__ holds its version
+        made_by = Path(__file__).read_bytes() + Path(spec.origin).read_bytes()
+    except OSError:
+        return None
+    folder = private_folder("sheetgen", "markdown")
+    if folder is None:
+        return None
+    return KeptResults(folder, hashlib.sha256(made_by).hexdigest()[:16])
+
+
+def _unpacked(kept: bytes | None) -> RenderedMarkdown | None:
+    """A kept rendering, or None for anything that is not one."""
+    if kept is None:
+        return None
+    try:
+        html, headings = json.loads(kept)
+        entries = tuple(ContentsEntry(*heading) for heading in headings)
+    except (ValueError, TypeError):
+        return None
+    fields: list[Any] = [html] + [value for entry in entries for value in entry]
+    shapes = [str] + [int, str, str] * len(entries)
+    if not all(type(value) is shape for value, shape in zip(fields, shapes, strict=True)):
+        return None
+    return RenderedMarkdown(html, entries)
+
+
+def _render(
+    text: str, id_prefix: str, shift: int | None, floor: int, source: str
+) -> RenderedMarkdown:
     md = _parser()
     tokens = md.parse(text)
     depth = _depth(tokens)
