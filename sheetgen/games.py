@@ -261,7 +261,8 @@ class GameDef(NamedTuple):
                 f"{self.name} has no preset {name!r}; choose {', '.join(self.preset_names())}",
                 field="preset",
             )
-        return path
+        # A preset is one of the game's own files, like its sections: never a link out.
+        return inside_game(self.folder, f"presets/{name}.toml", "preset", file=path)
 
     def default_stock(self, players: int) -> int:
         """The official size of each player's stock for this many players."""

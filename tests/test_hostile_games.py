@@ -171,3 +171,21 @@ def test_an_include_through_a_link_outside_the_game_is_refused(games: Path) -> N
         f"{box}, line {lines + 1}: template error: pw.md lies outside the game's folder"
         " (/etc/passwd); a game may use only its own files",
     )
+
+
+def test_a_preset_that_links_outside_the_game_is_refused(games: Path, tmp_path: Path) -> None:
+    """The attacker linked presets/short.toml to a TOML file of the user's own, holding a
+    secret in a comment, and --list-presets printed it."""
+    secret = tmp_path / "secret.toml"
+    secret.write_text('# SECRET api_key=hunter2\nstock = "short"\n', encoding="utf-8")
+    preset = games / "evil" / "presets" / "short.toml"
+    preset.unlink()
+    preset.symlink_to(secret)
+    message = (
+        f"{preset}, preset: presets/short.toml lies outside the game's folder ({secret});"
+        " a game may use only its own files"
+    )
+    for args in (["--list-presets"], ["--preset", "short", "-o", "out.pdf"]):
+        done = run(["rules", "--rules-dir", str(games), "--game", "evil", *args], games.parent)
+        assert_refused(done, message)
+        assert b"hunter2" not in done.out and "hunter2" not in done.err
