@@ -705,8 +705,9 @@ def export(
         sheetgen export friday.yaml --format csv --excel -o friday.csv
         sheetgen export season/ --format md -o season.md
     """
-    from sheetgen.atomic import destination, write_text
+    from sheetgen.atomic import STDOUT, destination, write_text
     from sheetgen.export import EXPORT_FORMATS, export_season, export_series, spreadsheet_safe
+    from sheetgen.seriesfile import refuse_replacing_series
 
     if excel and fmt not in (None, "csv"):
         raise click.BadParameter(f"--excel makes a CSV file, not {fmt}", param_hint="--excel")
@@ -726,6 +727,8 @@ def export(
     text = export_series(named[0][1], fmt, lang) if one else export_season(named, fmt, lang)
     if excel:
         text = "\ufeff" + spreadsheet_safe(text)
+    if not force and target != STDOUT:
+        refuse_replacing_series(target, text, named[0][1].series if one else None)
     write_text(target, text)
     _said(target)
 

@@ -29,7 +29,7 @@ from sheetgen.atomic import (
     sweep_stale_temporaries,
     write_bytes,
 )
-from sheetgen.errors import RuleError, SeriesFileError, SheetgenError
+from sheetgen.errors import OutputError, RuleError, SeriesFileError, SheetgenError
 from sheetgen.games import DEFAULT_GAME, GameDef, game_of, load_game
 from sheetgen.limits import MAX_SERIES_BYTES
 from sheetgen.names import check_title, find_name, normal
@@ -205,6 +205,28 @@ def _holds(series: Series, exported: Series) -> bool:
     """Whether ``exported`` is ``series`` as it stood after some of its games."""
     count = len(exported.games)
     return count <= len(series.games) and replace(series, games=series.games[:count]) == exported
+
+
+def refuse_replacing_series(path: Path, text: str, exported: Series | None) -> None:
+    """Refuse to write an export over a series file (one the reader takes as a series)
+    unless nothing of it would be lost: the file already holds exactly ``text``, or it is
+    a CSV series that ``exported`` holds game for game (an earlier CSV export of it, which
+    ``text``, a CSV export that reads back as a series, replaces with all its games)."""
+    with contextlib.suppress(OSError):
+        if not stat.S_ISREG(path.stat().st_mode) or path.read_bytes() == text.encode("utf-8"):
+            return
+    try:
+        there = load_series(path)
+    except SheetgenError:
+        return  # not a series: the destination check decided whether it may be replaced
+    if series_format(path) == "csv" and exported is not None and _holds(exported, there):
+        return
+    played = len(there.games)
+    raise OutputError(
+        f"holds a series with {played} recorded game{'' if played == 1 else 's'}; "
+        "sheetgen will not replace it without --force",
+        file=path,
+    )
 
 
 def load_series(path: Path) -> Series:

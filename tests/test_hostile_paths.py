@@ -126,6 +126,49 @@ def test_a_file_that_is_not_a_document_of_the_kind_is_replaced_only_with_force(
     assert (folder / target).read_bytes() != (folder / source).read_bytes()
 
 
+def test_export_never_replaces_a_json_series_named_sides(folder: Path) -> None:
+    """A JSON series whose title is the word an export carries is still a series."""
+    for args in (
+        ["new", "t.json", "--players", "Ann,Bob", "--title", "sides"],
+        ["record", "t.json", "--winner", "Ann", "--left", "Bob=5"],
+    ):
+        assert run(args, folder).code == 0
+    refused_and_untouched(
+        folder,
+        ["export", "f2.yaml", "--format", "json", "-o", "t.json"],
+        "t.json: holds a series with 1 recorded game; sheetgen will not replace it without --force",
+    )
+    done = run(["export", "f2.yaml", "--format", "json", "-o", "t.json", "--force"], folder)
+    assert done.code == 0, done.err
+    assert '"sides": [\n    "Ann",\n    "Bob",\n    "Cy",' in (folder / "t.json").read_text()
+
+
+def test_export_never_replaces_a_csv_export_that_games_were_recorded_into(folder: Path) -> None:
+    """An earlier export of the same series is replaced (it loses nothing); one that has
+    games of its own since is a live series."""
+    assert run(["export", "f2.yaml", "--format", "csv", "-o", "live.csv"], folder).code == 0
+    assert run(["record", "f2.yaml", *RECORD], folder).code == 0
+    done = run(["export", "f2.yaml", "--format", "csv", "-o", "live.csv"], folder)
+    assert done.code == 0, done.err  # the old export held game 1 of f2.yaml's two
+    assert run(["record", "live.csv", *RECORD], folder).code == 0
+    refused_and_untouched(
+        folder,
+        ["export", "f2.yaml", "--format", "csv", "-o", "live.csv"],
+        "live.csv: holds a series with 3 recorded games; "
+        "sheetgen will not replace it without --force",
+    )
+    refused_and_untouched(
+        folder,
+        ["export", "f2.yaml", "--format", "csv", "--excel", "-o", "live.csv"],
+        "live.csv: holds a series with 3 recorded games; "
+        "sheetgen will not replace it without --force",
+    )
+    done = run(["export", "f2.yaml", "--format", "csv", "-o", "live.csv", "--force"], folder)
+    assert done.code == 0, done.err
+    assert (folder / "live.csv").read_text().count("\n2,Bob,") == 1
+    assert "\n3," not in (folder / "live.csv").read_text()
+
+
 @pytest.mark.parametrize(
     ("args", "suffix", "kinds"),
     [
