@@ -222,6 +222,10 @@ def main() -> None:
 
     if sys.stdout is None:  # Python leaves it None when descriptor 1 is closed
         sys.stdout = io.TextIOWrapper(io.BufferedWriter(_ClosedOutput()))
+    if sys.stderr is None:
+        # Descriptor 2 closed (`2>&-`): messages go nowhere. Left None, click would write
+        # them to standard output, into the JSON or PDF the run writes there.
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives until the process ends
     answer_ctrl_c()
     try:
         cli(prog_name="sheetgen")

@@ -842,3 +842,30 @@ def test_a_series_file_too_big_to_be_a_series_is_refused_before_it_is_read(
         )
     after = sorted((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in folder.iterdir())
     assert after == before
+
+
+def test_with_standard_error_closed_messages_stay_out_of_the_data(folder: Path) -> None:
+    """`sheetgen standings missing.yaml 2>&- > out`: the Error line landed in out."""
+    done = subprocess.run(
+        [sys.executable, "-m", "sheetgen", "standings", "missing.yaml"],
+        cwd=folder,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        preexec_fn=lambda: os.close(2),  # as `sheetgen ... 2>&-`
+        env={**os.environ, "PYTHONPATH": str(PACKAGE_ROOT)},
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (1, b"")
+    done = subprocess.run(
+        [sys.executable, "-m", "sheetgen", "export", "f.yaml", "--format", "json", "-o", "-"],
+        cwd=folder,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        preexec_fn=lambda: os.close(2),
+        env={**os.environ, "PYTHONPATH": str(PACKAGE_ROOT)},
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0
+    assert json.loads(done.stdout)["title"] == "Friday nights"
