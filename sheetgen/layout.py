@@ -62,6 +62,7 @@ SUBHEAD_ROW = 15.0
 SUBHEAD_SIZE = 9.0
 TOTALS_ROW = 24.0
 NUMBER_SIZE = 12.0
+TOTAL_SIZE = 10.0
 FORWARD_SIZE = 8.0
 FOOT_SIZE = 8.0
 FOOT_LINE = 10.0
@@ -223,6 +224,7 @@ class _Page:
     foot: list[tuple[str, float]] = field(default_factory=list)
     keys: list[Box] = field(default_factory=list)
     key_texts: list[Text] = field(default_factory=list)
+    total_size: float = 0.0
 
     @property
     def foot_height(self) -> float:
@@ -256,6 +258,10 @@ def _plan(page: tuple[float, float], spec: SheetSpec, measure: Measure, tight: i
     left, right, top = MARGIN, width - MARGIN, height - MARGIN
     plan = _Page(width, height)
     gap = GAP if tight < 2 else GAP / 2
+    # The totals row's label in the game column, with room to spare on both sides ("Summe").
+    plan.total_size = fit(
+        spec.labels.total, GAME_COLUMN - 2 * PADDING, TOTAL_SIZE, MIN_TEXT, measure, bold=True
+    ).size
 
     # Title on the left, blanks for the date and the place on the right; a long title takes
     # lines of its own and the blanks go beneath it.
@@ -551,6 +557,7 @@ def _layout_page(
             foot=tuple(plan.foot),
             keys=tuple(plan.keys),
             key_texts=tuple(plan.key_texts),
+            total_size=plan.total_size,
         )
     )
     texts = list(plan.texts)
@@ -595,6 +602,7 @@ class _Shape(NamedTuple):
     foot: tuple[tuple[str, float], ...]
     keys: tuple[Box, ...]
     key_texts: tuple[Text, ...]
+    total_size: float
 
 
 class _Frame(NamedTuple):
@@ -704,7 +712,11 @@ def _frame(shape: _Shape) -> _Frame:
         game_points, game_totals = cells(y)
         points.append(game_points)
         totals.append(game_totals)
-    labels.append(Text(words.total, left + GAME_COLUMN / 2, totals_bottom + 8, 10, True, "center"))
+    labels.append(
+        Text(
+            words.total, left + GAME_COLUMN / 2, totals_bottom + 8, shape.total_size, True, "center"
+        )
+    )
     final = cells(totals_bottom, TOTALS_ROW)[1]
 
     foot_top = totals_bottom - GAP

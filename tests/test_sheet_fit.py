@@ -537,3 +537,25 @@ def test_pages_of_one_shape_share_their_frame_and_keep_their_own_words() -> None
     assert {"Monday", "Cy", "Di", "Di leads"} <= words[1]
     assert not words[0] & {"Monday", "Cy", "Di", "Di leads"}
     assert not words[1] & {"Friday", "Ann", "Bob", "Ann leads"}
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("name", ["letter", "a4"])
+def test_the_totals_label_keeps_clear_of_the_game_column_s_rules(lang: str, name: str) -> None:
+    """The print reviewer measured German "Summe" 0.33 pt from each rule of the game column."""
+    from sheetgen.language import language
+
+    words = language(lang)
+    label = words._("Total")
+    (page,) = list(pages_of(blank_sheet_pdf(paper=paper(name), lang=words)))
+    chars = page.chars
+    found = [
+        chars[i : i + len(label)]
+        for i in range(len(chars) - len(label) + 1)
+        if "".join(c["text"] for c in chars[i : i + len(label)]) == label
+        and chars[i]["x0"] < MARGIN + GAME_COLUMN
+    ]
+    assert found, label
+    (word,) = found
+    assert word[0]["x0"] >= MARGIN + 2 and word[-1]["x1"] <= MARGIN + GAME_COLUMN - 2
+    assert min(c["size"] for c in word) >= 8
