@@ -33,6 +33,7 @@ from sheetgen.errors import OutputError
 STDOUT = Path("-")
 DEFAULT_FOLDER = Path("output")
 SNIFF_BYTES = 4096
+MAX_LINKS = 40  # links one path may pass through, as Linux allows (then ELOOP)
 TEMP_NAME_ROOM = 200  # of the 255 bytes a name may have, what a temporary keeps of its file's
 # What each kind of document sheetgen writes starts with (or holds near its start).
 _SIGNS: dict[str, tuple[bytes, ...]] = {
@@ -229,14 +230,13 @@ def check_replaceable(path: Path) -> None:
     The file must be the user's own and writable by them, and have one name only;
     a symlink planted by another user in a shared sticky folder is not followed.
     """
+    _check_links_on_way(path)
     try:
-        link = path.lstat()
+        path.lstat()
     except FileNotFoundError:
         return
     except OSError as exc:
         raise OutputError(f"cannot be used ({_reason(exc)})", file=path) from None
-    if stat.S_ISLNK(link.st_mode):
-        _check_planted_link(path, link)
     try:
         info = path.stat()
     except FileNotFoundError:
@@ -264,10 +264,33 @@ def check_replaceable(path: Path) -> None:
 def _check_folder_link(folder: Path) -> None:
     """A folder named for documents is not reached through a link another user planted in
     a sticky shared folder, just as a file is not (see ``_check_planted_link``)."""
-    with contextlib.suppress(OSError):
-        link = folder.lstat()
-        if stat.S_ISLNK(link.st_mode):
-            _check_planted_link(folder, link)
+    _check_links_on_way(folder)
+
+
+def _check_links_on_way(path: Path) -> None:
+    """No link on the way to ``path`` is one another user planted in a sticky shared
+    folder: not the name itself, not any folder of it (``/tmp/shared/link/score.pdf``),
+    nor any link those links' targets pass through, up to the kernel's 40 links."""
+    budget = [MAX_LINKS]
+
+    def walk(named: Path) -> None:
+        current = Path(named.anchor) if named.anchor else Path()
+        for part in named.parts[1 if named.anchor else 0 :]:
+            current = current / part
+            try:
+                link = current.lstat()
+            except OSError:
+                return  # nothing there (yet) to follow; the write says what is wrong
+            if not stat.S_ISLNK(link.st_mode):
+                continue
+            _check_planted_link(current, link)
+            budget[0] -= 1
+            if budget[0] < 0:
+                return  # the kernel stops here too (ELOOP)
+            with contextlib.suppress(OSError):
+                walk(current.parent / os.readlink(current))
+
+    walk(path)
 
 
 def _check_planted_link(path: Path, link: os.stat_result) -> None:

@@ -392,6 +392,52 @@ def test_a_folder_link_planted_in_a_sticky_folder_is_not_followed(
         assert done.code == 0, done.err
 
 
+@pytest.mark.parametrize(
+    ("args", "replaced"),
+    [
+        (["sheet", "-o", "{planted}/f.pdf"], "sheets/f.pdf"),
+        (["fill", "f.yaml", "-o", "{planted}/f.pdf"], "sheets/f.pdf"),
+        (["sheet", "-o", "{planted}/sub/f.pdf"], "sheets/sub/f.pdf"),
+        (["record", "{planted}/sub/f.yaml", *RECORD], "sheets/sub/f.yaml"),
+        (["sheet", "-o", "mine/f.pdf"], "sheets/f.pdf"),  # the user's link, through the planted one
+    ],
+    ids=["sheet", "fill", "deeper", "record", "through-own-link"],
+)
+def test_a_link_planted_in_a_sticky_folder_is_not_followed_to_a_file_below_it(
+    users: tuple[str, str], args: list[str], replaced: str
+) -> None:
+    """-o /tmp/shared/link/score.pdf, the link another user's, would replace the victim's
+    own file in the folder the link names: every folder of the path is checked."""
+    guest, other = users
+    with shared_folder(mode=0o1777) as place, shared_folder(guest) as home:
+        sheets = home / "sheets"
+        (sheets / "sub").mkdir(parents=True)
+        for made in (sheets, sheets / "sub"):
+            shutil.chown(made, guest, guest)
+        owned(sheets / "f.pdf", guest, b"%PDF-1.4 last week's sheet\n")
+        owned(sheets / "sub" / "f.pdf", guest, b"%PDF-1.4 last week's sheet\n")
+        owned(sheets / "sub" / "f.yaml", guest, SERIES.encode())
+        owned(home / "f.yaml", guest, SERIES.encode())
+        planted = place / "sheets"
+        planted.symlink_to(sheets)
+        os.lchown(planted, *_ids(other))
+        (home / "mine").symlink_to(planted)
+        os.lchown(home / "mine", *_ids(guest))
+        before = snapshot(home)
+        done = run([arg.format(planted=planted) for arg in args], home, user=guest)
+        assert_refused(
+            done,
+            f"{planted}: is a link another user made in a shared folder; "
+            "sheetgen does not write through it",
+        )
+        assert snapshot(home) == before and temporaries(home) == []
+        # The user's own link is followed, as the kernel would.
+        os.lchown(planted, *_ids(guest))
+        done = run([arg.format(planted=planted) for arg in args], home, user=guest)
+        assert done.code == 0, done.err
+        assert (home / replaced).read_bytes() != before[replaced][0]
+
+
 def test_a_planted_output_folder_in_a_sticky_folder_is_not_followed(
     users: tuple[str, str],
 ) -> None:
