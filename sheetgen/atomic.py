@@ -544,14 +544,23 @@ def _refuse_working_file(path: Path) -> None:
     """Refuse a name that another write depends on, even with --force: a lock file (a
     series' ``.friday.yaml.lock``, an editor's ``.#friday.yaml``) or a writer's temporary.
     Replacing a lock by a rename would let two writers hold two different locks."""
-    name = path.name
+    what = _working_file(path.name)
+    if what is not None:
+        raise OutputError(f"{path}: is {what}; choose another name")
+    # A link to one (lk.pdf -> .friday.yaml.lock) would have the file it names replaced.
+    real = Path(os.path.realpath(path))
+    what = _working_file(real.name)
+    if what is not None:
+        raise OutputError(f"{path}: is a link to {real}, which is {what}; choose another name")
+
+
+def _working_file(name: str) -> str | None:
+    """What a file of this name is, if another write depends on it; else None."""
     if name.lower().endswith(".lock") or name.startswith(".#"):
-        what = "a lock file, not a document; replacing it could let two programs change one file"
-    elif _TEMPORARY.fullmatch(name):
-        what = "a temporary file of a sheetgen that is writing, not a document"
-    else:
-        return
-    raise OutputError(f"{path}: is {what}; choose another name")
+        return "a lock file, not a document; replacing it could let two programs change one file"
+    if _TEMPORARY.fullmatch(name):
+        return "a temporary file of a sheetgen that is writing, not a document"
+    return None
 
 
 def _is_stream(path: Path) -> bool:

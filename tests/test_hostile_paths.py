@@ -286,6 +286,39 @@ def test_a_lock_file_or_temporary_is_never_a_target(
     assert not (folder / target).exists() or (folder / target).read_bytes() == b""
 
 
+@pytest.mark.parametrize(
+    ("args", "target", "what"),
+    [
+        (["sheet"], ".f2.yaml.lock", LOCK_REFUSED),
+        (["sheet", "--force"], ".f2.yaml.lock", LOCK_REFUSED),
+        (["export", "f3.yaml", "--format", "md", "--force"], ".f2.yaml.lock", LOCK_REFUSED),
+        (
+            ["sheet"],
+            ".f2.yaml.4242-abc.tmp",
+            "is a temporary file of a sheetgen that is writing, not a document",
+        ),
+    ],
+    ids=["sheet", "sheet-force", "export-force", "temporary"],
+)
+def test_a_link_to_a_lock_file_or_temporary_is_never_a_target(
+    folder: Path, args: list[str], target: str, what: str
+) -> None:
+    """lk.pdf -> .f2.yaml.lock: writing lk.pdf would replace the lock's inode."""
+    assert run(["record", "f2.yaml", *RECORD], folder).code == 0
+    working = folder / target
+    working.touch()
+    inode = working.stat().st_ino
+    (folder / "lk.pdf").symlink_to(target)
+    real = os.path.realpath(working)
+    before = snapshot(folder)
+    done = run([*args, "-o", "lk.pdf"], folder)
+    assert_refused(done, f"lk.pdf: is a link to {real}, which {what}; choose another name")
+    assert snapshot(folder) == before
+    assert temporaries(folder) == ([target] if target.endswith(".tmp") else [])
+    assert working.stat().st_ino == inode and working.read_bytes() == b""
+    assert os.readlink(folder / "lk.pdf") == target
+
+
 # Hard links -----------------------------------------------------------------------
 
 
