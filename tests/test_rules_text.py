@@ -946,3 +946,21 @@ def test_review2_8_a_one_game_series_file_is_filled_without_1_games(
         assert "Each side's total after the game; the lowest wins" in text
     else:
         assert "Niedrigste Summe nach einem Spiel" in text
+
+
+# ---------------------------------------------------------------- review 3
+
+
+def german_text(game: str, **options: Any) -> str:
+    from sheetgen.language import language
+
+    rules = resolve(game=game, options=options)
+    return body_text(render_html(rules, paper=A4, lang=language("de")))
+
+
+def test_review3_4_german_capitalises_the_youngest_and_speaks_of_colours() -> None:
+    text = german_text("skip-bo")
+    assert "nach den anderen der Jüngste." in text
+    assert "der jüngste." not in text
+    assert "Die Karten haben keine Farben" not in text
+    assert "doch auf die Farbe kommt es nicht an" in text
