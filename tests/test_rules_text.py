@@ -964,3 +964,18 @@ def test_review3_4_german_capitalises_the_youngest_and_speaks_of_colours() -> No
     assert "der jüngste." not in text
     assert "Die Karten haben keine Farben" not in text
     assert "doch auf die Farbe kommt es nicht an" in text
+
+
+def test_review3_3_the_drawn_discard_goes_downwards_as_strategy_advises() -> None:
+    from sheetgen.cards import load_examples
+
+    folder = rules_dir() / "skip-bo"
+    for language in (None, folder / "de"):
+        data = load_examples(folder, language)
+        (discard,) = [ex for ex in data["examples"] if ex["after"] == "05-discard.md"]
+        laid = discard["piles"][-1]["cards"]
+        assert laid[-1] == laid[-2] - 1, laid  # one step down, as Strategy advises
+    text = text_of("skip-bo")
+    assert "Stack them downwards (a 9 on a 10" in text
+    html = booklet_html("skip-bo")
+    assert "the 9 is laid face up on a discard pile that showed 10" in html
