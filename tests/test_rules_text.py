@@ -979,3 +979,21 @@ def test_review3_3_the_drawn_discard_goes_downwards_as_strategy_advises() -> Non
     assert "Stack them downwards (a 9 on a 10" in text
     html = booklet_html("skip-bo")
     assert "the 9 is laid face up on a discard pile that showed 10" in html
+
+
+def test_review3_5_board_setup_and_picture_agree_on_the_blue_pairs_corners() -> None:
+    html = booklet_html("skip-bo-board")
+    text = body_text(html)
+    assert "corners marked for its colour" not in text
+    assert (
+        "its two counters go on the two corners that carry a dot of its colour" in text
+        and "one on the orange corner, the two corners with a blue dot." in text
+    )
+    # The picture draws the blue pair's dot on exactly the blue and the orange corner.
+    svg = html[html.index("<svg") : html.index("</svg>")]
+    corners = re.findall(r'<circle class="blue-start"', svg)
+    assert len(corners) == 2
+    assert "the blue pair starts on those two" in svg
+    german = german_text("skip-bo-board")
+    assert "Beide tragen einen blauen Kreis." in german
+    assert "die für seine Farbe markiert sind" not in german
