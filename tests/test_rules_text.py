@@ -997,3 +997,35 @@ def test_review3_5_board_setup_and_picture_agree_on_the_blue_pairs_corners() -> 
     german = german_text("skip-bo-board")
     assert "Beide tragen einen blauen Kreis." in german
     assert "die für seine Farbe markiert sind" not in german
+
+
+def test_review3_2_which_piles_win_and_what_an_empty_partner_plays_follow_the_toggle() -> None:
+    team = text_of("skip-bo", players=4, partnerships=True)
+    alone = text_of("skip-bo", players=4)
+    for gone in (
+        "Your stock pile is the only pile that wins.",
+        "that is the pile that wins.",
+        "play from the discard piles they still have",
+        "plays from the discard piles that are left",
+        "write the winner's points in the winner's column",
+    ):
+        assert gone not in team, gone
+    assert "your team wins only once your stock pile and your partner's are both empty." in team
+    assert "Only the stock piles win: your team goes out when yours and your partner's" in team
+    empty = "their hand, their own discard piles and their partner's stock pile and discard piles."
+    # Once under "Winning", once under "When a team wins".
+    assert team.count(empty) == 2
+    assert "still draws up and plays from " + empty in team
+    assert "drawing up, then playing from " + empty in team
+    assert "write the winning team's points in that team's column" in team
+    # Without partners the booklet speaks of one player's own pile.
+    assert "Your stock pile is the only pile that wins." in alone
+    assert "as soon as its top card fits: that is the pile that wins." in alone
+    assert "write the winner's points in the winner's column" in alone
+    assert "partner" not in alone.lower()
+    german_team = german_text("skip-bo", players=4, partnerships=True)
+    assert "Nur mit deinem Spielerstapel gewinnst du" not in german_team
+    assert "Nur mit ihm gewinnst du" not in german_team
+    assert "Gewinnen könnt ihr nur über die Spielerstapel" in german_team
+    assert "von den Hilfsstapeln, die ihm bleiben" not in german_team
+    assert "Nur mit deinem Spielerstapel gewinnst du" in german_text("skip-bo", players=4)
