@@ -210,7 +210,7 @@ def build_context(
     scoring = rules.scoring
     context: dict[str, Any] = {
         "game": game,
-        "words": game.words,
+        "words": {**game.words, **deck.words},
         "rules": rules,
         "official": official_of(rules),
         "deck": deck,

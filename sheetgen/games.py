@@ -88,6 +88,9 @@ class Deck(NamedTuple):
     id: str
     cards: int
     label: str
+    # Words this deck says its own way ("king or joker" for the wild): they replace the
+    # game's [words] of the same name wherever the deck is played.
+    words: Mapping[str, str] = MappingProxyType({})
 
 
 class Toggle(NamedTuple):
@@ -401,6 +404,12 @@ def _whole(value: Any, key: str, low: int = 0) -> int:
     return number
 
 
+def _deck_words(words: object, deck_id: str) -> Mapping[str, str]:
+    if not isinstance(words, dict) or not all(isinstance(text, str) for text in words.values()):
+        raise _fail(f"decks.{deck_id}.words", 'give a table of texts, for example wild = "king"')
+    return MappingProxyType(dict(words))
+
+
 def _parse(game_id: str, folder: Path, data: dict[str, Any]) -> GameDef:
     for key in data:
         if key not in _TOP_KEYS:
@@ -424,7 +433,12 @@ def _parse(game_id: str, folder: Path, data: dict[str, Any]) -> GameDef:
             raise _fail("stock.official", f"no stock size for {players} players")
     short = data["stock"].get("short")
     decks = tuple(
-        Deck(deck_id, _whole(deck.get("cards"), f"decks.{deck_id}.cards", 1), str(deck["label"]))
+        Deck(
+            deck_id,
+            _whole(deck.get("cards"), f"decks.{deck_id}.cards", 1),
+            str(deck["label"]),
+            _deck_words(deck.get("words", {}), deck_id),
+        )
         for deck_id, deck in data["decks"].items()
     )
     if not decks:

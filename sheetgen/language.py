@@ -347,7 +347,13 @@ def translated(game: GameDef, code: str) -> GameDef:
     tables = {key: {**getattr(game, key), **layer.get(key, {})} for key in PROSE_TABLES}
     labels = layer.get("decks", {})
     decks = tuple(
-        deck._replace(label=str(labels.get(deck.id, {}).get("label", deck.label)))
+        deck._replace(
+            label=str(labels.get(deck.id, {}).get("label", deck.label)),
+            words={
+                key: str(value)
+                for key, value in labels.get(deck.id, {}).get("words", deck.words).items()
+            },
+        )
         for deck in game.decks
     )
     return game._replace(

@@ -124,9 +124,13 @@ def flat(text: str) -> str:
 
 
 def test_the_glossarys_terms_are_used(case: Any) -> None:
-    _, booklet, _ = case
+    name, booklet, _ = case
     text = flat(booklet.text)
     for english in LEAFLET:
+        if name == "standard-deck" and english == "Skip-Bo card":
+            # Standard cards have no SKIP-BO-Karten: their wilds are kings and jokers.
+            assert TERMS[english] not in text and "Könige und Joker" in text
+            continue
         assert TERMS[english] in text, (english, TERMS[english])
 
 
@@ -346,7 +350,7 @@ def test_a_one_card_stock_is_counted_in_the_dative_and_never_shuffled(
     assert "Mit einer Karte in jedem Spielerstapel bringt ein Spiel" in text
     assert "Mit eine " not in text
     assert "schiebt ihr Besitzer sie unter den Kartenstock und nimmt stattdessen" in pages[0]
-    assert "Ist es eine SKIP-BO-Karte, schiebt ihr Besitzer sie unter den Kartenstock" in text
+    assert "Ist sie frei einsetzbar wie alle SKIP-BO-Karten, schiebt ihr Besitzer sie unter" in text
     assert "mischt sein Besitzer" not in text and "mischt ihr Besitzer" not in text
 
 

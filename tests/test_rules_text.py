@@ -21,6 +21,7 @@ from pypdf import PdfReader
 from sheetgen.booklet import build_booklet, render_html
 from sheetgen.games import RULES_PATH_ENV
 from sheetgen.houserules import resolve
+from sheetgen.language import language
 from sheetgen.paper import A4
 from sheetgen.resources import rules_dir
 
@@ -951,11 +952,13 @@ def test_review2_8_a_one_game_series_file_is_filled_without_1_games(
 # ---------------------------------------------------------------- review 3
 
 
-def german_text(game: str, **options: Any) -> str:
-    from sheetgen.language import language
-
+def html_in(code: str, game: str, **options: Any) -> str:
     rules = resolve(game=game, options=options)
-    return body_text(render_html(rules, paper=A4, lang=language("de")))
+    return render_html(rules, paper=A4, lang=language(code))
+
+
+def german_text(game: str, **options: Any) -> str:
+    return body_text(html_in("de", game, **options))
 
 
 def test_review3_4_german_capitalises_the_youngest_and_speaks_of_colours() -> None:
@@ -970,8 +973,8 @@ def test_review3_3_the_drawn_discard_goes_downwards_as_strategy_advises() -> Non
     from sheetgen.cards import load_examples
 
     folder = rules_dir() / "skip-bo"
-    for language in (None, folder / "de"):
-        data = load_examples(folder, language)
+    for layer in (None, folder / "de"):
+        data = load_examples(folder, layer)
         (discard,) = [ex for ex in data["examples"] if ex["after"] == "05-discard.md"]
         laid = discard["piles"][-1]["cards"]
         assert laid[-1] == laid[-2] - 1, laid  # one step down, as Strategy advises
@@ -1029,3 +1032,53 @@ def test_review3_2_which_piles_win_and_what_an_empty_partner_plays_follow_the_to
     assert "Gewinnen könnt ihr nur über die Spielerstapel" in german_team
     assert "von den Hilfsstapeln, die ihm bleiben" not in german_team
     assert "Nur mit deinem Spielerstapel gewinnst du" in german_text("skip-bo", players=4)
+
+
+@pytest.mark.parametrize(
+    ("lang", "options"),
+    [
+        ("en", {"deck": "standard"}),
+        ("en", {"deck": "standard", "players": 6, "partnerships": True, "no-wild-start": True}),
+        ("de", {"deck": "standard"}),
+        ("de", {"deck": "standard", "players": 6, "partnerships": True, "no-wild-start": True}),
+    ],
+)
+def test_review3_1_standard_cards_name_the_wild_by_the_deck(
+    lang: str, options: dict[str, Any]
+) -> None:
+    text = body_text(html_in(lang, "skip-bo", **options))
+    for name in (
+        "Skip-Bo card",
+        "SKIP-BO-Karte",
+        "Skip-Bo-Karte",
+        'says "Skip-Bo',
+        "read \u201cking",
+    ):
+        assert name not in text, name
+    assert "Skip-Bo" in text  # the game's own name stays
+    if lang == "en":
+        for said in (
+            "A king or joker can stand for any number",
+            "with a king or joker standing for the 1.",
+            "A king or joker counts as the number",
+            "Save kings and jokers for the moment",
+            "What is a king or joker good for?",
+        ):
+            assert said in text, said
+        if options.get("partnerships"):
+            assert '"put your king or joker on as a 4"' in text
+    else:
+        for said in (
+            "Könige und Joker können für jede Zahl stehen",
+            "auch Könige und Joker dürfen ihn als 1 eröffnen.",
+            "Wofür sind Könige und Joker gut?",
+            "Heb dir Könige und Joker für den Moment auf",
+        ):
+            assert said in text, said
+
+
+def test_review3_1_the_skip_bo_deck_keeps_its_skip_bo_cards() -> None:
+    text = text_of("skip-bo")
+    assert "A Skip-Bo card can stand for any number" in text
+    assert "Save Skip-Bo cards for the moment" in text
+    assert "Wofür sind SKIP-BO-Karten gut?" in german_text("skip-bo")
