@@ -14,7 +14,6 @@ import re
 from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from sheetgen.errors import (
@@ -90,7 +89,7 @@ class Deck(NamedTuple):
     label: str
     # Words this deck says its own way ("king or joker" for the wild): they replace the
     # game's [words] of the same name wherever the deck is played.
-    words: Mapping[str, str] = MappingProxyType({})
+    words: Mapping[str, str] = {}
 
 
 class Toggle(NamedTuple):
@@ -149,7 +148,7 @@ class GameDef(NamedTuple):
     # (empty: the official rules, in the booklet's language).
     standard_rules: str = ""
     # The words drawn in the table picture (jinja2 text), by the names the picture uses.
-    picture_labels: Mapping[str, str] = MappingProxyType({})
+    picture_labels: Mapping[str, str] = {}
     # The language of the prose above (name, words, sentences, labels): "en" as read from
     # game.toml, another when sheetgen.language has laid the game's <lang>/ folder over it.
     lang: str = "en"
@@ -407,7 +406,7 @@ def _whole(value: Any, key: str, low: int = 0) -> int:
 def _deck_words(words: object, deck_id: str) -> Mapping[str, str]:
     if not isinstance(words, dict) or not all(isinstance(text, str) for text in words.values()):
         raise _fail(f"decks.{deck_id}.words", 'give a table of texts, for example wild = "king"')
-    return MappingProxyType(dict(words))
+    return dict(words)
 
 
 def _parse(game_id: str, folder: Path, data: dict[str, Any]) -> GameDef:

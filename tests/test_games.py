@@ -379,3 +379,17 @@ def test_building_piles_are_refused_where_the_game_has_no_choice(runner: Any) ->
     result = runner("rules", "--building-piles", "3")
     assert result.exit_code == 1
     assert result.output.startswith("Error: --building-piles: does not apply to Skip-Bo;")
+
+
+def test_every_game_definition_pickles_for_fill_s_workers() -> None:
+    """fill sends each series, with its game, to worker processes: a read-only mapping
+    (MappingProxyType) in a game definition could not be pickled, and the batch failed."""
+    import pickle
+
+    from sheetgen.games import game_folders, load_game
+    from sheetgen.language import translated
+
+    for game_id in game_folders():
+        for code in ("en", "de"):
+            game = translated(load_game(game_id), code)
+            assert pickle.loads(pickle.dumps(game)) == game
