@@ -266,7 +266,11 @@ class Scheduler:
             PPD_HEAD.format(file=name.upper()[:8], model=model) + (PPD_DUPLEX if two_sided else ""),
             encoding="latin-1",
         )
-        device = f"file://{self.folder / 'out' / name}.prn"
+        output = self.folder / "out" / f"{name}.prn"
+        # cupsd (2.4.x in Debian's current package) opens a file: device without O_CREAT:
+        # the printer's output file has to be there already.
+        output.touch()
+        device = f"file://{output}"
         self.run("lpadmin", "-p", name, "-E", "-v", device, "-P", str(ppd))
         self.run("cupsdisable", name)
 
