@@ -123,40 +123,36 @@ def _trim(folder: Path) -> None:
         total -= size
 
 
-class CompiledTemplates(BytecodeCache):
-    """jinja2's bytecode cache kept in ``folder``, entries named ``prefix-<key>.cache``."""
+class _Entries:
+    """``prefix-<name>.cache`` entries in ``folder``: each a header, then its payload. An entry
+    is read only from a regular file of the user's, and one without the expected header is a
+    miss; writing trims the folder once per process and never fails the run."""
 
     def __init__(self, folder: Path, prefix: str) -> None:
         self.folder = folder
         self.prefix = prefix
         self._trimmed = False
 
-    def _path(self, bucket: Bucket) -> Path:
-        return self.folder / f"{self.prefix}-{bucket.key}{SUFFIX}"
+    def _path(self, name: str) -> Path:
+        return self.folder / f"{self.prefix}-{name}{SUFFIX}"
 
-    def load_bytecode(self, bucket: Bucket) -> None:
-        data = read_entry(self._path(bucket))
-        head = MAGIC + bucket.checksum.encode("ascii") + b"\n"
+    def read(self, name: str, head: bytes) -> bytes | None:
+        """The payload of entry ``name`` if it starts with ``head``, else None."""
+        data = read_entry(self._path(name))
         if data is None or not data.startswith(head):
-            return
-        try:
-            code = marshal.loads(data[len(head) :])
-        except (EOFError, ValueError, TypeError):
-            return
-        if isinstance(code, CodeType):
-            bucket.code = code
+            return None
+        return data[len(head) :]
 
-    def dump_bytecode(self, bucket: Bucket) -> None:
-        if bucket.code is None:
-            return
-        data = MAGIC + bucket.checksum.encode("ascii") + b"\n" + marshal.dumps(bucket.code)
+    def write(self, name: str, head: bytes, payload: bytes) -> None:
+        """Keep ``head`` + ``payload`` as entry ``name`` (silently not, where it cannot be)."""
+        data = head + payload
         if len(data) > MAX_ENTRY:
             return
         if not self._trimmed:
             self._trimmed = True
             _trim(self.folder)
         with contextlib.suppress(SheetgenError, OSError):
-            write_cached(self._path(bucket), data)
+            write_cached(self._path(name), data)
 
     def clear(self) -> None:
         """Remove every entry of this cache (of this prefix)."""
@@ -165,39 +161,47 @@ class CompiledTemplates(BytecodeCache):
                 path.unlink()
 
 
-# An entry of kept results: this header, the entry's key and a newline, then the result.
-RESULT_MAGIC = b"sheetgen kept result 1\n"
-
-
-class KeptResults:
-    """Results worked out from text (rendered Markdown, say), kept between runs in
-    ``folder`` as ``prefix-<key>.cache`` entries, under the same rules as compiled code:
-    read only from a regular file of the user's, and anything but this cache's own entry
-    for the key is a miss."""
+class CompiledTemplates(BytecodeCache):
+    """jinja2's bytecode cache kept in ``folder``, entries named ``prefix-<key>.cache``."""
 
     def __init__(self, folder: Path, prefix: str) -> None:
         self.folder = folder
         self.prefix = prefix
-        self._trimmed = False
+        self._entries = _Entries(folder, prefix)
 
-    def _path(self, key: str) -> Path:
-        return self.folder / f"{self.prefix}-{key}{SUFFIX}"
+    def load_bytecode(self, bucket: Bucket) -> None:
+        data = self._entries.read(bucket.key, MAGIC + bucket.checksum.encode("ascii") + b"\n")
+        if data is None:
+            return
+        try:
+            code = marshal.loads(data)
+        except (EOFError, ValueError, TypeError):
+            return
+        if isinstance(code, CodeType):
+            bucket.code = code
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        if bucket.code is not None:
+            head = MAGIC + bucket.checksum.encode("ascii") + b"\n"
+            self._entries.write(bucket.key, head, marshal.dumps(bucket.code))
+
+    def clear(self) -> None:
+        """Remove every entry of this cache (of this prefix)."""
+        self._entries.clear()
+
+
+# An entry of kept results: this header, the entry's key and a newline, then the result.
+RESULT_MAGIC = b"sheetgen kept result 1\n"
+
+
+class KeptResults(_Entries):
+    """Results worked out from text (rendered Markdown, say), kept between runs in
+    ``folder`` as ``prefix-<key>.cache`` entries, under the same rules as compiled code."""
 
     def get(self, key: str) -> bytes | None:
         """The result kept for ``key``, or None."""
-        data = read_entry(self._path(key))
-        head = RESULT_MAGIC + key.encode("ascii") + b"\n"
-        if data is None or not data.startswith(head):
-            return None
-        return data[len(head) :]
+        return self.read(key, RESULT_MAGIC + key.encode("ascii") + b"\n")
 
     def put(self, key: str, result: bytes) -> None:
         """Keep ``result`` for ``key`` (silently not, where it cannot be written)."""
-        data = RESULT_MAGIC + key.encode("ascii") + b"\n" + result
-        if len(data) > MAX_ENTRY:
-            return
-        if not self._trimmed:
-            self._trimmed = True
-            _trim(self.folder)
-        with contextlib.suppress(SheetgenError, OSError):
-            write_cached(self._path(key), data)
+        self.write(key, RESULT_MAGIC + key.encode("ascii") + b"\n", result)
