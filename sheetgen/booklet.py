@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 import math
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from html import escape
@@ -32,6 +31,7 @@ from sheetgen.language import ENGLISH, Language
 from sheetgen.markdown import (
     ContentsEntry,
     first_heading,
+    in_text_of_html,
     render_markdown,
     tie_short_words_in_html,
 )
@@ -479,15 +479,7 @@ def _with_breaks(html: str, lang: Language) -> str:
     """The running text of ``html`` with the language's own breaks of long compounds."""
     if not lang.counting.breaks:
         return html
-    parts = re.split(r"(<[^>]*>)", html)
-    inside = 0
-    for index, part in enumerate(parts):
-        tag = re.match(r"<(/?)(\w+)", part)
-        if tag and tag.group(2).lower() in _NOT_RUNNING and not part.endswith("/>"):
-            inside += -1 if tag.group(1) else 1
-        elif not tag and not inside and part:
-            parts[index] = lang.counting.soft_hyphens(part)
-    return "".join(parts)
+    return in_text_of_html(html, lang.counting.soft_hyphens, skip=_NOT_RUNNING)
 
 
 def _font_url(path: Path, inside: bool) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -75,14 +76,20 @@ _UNTIED = ("head", "svg", "style", "title", "h1", "h2", "h3", "h4", "h5", "h6")
 
 def tie_short_words_in_html(html: str) -> str:
     """The printed booklet's HTML with ``tie_short_words`` applied to its running text."""
+    return in_text_of_html(html, tie_short_words, skip=_UNTIED)
+
+
+def in_text_of_html(html: str, change: Callable[[str], str], *, skip: tuple[str, ...]) -> str:
+    """``html`` with ``change`` applied to the text between its tags, except inside the
+    elements named in ``skip``."""
     parts = re.split(r"(<[^>]*>)", html)
     inside = 0
     for index, part in enumerate(parts):
         tag = re.match(r"<(/?)(\w+)", part)
-        if tag and tag.group(2).lower() in _UNTIED and not part.endswith("/>"):
+        if tag and tag.group(2).lower() in skip and not part.endswith("/>"):
             inside += -1 if tag.group(1) else 1
         elif not tag and not inside and part:
-            parts[index] = tie_short_words(part)
+            parts[index] = change(part)
     return "".join(parts)
 
 
