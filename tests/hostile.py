@@ -13,6 +13,7 @@ import os
 import pwd
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import sysconfig
@@ -27,6 +28,13 @@ import sheetgen
 
 PACKAGE_ROOT = Path(sheetgen.__file__).resolve().parent.parent
 USERS = ("sheetgen-guest", "sheetgen-other")
+
+
+def as_at_a_terminal() -> None:
+    """``preexec_fn`` for a process a test interrupts: Ctrl-C at its default, as a terminal
+    gives it. A shell's background job (``cmd &`` without job control) starts with SIGINT
+    ignored and passes that on, which would turn every Ctrl-C test into a run to the end."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ import pytest
 from hostile import (
     PACKAGE_ROOT,
     Done,
+    as_at_a_terminal,
     assert_clean,
     assert_no_process_left,
     assert_refused,
@@ -356,6 +357,7 @@ def test_ctrl_c_exits_quietly_with_130(folder: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        preexec_fn=as_at_a_terminal,
         env={**os.environ, "PYTHONPATH": str(PACKAGE_ROOT)},
     )
     # Interrupted once it draws (Pango is loaded for the booklet), however long start-up took.
@@ -383,6 +385,7 @@ def test_ctrl_c_at_any_moment_exits_quietly_with_130(folder: Path, delay: float)
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        preexec_fn=as_at_a_terminal,
         env={**os.environ, "PYTHONPATH": str(PACKAGE_ROOT)},
     )
     time.sleep(delay)
@@ -738,6 +741,7 @@ def test_ctrl_c_during_a_parallel_batch_exits_quietly_with_130(folder: Path) -> 
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        preexec_fn=as_at_a_terminal,
         env={**os.environ, "PYTHONPATH": str(PACKAGE_ROOT)},
     )
     deadline, out = time.monotonic() + 60, folder / "out"

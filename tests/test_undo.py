@@ -343,7 +343,7 @@ class Prompted:
         import pty
         import subprocess
 
-        from hostile import _env, python_for
+        from hostile import _env, as_at_a_terminal, python_for
 
         self.main, side = pty.openpty()
         self.process = subprocess.Popen(
@@ -354,6 +354,7 @@ class Prompted:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             start_new_session=True,
+            preexec_fn=as_at_a_terminal,
         )
         os.close(side)
         self.err = b""
