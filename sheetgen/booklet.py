@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from html import escape
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from jinja2 import Environment
 
@@ -43,6 +45,9 @@ from sheetgen.scoring import Game, ScoringRules, game_points, max_points
 from sheetgen.table import Table, deal, make_table
 from sheetgen.templating import evaluate, make_environment, render_string, render_template
 from sheetgen.wording import caption, outcome
+
+if TYPE_CHECKING:
+    from sheetgen.compiledcache import KeptResults
 
 CREATOR = f"sheetgen {__version__}"
 LAYOUTS = ("pages", "booklet")
@@ -813,18 +818,69 @@ def rules_document(
 
 
 def _sheet_pdf(rules: HouseRules, paper: Paper, lang: Language = ENGLISH) -> bytes:
-    """The blank score sheet for this table, as ``sheetgen sheet`` draws it."""
-    from sheetgen.sheet import blank_sheet_pdf
+    """The blank score sheet for this table, as ``sheetgen sheet`` draws it, kept between
+    runs (see ``_kept_sheets``): drawing it loads reportlab and cuts its fonts, about a
+    tenth of the booklet's processor time. A sheet that needed one of the machine's fonts
+    is drawn afresh each time: whether that font is still there is the machine's business."""
+    import hashlib
 
-    return blank_sheet_pdf(
+    from sheetgen.sheet import blank_sheet
+
+    teams = rules.players // TEAM_SIZE if rules.partnerships else None
+    kept = _kept_sheets(rules.definition.folder)
+    asked = (paper, rules.definition, rules.scoring, rules.players, teams, lang.code)
+    key = hashlib.sha256(repr(asked).encode("utf-8")).hexdigest()
+    found = kept.get(key) if kept is not None else None
+    if found is not None and found.startswith(b"%PDF-") and found.rstrip().endswith(b"%%EOF"):
+        return found
+    drawn = blank_sheet(
         paper=paper,
         game=rules.definition,
         scoring=rules.scoring,
         players=rules.players,
-        teams=rules.players // TEAM_SIZE if rules.partnerships else None,
+        teams=teams,
         lang=lang,
         in_words=True,
     )
+    if kept is not None and not drawn.typeface.chosen:
+        kept.put(key, drawn.pdf)
+    return drawn.pdf
+
+
+@cache
+def _kept_sheets(game_folder: Path) -> KeptResults | None:
+    """Blank score sheets kept between runs, beside the compiled templates, under a prefix
+    that changes whenever a file of sheetgen (its code, fonts and catalogues) or of the
+    game's folder changes (its size or time of change, as Python's own ``.pyc`` files are
+    checked), or reportlab's version: a kept sheet is the one this copy would draw. None
+    where the user has no private cache folder or a folder cannot be read."""
+    import hashlib
+
+    import reportlab
+
+    from sheetgen.compiledcache import KeptResults, private_folder
+
+    made_by = hashlib.sha256(reportlab.Version.encode())
+
+    def add(folder: str) -> None:
+        with os.scandir(folder) as entries:
+            for entry in sorted(entries, key=lambda entry: entry.name):
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name != "__pycache__":
+                        add(entry.path)
+                elif entry.is_file():
+                    info = entry.stat()
+                    made_by.update(f"{entry.path}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
+
+    try:
+        add(os.path.dirname(__file__))
+        add(str(game_folder))
+    except OSError:
+        return None
+    folder = private_folder("sheetgen", "sheets")
+    if folder is None:
+        return None
+    return KeptResults(folder, made_by.hexdigest()[:16])
 
 
 def _lay_sheet(pdf: bytes, sheet: bytes) -> bytes:

@@ -983,7 +983,7 @@ def sheet(
     from sheetgen.games import DEFAULT_GAME, load_game
     from sheetgen.paper import paper
     from sheetgen.scoring import ScoringRules
-    from sheetgen.sheet import blank_sheet_pdf
+    from sheetgen.sheet import blank_sheet
     from sheetgen.table import parse_names
 
     definition = load_game(game or DEFAULT_GAME)
@@ -993,7 +993,7 @@ def sheet(
     lang = _lang(lang_code)
 
     def sheets(count: int) -> bytes:
-        return blank_sheet_pdf(
+        return blank_sheet(
             paper=paper(paper_name) if paper_name else None,
             game=definition,
             scoring=rules,
@@ -1004,7 +1004,7 @@ def sheet(
             title=title,
             copies=count,
             lang=lang,
-        )
+        ).pdf
 
     if print_on is None or output is not None:
         where, fmt = destination(

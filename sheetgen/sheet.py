@@ -9,6 +9,7 @@ exactly as the filled sheet is.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
 from sheetgen import fonts
 from sheetgen.errors import RuleError
@@ -142,7 +143,19 @@ def sheet_table(
     return None, count, False
 
 
-def blank_sheet_pdf(
+class BlankSheet(NamedTuple):
+    """Blank score sheets as PDF, and the fonts they print with."""
+
+    pdf: bytes
+    typeface: fonts.Typeface
+
+
+def blank_sheet_pdf(**options: Any) -> bytes:
+    """The PDF of :func:`blank_sheet` for the same options."""
+    return blank_sheet(**options).pdf
+
+
+def blank_sheet(
     *,
     paper: Paper | None = None,
     game: GameDef | None = None,
@@ -155,8 +168,8 @@ def blank_sheet_pdf(
     copies: int = 1,
     lang: Language = ENGLISH,
     in_words: bool = False,
-) -> bytes:
-    """A PDF of blank score sheets, ``copies`` times over, checked before anything is drawn.
+) -> BlankSheet:
+    """Blank score sheets, ``copies`` times over, checked before anything is drawn.
 
     ``game`` (Skip-Bo unless told) decides who may sit at the table and the
     words of the scoring reminder; ``scoring`` (the game's own unless told)
@@ -219,4 +232,4 @@ def blank_sheet_pdf(
     for _ in range(copies):
         for layout in layouts:
             painter.sheet(layout)
-    return painter.finish()
+    return BlankSheet(painter.finish(), typeface)

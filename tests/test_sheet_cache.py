@@ -1,0 +1,155 @@
+"""The booklet's blank score sheet kept between runs: read back byte for byte as it would be
+drawn, drawn afresh whenever anything it is made from changes, and never kept when it
+needed one of the machine's fonts."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sheetgen import booklet, sheet
+from sheetgen.booklet import rules_document
+from sheetgen.fonts import SystemFont, Typeface
+from sheetgen.houserules import HouseRules, resolve
+from sheetgen.language import language
+from sheetgen.paper import A4, LETTER
+
+
+@pytest.fixture
+def cache_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    # Two drawings of one sheet differ only in their date and /ID without this (the booklet
+    # takes the page alone, which a test below reads back from the booklet itself).
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    booklet._kept_sheets.cache_clear()
+    yield tmp_path / "cache" / "sheetgen" / "sheets"
+    booklet._kept_sheets.cache_clear()
+
+
+@pytest.fixture
+def drawn(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """The options of every sheet actually drawn (not read back) from here on."""
+    calls: list[dict[str, Any]] = []
+    draw = sheet.blank_sheet
+
+    def counting(**options: Any) -> sheet.BlankSheet:
+        calls.append(options)
+        return draw(**options)
+
+    monkeypatch.setattr(sheet, "blank_sheet", counting)
+    return calls
+
+
+def _official() -> HouseRules:
+    return resolve(game="skip-bo", options={})
+
+
+def test_a_kept_sheet_is_the_sheet_drawn_afresh(
+    cache_home: Path, drawn: list[dict[str, Any]], booklet_pdf: Callable[..., bytes]
+) -> None:
+    rules = _official()
+    first = booklet._sheet_pdf(rules, LETTER)
+    assert len(drawn) == 1
+    (entry,) = cache_home.iterdir()
+    assert entry.stat().st_mode & 0o777 == 0o600
+    again = booklet._sheet_pdf(rules, LETTER)
+    assert again == first and len(drawn) == 1  # read back, not drawn
+    # The whole booklet made with the kept sheet is the one the suite shares.
+    assert rules_document(rules, paper=LETTER) == booklet_pdf("skip-bo", LETTER)
+    assert len(drawn) == 1
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        {"players": 3},
+        {"partnerships": True, "players": 4},
+        {"scoring": "cards-left"},
+        {"target": 300},
+    ],
+)
+def test_another_table_is_another_sheet(
+    cache_home: Path, drawn: list[dict[str, Any]], other: dict[str, Any]
+) -> None:
+    official = booklet._sheet_pdf(_official(), LETTER)
+    changed = booklet._sheet_pdf(resolve(game="skip-bo", options=other), LETTER)
+    assert changed != official and len(drawn) == 2
+    assert len(list(cache_home.iterdir())) == 2
+
+
+def test_paper_and_language_are_part_of_the_key(
+    cache_home: Path, drawn: list[dict[str, Any]]
+) -> None:
+    rules = _official()
+    sheets = {
+        booklet._sheet_pdf(rules, LETTER),
+        booklet._sheet_pdf(rules, A4),
+        booklet._sheet_pdf(rules, LETTER, language("de")),
+    }
+    assert len(sheets) == 3 and len(drawn) == 3
+
+
+def test_a_changed_file_of_the_game_is_a_miss(tmp_path: Path, cache_home: Path) -> None:
+    game = tmp_path / "skip-bo"
+    shutil.copytree(_official().definition.folder, game)
+    before = booklet._kept_sheets(game)
+    assert before is not None
+    booklet._kept_sheets.cache_clear()
+    toml = game / "game.toml"
+    info = toml.stat()
+    os.utime(toml, ns=(info.st_atime_ns, info.st_mtime_ns + 1_000_000_000))
+    after = booklet._kept_sheets(game)
+    assert after is not None and after.prefix != before.prefix
+
+
+@pytest.mark.parametrize(
+    "content", [b"", b"garbage", b"sheetgen kept result 1\nKEY\n%PDF-1.3\ncut off"]
+)
+def test_anything_else_in_an_entry_is_drawn_again(
+    cache_home: Path, drawn: list[dict[str, Any]], content: bytes
+) -> None:
+    rules = _official()
+    first = booklet._sheet_pdf(rules, LETTER)
+    (entry,) = cache_home.iterdir()
+    key = entry.name.split("-", 1)[1].removesuffix(".cache")
+    entry.write_bytes(content.replace(b"KEY", key.encode()))
+    assert booklet._sheet_pdf(rules, LETTER) == first
+    assert len(drawn) == 2
+    assert entry.read_bytes().endswith(first)  # the good sheet is kept again
+
+
+def test_a_sheet_printed_with_a_machine_font_is_never_kept(
+    cache_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    draw = sheet.blank_sheet
+
+    def with_machine_font(**options: Any) -> sheet.BlankSheet:
+        pdf = draw(**options).pdf
+        return sheet.BlankSheet(pdf, Typeface((("x", False, SystemFont(Path("/f.ttf"))),)))
+
+    monkeypatch.setattr(sheet, "blank_sheet", with_machine_font)
+    booklet._sheet_pdf(_official(), LETTER)
+    assert not cache_home.exists() or not list(cache_home.iterdir())
+
+
+def test_without_a_private_cache_folder_the_sheet_is_drawn_and_nothing_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, drawn: list[dict[str, Any]]
+) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)  # anyone may write here, and it is not sticky
+    monkeypatch.setenv("XDG_CACHE_HOME", str(shared))
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    booklet._kept_sheets.cache_clear()
+    try:
+        rules = _official()
+        assert booklet._sheet_pdf(rules, LETTER) == booklet._sheet_pdf(rules, LETTER)
+        assert len(drawn) == 2
+        assert list(shared.iterdir()) == []
+    finally:
+        booklet._kept_sheets.cache_clear()
