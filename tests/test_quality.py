@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,13 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_code_quality(command: list[str]) -> None:
     result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mypy_reads_only_the_package() -> None:
+    """mypy checks what its configuration names, so a virtual environment made inside the
+    checkout (the README's .venv) is never read, whatever it is called."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert config["tool"]["mypy"]["files"] == ["sheetgen"]
 
 
 @pytest.mark.parametrize("folder", [".venv-3.11", "venv311", "myvenv", "env", "py-env", "build"])
