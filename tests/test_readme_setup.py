@@ -65,6 +65,14 @@ def newcomer(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, 
     return _checkout_copy(tmp_path_factory.mktemp("checkout")), env
 
 
+def test_one_worker_runs_the_module(request: pytest.FixtureRequest) -> None:
+    """The checkout and its venv are made once a run only if xdist keeps this module's
+    tests in one worker: it marks each test of a group in its id (pytest 9.2 lost that
+    mark, and each worker made a venv of its own)."""
+    if getattr(request.config.option, "loadgroup", False):  # an xdist worker under loadgroup
+        assert request.node.nodeid.endswith("@readme-setup"), request.node.nodeid
+
+
 def test_install_command_prints_a_score_sheet(newcomer: tuple[Path, dict[str, str]]) -> None:
     checkout, env = newcomer
     result = _sh(readme_command("<!-- install-command -->"), checkout, env)
