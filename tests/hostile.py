@@ -9,6 +9,7 @@ left, no process left.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import pwd
 import resource
@@ -50,6 +51,16 @@ def python_for(user: str | None) -> list[str]:
     """An interpreter ``user`` may run, with sheetgen and its dependencies importable."""
     if user is None:
         return [sys.executable]
+    found = _interpreter_for(user)
+    if found is None:
+        pytest.skip(f"no Python interpreter that {user} may run can import sheetgen")
+    return [found]
+
+
+@functools.cache
+def _interpreter_for(user: str) -> str | None:
+    """The first interpreter that ``user`` can import sheetgen with: probed once a worker, as
+    neither the user nor the interpreters change while the suite runs."""
     for candidate in (
         sys.executable,
         f"/usr/bin/python{sys.version_info[0]}.{sys.version_info[1]}",
@@ -66,8 +77,8 @@ def python_for(user: str | None) -> list[str]:
         except OSError:
             continue
         if probe.returncode == 0:
-            return [candidate]
-    pytest.skip(f"no Python interpreter that {user} may run can import sheetgen")
+            return candidate
+    return None
 
 
 def _env() -> dict[str, str]:
