@@ -422,11 +422,15 @@ def test_a_house_rules_extra_stays_inside_its_folder(tmp_path: Path, extra: str)
 
 
 def test_a_house_rules_extra_in_its_folder_is_used(folder: Path) -> None:
+    """Read where every format reads it (the HTML every booklet is made from): the page to
+    read on a screen shows it, with no PDF laid out for the purpose."""
     (folder / "sub").mkdir()
     (folder / "sub" / "ours.md").write_text("# Our way\n\nFast.\n", encoding="utf-8")
     (folder / "ours.toml").write_text('extra = "sub/ours.md"\n', encoding="utf-8")
-    done = run(["rules", "--house-rules", "ours.toml", "-o", "r.pdf"], folder)
+    done = run(["rules", "--house-rules", "ours.toml", "-o", "r.html"], folder)
     assert done.code == 0, done.err
+    page = (folder / "r.html").read_text(encoding="utf-8")
+    assert "Our way</h" in page and "<p>Fast.</p>" in page
 
 
 ESCAPE_TITLE = 'title: "Friday\\e[2J\\e[31mnights"\nplayers: [Ann, Bob]\n'
@@ -549,7 +553,7 @@ def test_repeated_headings_in_extra_are_linear_and_the_input_is_capped(folder: P
     (folder / "big.md").write_text("# Same\n" * (MAX_MARKDOWN // 7 + 1), encoding="utf-8")
     refused(
         folder,
-        ["rules", "--extra", "big.md", "-o", "r.pdf"],
+        ["rules", "--extra", "big.md", "-o", "r.html"],  # capped before any format
         f"big.md: the text has {(MAX_MARKDOWN // 7 + 1) * 7:,} characters; a booklet takes "
         f"at most {MAX_MARKDOWN:,} of a table's own rules",
     )
