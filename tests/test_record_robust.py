@@ -98,7 +98,9 @@ def test_a_killed_record_leaves_the_old_file_or_the_new_one(tmp_path: Path) -> N
     have written: the file must be the old one), some once the new file is in
     place (it must stay), and the rest at random moments in between, wherever
     they are. Only events decide the kills that both outcomes rest on, so the
-    test means the same on an idle machine and a loaded one.
+    test means the same on an idle machine and a loaded one; the random moments
+    fall within the longest time a writer here took to put its file in place, so
+    they land while writers live on a machine of any speed, not after they ended.
     """
     from filelock import FileLock
 
@@ -108,6 +110,7 @@ def test_a_killed_record_leaves_the_old_file_or_the_new_one(tmp_path: Path) -> N
     path = folder / "friday.yaml"
     path.write_text(SERIES, encoding="utf-8")
     outcomes = {"old": 0, "new": 0}
+    lifetimes: list[float] = []  # how long each writer took to put its new file in place
     stages = ["waiting for the lock", "after the rename"] * 3 + ["at a random moment"] * 8
     for round_number, stage in enumerate(stages):
         winner = PLAYERS[round_number % 4]
@@ -122,13 +125,15 @@ def test_a_killed_record_leaves_the_old_file_or_the_new_one(tmp_path: Path) -> N
                 proc.send_signal(signal.SIGKILL)
                 proc.wait(timeout=30)
         else:
+            started = time.monotonic()
             proc = subprocess.Popen(
                 record_argv(path, winner), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
             )
             if stage == "after the rename":
                 wait_for(lambda: path.read_bytes() == new, "the new file")  # noqa: B023
+                lifetimes.append(time.monotonic() - started)
             else:
-                time.sleep(rng.uniform(0.0, 1.0))
+                time.sleep(rng.uniform(0.0, max(lifetimes)))
             proc.send_signal(signal.SIGKILL)
             proc.wait(timeout=30)
         now = path.read_bytes()
