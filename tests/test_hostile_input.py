@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -649,18 +650,27 @@ main()
 UNDRAWABLE = "in/s1.yaml: cannot be drawn (ValueError: the painter gave up)"
 
 
-@pytest.fixture
-def fragile_batch(tmp_path: Path) -> Path:
-    """in/ holds three series, the second of which cannot be drawn; out/ holds the sheets
-    an earlier run made of the other two."""
-    (tmp_path / "in").mkdir()
+@pytest.fixture(scope="module")
+def earlier_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder of ``fragile_batch``, made by one run of sheetgen for the module."""
+    folder = tmp_path_factory.mktemp("fragile")
+    (folder / "in").mkdir()
     for index, title in enumerate(["Fine", "Breaks", "Also fine"]):
-        (tmp_path / "in" / f"s{index}.yaml").write_text(
+        (folder / "in" / f"s{index}.yaml").write_text(
             SERIES.replace("Friday nights", title), encoding="utf-8"
         )
-    (tmp_path / "fragile.py").write_text(FRAGILE, encoding="utf-8")
-    done = run(["fill", "in/s0.yaml", "in/s2.yaml", "--split", "out"], tmp_path)
+    (folder / "fragile.py").write_text(FRAGILE, encoding="utf-8")
+    done = run(["fill", "in/s0.yaml", "in/s2.yaml", "--split", "out"], folder)
     assert done.code == 0, done.err
+    return folder
+
+
+@pytest.fixture
+def fragile_batch(tmp_path: Path, earlier_run: Path) -> Path:
+    """in/ holds three series, the second of which cannot be drawn; out/ holds the sheets
+    an earlier run made of the other two (a copy of the module's one run, bytes and times
+    kept, for each test to change)."""
+    shutil.copytree(earlier_run, tmp_path, symlinks=True, dirs_exist_ok=True)
     return tmp_path
 
 
