@@ -70,7 +70,10 @@ def test_one_worker_runs_the_module(request: pytest.FixtureRequest) -> None:
     tests in one worker: it marks each test of a group in its id (pytest 9.2 lost that
     mark, and each worker made a venv of its own)."""
     if getattr(request.config.option, "loadgroup", False):  # an xdist worker under loadgroup
-        assert request.node.nodeid.endswith("@readme-setup"), request.node.nodeid
+        assert request.node.nodeid.endswith("@readme-setup"), (
+            f"{request.node.nodeid}: xdist ignored the module's group; a pytest the test extra"
+            " allows (pip install -e '.[test]') keeps it"
+        )
 
 
 def test_install_command_prints_a_score_sheet(newcomer: tuple[Path, dict[str, str]]) -> None:
