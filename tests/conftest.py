@@ -17,9 +17,17 @@ Both run in the suite's default conditions (no system font, English unless asked
 whatever the asking test changed, and are shared by every test and xdist worker of
 the run (``once`` does the same for any derived reading). Paths in the arguments
 must be absolute and name files no test changes; copy a document to ``tmp_path``
-before changing it. Tests run in parallel (pytest-xdist, ``-n auto``); a module
-whose tests share an expensive module-scoped fixture or one process (a scheduler,
-a fresh venv) is one ``xdist_group``.
+before changing it. A rules document is one document however it is asked for: both
+take it from ``rules_documents``, keyed by the house rules it is made for (not by how
+they were spelt), and a test of what the command does with it (printing it, say) can
+take it from there too:
+
+    def test_z(runner, rules_made_once):
+        result = runner("rules", "--printer", "duplex")  # sheetgen rules, its booklet shared
+
+Tests run in parallel (pytest-xdist, ``-n auto``); a module whose tests share an
+expensive module-scoped fixture or one process (a scheduler, a fresh venv) is one
+``xdist_group``.
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ from __future__ import annotations
 import ast
 import compileall
 import contextlib
+import dataclasses
 import hashlib
 import logging
 import os
@@ -41,12 +50,14 @@ import pytest
 from click.testing import CliRunner, Result
 from filelock import FileLock
 
+import sheetgen.booklet
 from sheetgen import fonts
 from sheetgen.booklet import rules_document
 from sheetgen.cli import cli
-from sheetgen.houserules import resolve
-from sheetgen.language import language
+from sheetgen.houserules import HouseRules, resolve
+from sheetgen.language import ENGLISH, Language, language
 from sheetgen.paper import Paper
+from sheetgen.resources import rules_dir
 
 # The machine's own fontconfig set-up, before the tests replace it.
 MACHINE_ENV = dict(os.environ)
@@ -241,12 +252,16 @@ def once(tmp_path_factory: pytest.TempPathFactory) -> Once:
 
 
 @pytest.fixture(scope="session")
-def rendered(once: Once, no_system_fonts: Path) -> Callable[..., Path]:
-    """``rendered(*args)``: the file ``sheetgen *args -o FILE`` writes, made once a run."""
+def rendered(
+    once: Once, no_system_fonts: Path, rules_documents: Callable[..., bytes]
+) -> Callable[..., Path]:
+    """``rendered(*args)``: the file ``sheetgen *args -o FILE`` writes, made once a run (a
+    rules document it writes comes from ``rules_documents``)."""
 
     def get(*args: str, suffix: str = ".pdf") -> Path:
         def make(out: Path) -> None:
-            with default_conditions(no_system_fonts):
+            with default_conditions(no_system_fonts), pytest.MonkeyPatch.context() as patch:
+                patch.setattr(sheetgen.booklet, "rules_document", rules_documents)
                 result = CliRunner().invoke(cli, [*args, "-o", str(out)], catch_exceptions=True)
             assert result.exit_code == 0, (args, result.output, result.exception)
 
@@ -282,34 +297,87 @@ def counting_layouts() -> Iterator[list[int]]:
         logger.setLevel(level)
 
 
-def _booklet_key(
-    game: str, paper: Paper, layout: str, lang: str, options: dict[str, Any]
-) -> tuple[Any, ...]:
-    return ("rules_document", game, paper.name, layout, lang, tuple(sorted(options.items())))
+def _document_key(
+    rules: HouseRules, paper: Paper, layout: str, fmt: str, lang: Language
+) -> tuple[Any, ...] | None:
+    """What a rules document is made from: the game's folder, every compared field of the
+    house rules, the paper, layout, format and language. None for a game from outside the
+    package, whose folder a test may change."""
+    folder = rules.definition.folder
+    if not folder.resolve().is_relative_to(rules_dir().resolve()):
+        return None
+    table = tuple(
+        (field.name, tuple(sorted(value.items())) if field.name == "toggles" else value)
+        for field in dataclasses.fields(rules)
+        if field.compare
+        for value in [getattr(rules, field.name)]
+    )
+    return ("rules_document", str(folder), table, paper.name, layout, fmt, lang.code)
 
 
 @pytest.fixture(scope="session")
-def booklet_pdf(once: Once, no_system_fonts: Path) -> Callable[..., bytes]:
-    """``booklet_pdf(game, paper, layout, lang="en", **options)``: ``rules_document``'s PDF
-    for the house rules ``options`` in the language ``lang``, made once a run (with the
-    number of layouts it took, which ``booklet_layouts`` reads)."""
+def rules_documents(once: Once, no_system_fonts: Path) -> Callable[..., bytes]:
+    """``rules_documents(rules, paper=..., layout="pages", fmt="pdf", lang=ENGLISH)``:
+    ``sheetgen.booklet.rules_document``'s bytes for these house rules, made once a run in
+    the default conditions (with the number of layouts it took, which ``booklet_layouts``
+    reads). A game from outside the package is made afresh each time."""
     memo: dict[tuple[Any, ...], bytes] = {}
 
     def get(
-        game: str, paper: Paper, layout: str = "pages", lang: str = "en", **options: Any
+        rules: HouseRules,
+        *,
+        paper: Paper,
+        layout: str = "pages",
+        fmt: str = "pdf",
+        lang: Language = ENGLISH,
     ) -> bytes:
-        key = _booklet_key(game, paper, layout, lang, options)
+        key = _document_key(rules, paper, layout, fmt, lang)
+        if key is None:
+            return rules_document(rules, paper=paper, layout=layout, fmt=fmt, lang=lang)
         if key not in memo:
 
             def make(out: Path) -> None:
                 with default_conditions(no_system_fonts), counting_layouts() as counts:
-                    rules = resolve(game=game, options=options)
-                    pdf = rules_document(rules, paper=paper, layout=layout, lang=language(lang))
+                    document = rules_document(rules, paper=paper, layout=layout, fmt=fmt, lang=lang)
                 once(("layouts", *key), lambda path: path.write_text(repr(counts)), ".txt")
-                out.write_bytes(pdf)
+                out.write_bytes(document)
 
-            memo[key] = once(key, make, ".pdf").read_bytes()
+            memo[key] = once(key, make, f".{fmt}").read_bytes()
         return memo[key]
+
+    return get
+
+
+@pytest.fixture
+def rules_made_once(rules_documents: Callable[..., bytes], monkeypatch: pytest.MonkeyPatch) -> None:
+    """For the rest of the test, ``sheetgen rules`` (and whatever else makes a rules
+    document) takes it from ``rules_documents``: for tests of what is done with it."""
+    monkeypatch.setattr(sheetgen.booklet, "rules_document", rules_documents)
+
+
+def _booklet_key(
+    game: str, paper: Paper, layout: str, lang: str, options: dict[str, Any]
+) -> tuple[Any, ...]:
+    rules = resolve(game=game, options=options)
+    key = _document_key(rules, paper, layout, "pdf", language(lang))
+    assert key is not None, f"{game} is not one of the package's games"
+    return key
+
+
+@pytest.fixture(scope="session")
+def booklet_pdf(
+    no_system_fonts: Path, rules_documents: Callable[..., bytes]
+) -> Callable[..., bytes]:
+    """``booklet_pdf(game, paper, layout, lang="en", **options)``: ``rules_document``'s PDF
+    for the house rules ``options`` in the language ``lang``, made once a run (through
+    ``rules_documents``)."""
+
+    def get(
+        game: str, paper: Paper, layout: str = "pages", lang: str = "en", **options: Any
+    ) -> bytes:
+        with default_conditions(no_system_fonts):
+            rules = resolve(game=game, options=options)
+        return rules_documents(rules, paper=paper, layout=layout, lang=language(lang))
 
     return get
 

@@ -180,7 +180,7 @@ def test_fill_split_print_writes_each_file_and_prints_each_series(
 
 
 @needs_cups
-def test_rules_without_a_score_sheet_is_one_two_sided_job(runner, on_cups) -> None:
+def test_rules_without_a_score_sheet_is_one_two_sided_job(runner, on_cups, rules_made_once) -> None:
     before = last_id(on_cups)
     result = runner("rules", "--no-series", "--printer", "duplex")
     assert result.exit_code == 0, result.output
@@ -191,7 +191,7 @@ def test_rules_without_a_score_sheet_is_one_two_sided_job(runner, on_cups) -> No
 
 @needs_cups
 def test_rules_pages_two_sided_long_edge_and_the_score_sheet_apart(
-    runner, on_cups, tmp_path
+    runner, on_cups, tmp_path, rules_made_once
 ) -> None:
     before = last_id(on_cups)
     result = runner("rules", "--printer", "duplex", "--paper", "a4", "-o", "rules.pdf")
@@ -218,7 +218,9 @@ def test_rules_pages_two_sided_long_edge_and_the_score_sheet_apart(
 
 
 @needs_cups
-def test_folded_booklet_gives_two_jobs_short_edge_then_one_sided(runner, on_cups, tmp_path) -> None:
+def test_folded_booklet_gives_two_jobs_short_edge_then_one_sided(
+    runner, on_cups, tmp_path, rules_made_once
+) -> None:
     before = last_id(on_cups)
     result = runner(
         "rules", "--layout", "booklet", "--paper", "letter", "--printer", "duplex", "-o", "b.pdf"
@@ -300,7 +302,9 @@ def _page_matrix(page: pikepdf.Page) -> tuple[float, ...]:
 
 
 @needs_cups
-def test_one_sided_printer_gets_fronts_a_prompt_then_backs(runner, on_cups, tmp_path) -> None:
+def test_one_sided_printer_gets_fronts_a_prompt_then_backs(
+    runner, on_cups, tmp_path, rules_made_once
+) -> None:
     before = last_id(on_cups)
     result = runner("rules", "--printer", "simplex", "--paper", "a4", "-o", "r.pdf", input="\n")
     assert result.exit_code == 0, result.output
@@ -325,8 +329,10 @@ def test_one_sided_printer_gets_fronts_a_prompt_then_backs(runner, on_cups, tmp_
 
 
 @needs_cups
-def test_manual_duplex_waits_for_the_stack_before_the_backs(on_cups, tmp_path) -> None:
-    pdf = booklet_pdf()
+def test_manual_duplex_waits_for_the_stack_before_the_backs(on_cups, booklet_pdf) -> None:
+    from sheetgen.paper import LETTER
+
+    pdf = booklet_pdf("skip-bo", LETTER, "booklet")
     plan = printing.rules_plan(pdf, "booklet")
     printer = printing.find_printer("duplex")
     assert printer.two_sided
@@ -353,7 +359,9 @@ def test_manual_duplex_waits_for_the_stack_before_the_backs(on_cups, tmp_path) -
 
 
 @needs_cups
-def test_manual_duplex_stopped_at_the_prompt_sends_no_backs(runner, on_cups) -> None:
+def test_manual_duplex_stopped_at_the_prompt_sends_no_backs(
+    runner, on_cups, rules_made_once
+) -> None:
     before = last_id(on_cups)
     result = runner("rules", "--manual-duplex", "--printer", "duplex", input="")
     assert result.exit_code == 1
@@ -397,7 +405,7 @@ def test_no_default_printer_names_the_ones_there_are(runner, on_cups, tmp_path) 
 
 
 @needs_cups
-def test_no_such_printer(runner, on_cups, tmp_path) -> None:
+def test_no_such_printer(runner, on_cups, tmp_path, rules_made_once) -> None:
     result = runner("rules", "--printer", "office", "--layout", "booklet")
     assert result.exit_code == 1
     assert result.stderr.splitlines()[-1] == (
@@ -506,15 +514,6 @@ def test_scheduler_stops_and_leaves_no_process(tmp_path) -> None:
 
 
 # The plans themselves, without a scheduler.
-
-
-def booklet_pdf() -> bytes:
-    from sheetgen.booklet import rules_document
-    from sheetgen.houserules import resolve
-    from sheetgen.paper import LETTER
-
-    house = resolve(game=None, preset=None, house_rules=None, options={})
-    return rules_document(house, paper=LETTER, layout="booklet", fmt="pdf")
 
 
 def test_lp_arguments_carry_every_option() -> None:

@@ -419,8 +419,11 @@ games:
 
 
 @pytest.mark.parametrize("kind", sorted(DOCUMENTS))
-def test_every_kind_of_document_is_sound(module_runner: Runner, kind: str) -> None:
-    """Structure, embedded fonts, nothing off the printable area, and the text reads back."""
+def test_every_kind_of_document_is_sound(
+    module_runner: Runner, kind: str, rules_made_once: None
+) -> None:
+    """Structure, embedded fonts, nothing off the printable area, and the text reads back.
+    A rules booklet is the run's shared copy (``rules_made_once``)."""
     args, expected = DOCUMENTS[kind]
     (module_runner.cwd / "friday.yaml").write_text(FRIDAY, encoding="utf-8")
     out = module_runner.cwd / f"{kind}.pdf"
