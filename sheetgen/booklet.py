@@ -14,10 +14,11 @@ from __future__ import annotations
 import logging
 import math
 import os
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from html import escape
+from html import escape, unescape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -473,11 +474,43 @@ def render_html(
             "page_breaks": flow.breaks,
         },
     )
-    return _with_breaks(html, lang)
+    return _with_breaks(_with_references(html, chapters), lang)
 
 
 # Text inside these elements is not read as running text: no soft hyphens there.
 _NOT_RUNNING = ("head", "svg", "style", "title")
+# A heading's title in quotes, as the running text refers to it: "Winning", „Gewinnen“.
+_QUOTED = r"(&quot;|&#34;|“|„)({titles})(&quot;|&#34;|”|“)"
+
+
+def _with_references(html: str, chapters: Sequence[Chapter]) -> str:
+    """``html`` with each heading title the running text quotes ("see "Winning"") made a
+    link to that heading; the printed booklet follows it with the page it is on, a
+    screen shows a link."""
+    targets: dict[str, str] = {}
+    for chapter in chapters:
+        for entry in chapter.headings:
+            targets.setdefault(" ".join(entry.title.split()), entry.id)
+    if not targets:
+        return html
+    titles = (
+        r"\s+".join(re.escape(escape(word)) for word in title.split())
+        for title in sorted(targets, key=len, reverse=True)
+    )
+    quoted = re.compile(_QUOTED.format(titles="|".join(titles)))
+
+    def link(found: re.Match[str]) -> str:
+        target = targets[" ".join(unescape(found.group(2)).split())]
+        return f'<a class="xref" href="#{escape(target)}">{found.group(0)}</a>'
+
+    skip = (*_NOT_RUNNING, "a", "h1", "h2", "h3", "h4")
+    return in_text_of_html(html, lambda text: quoted.sub(link, text), skip=skip)
+
+
+def _escaped(text: str) -> str:
+    """``text`` as markdown-it and jinja2 write it in HTML: ``&`` and angle brackets
+    escaped, apostrophes as they are."""
+    return escape(text, quote=False)
 
 
 def _with_breaks(html: str, lang: Language) -> str:

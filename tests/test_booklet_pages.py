@@ -320,7 +320,11 @@ def _where_items_fall(booklet: Booklet) -> list[tuple[str, list[tuple[int, int]]
     starts = []
     for page in booklet.pages:
         starts.append(len(stream))
-        stream += _squeezed("".join(line.text for line in page.content))
+        # The page a cross-reference names ("(page 4)") is made by the style sheet: the
+        # HTML's items do not hold it.
+        stream += re.sub(
+            r"\((?:page|Seite)\d+\)", "", _squeezed("".join(line.text for line in page.content))
+        )
 
     def page_at(offset: int) -> int:
         return max(index for index, start in enumerate(starts) if start <= offset) + 1

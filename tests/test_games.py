@@ -223,7 +223,10 @@ def test_the_tables_own_rules_join_either_game(game: str, tmp_path: Path) -> Non
     html = render_html(resolve(game=game, options={"extra": extra}), paper=A4)
     assert '<h1 id="extra">Table talk</h1>' in html
     assert "Our own rules" not in html
-    assert "This table has rules of its own: see &#34;Table talk&#34;." in html
+    assert (
+        'This table has rules of its own: see <a class="xref" href="#extra">'
+        "&#34;Table talk&#34;</a>." in html
+    )
     assert "&lt;b&gt;fast&lt;/b&gt;" in html
     assert "<b>fast</b>" not in html
 

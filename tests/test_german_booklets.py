@@ -302,7 +302,8 @@ def test_compounds_the_patterns_break_wrongly_break_at_their_parts() -> None:
 def test_german_quotation_marks_in_the_text(tmp_path: Path) -> None:
     html = render_html(resolve(options=options("extra", tmp_path)), paper=A4, lang=GERMAN)
     assert (
-        "siehe \N{DOUBLE LOW-9 QUOTATION MARK}Nach dem Spiel\N{LEFT DOUBLE QUOTATION MARK}" in html
+        'siehe <a class="xref" href="#extra">'
+        "\N{DOUBLE LOW-9 QUOTATION MARK}Nach dem Spiel\N{LEFT DOUBLE QUOTATION MARK}</a>" in html
     )
     assert "\N{DOUBLE LOW-9 QUOTATION MARK}An Seite anpassen\N{LEFT DOUBLE QUOTATION MARK}" in html
     assert '"' not in unescape(re.sub(r"<style.*?</style>|<[^>]*>", "", html, flags=re.S))

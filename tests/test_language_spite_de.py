@@ -110,6 +110,7 @@ def words_of(html: str, pictures: bool = True) -> str:
     if not pictures:
         html, said = re.sub(r"<svg\b.*?</svg>", " ", html, flags=re.S), ""
     html = re.sub(r"</(p|li|h\d|td|th|tr|div|figcaption|text|title)>|<br\s*/?>", " ", html)
+    html = re.sub(r"</?a\b[^>]*>", "", html)  # a reference inside a sentence
     words = html_lib.unescape(re.sub(r"<[^>]+>", " ", html) + " " + said)
     return re.sub(r"\s+", " ", words)
 

@@ -1,0 +1,76 @@
+"""A heading the rules text refers to ("see "Nothing left to draw"") is followed by the page
+it is on in print, the page the booklet really numbers so; on a screen it is a link."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from pagecheck import read_pages
+
+from sheetgen.booklet import rules_document
+from sheetgen.houserules import resolve
+from sheetgen.language import language
+from sheetgen.paper import A4, LETTER, Paper
+
+REFERENCE = re.compile(
+    r"(?:see|siehe)\s+[\"\u201c\u201e]([^\"\u201c\u201d]+?)[\"\u201d\u201c]\s*"
+    r"\((?:page|Seite)\u00a0?\s*(\d+)\)"
+)
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize(
+    ("game", "paper", "layout", "lang", "options", "titles"),
+    [
+        ("skip-bo", LETTER, "pages", "en", {}, {"Nothing left to draw"}),
+        ("skip-bo", A4, "booklet", "de", {}, {"Nichts mehr zum Ziehen"}),
+        (
+            "skip-bo",
+            LETTER,
+            "booklet",
+            "en",
+            {"deck": "standard"},
+            {"Nothing left to draw", "Reading standard cards"},
+        ),
+        ("skip-bo-board", A4, "pages", "de", {}, {"Die Spielfiguren bewegen"}),
+    ],
+    ids=["en-letter-pages", "de-a4-booklet", "standard-deck-folded", "board-de"],
+)
+def test_a_reference_names_the_page_its_heading_is_on(
+    booklet_pdf: Callable[..., bytes],
+    game: str,
+    paper: Paper,
+    layout: str,
+    lang: str,
+    options: dict[str, Any],
+    titles: set[str],
+) -> None:
+    pages = read_pages(
+        booklet_pdf(game, paper, layout, lang, **options), folded=layout == "booklet"
+    )
+    text = _flat(" ".join(line.text for page in pages for line in page.lines))
+    found = REFERENCE.findall(text)
+    assert {title for title, _ in found} >= titles, found
+    numbered = {page.number: page for page in pages if page.number}
+    for title, number in found:
+        assert number in numbered, (title, number, sorted(numbered))
+        headings = [_flat(line.text) for line in numbered[number].lines]
+        assert title in headings, (title, number, headings)
+
+
+def test_on_a_screen_a_reference_is_a_link_to_its_heading() -> None:
+    html = rules_document(
+        resolve(game="skip-bo", options={}), paper=LETTER, fmt="html", lang=language("de")
+    ).decode("utf-8")
+    links = re.findall(r'<a class="xref" href="#([^"]+)">\u201e([^<]+)\u201c</a>', html)
+    assert ("s4-nichts-mehr-zum-ziehen", "Nichts mehr zum Ziehen") in links
+    for target, _ in links:
+        assert f'id="{target}"' in html
+    # No page numbers on a screen: the reference's page is for paper.
+    assert "a.xref::after { content: none; }" in html
