@@ -409,6 +409,24 @@ def _contents_rows(chars: list[Char], width: float, height: float) -> list[Conte
     return rows
 
 
+def dashed_sides(pdf: bytes) -> list[int]:
+    """The sides (numbered from 0) that draw a dashed line anywhere, inside the forms a
+    folded booklet's pages are too: read quickly with pdfium, so that pdfplumber, which
+    reads a page slowly, need read only these."""
+    document = pdfium.PdfDocument(pdf)
+    try:
+        return [
+            index
+            for index, side in enumerate(document)
+            if any(
+                pdfium_c.FPDFPageObj_GetDashCount(path.raw) > 0
+                for path in side.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_PATH])
+            )
+        ]
+    finally:
+        document.close()
+
+
 def heading_cells(pdf: bytes, headings: set[str]) -> list[str]:
     """The text of each table's column headings as printed, line breaks kept: each cell of
     a table's first row whose words are one of ``headings`` (so a drawing that pdfplumber
