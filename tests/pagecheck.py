@@ -409,6 +409,24 @@ def _contents_rows(chars: list[Char], width: float, height: float) -> list[Conte
     return rows
 
 
+def pages_with(pdf: bytes, *words: str) -> list[int]:
+    """The numbers (from 1, as pdfplumber's ``pages=`` takes them) of the pages whose text,
+    read quickly with pdfium, holds one of ``words``: pdfplumber reads a page slowly, and a
+    check that looks only at such pages need not have it read the others."""
+    document = pdfium.PdfDocument(pdf)
+    try:
+        found = []
+        for number, side in enumerate(document, start=1):
+            textpage = side.get_textpage()
+            text = textpage.get_text_range()
+            textpage.close()
+            if any(word in text for word in words):
+                found.append(number)
+        return found
+    finally:
+        document.close()
+
+
 def dashed_sides(pdf: bytes) -> list[int]:
     """The sides (numbered from 0) that draw a dashed line anywhere, inside the forms a
     folded booklet's pages are too: read quickly with pdfium, so that pdfplumber, which
