@@ -861,10 +861,19 @@ def _sheet_pdf(rules: HouseRules, paper: Paper, lang: Language = ENGLISH) -> byt
 
     teams = rules.players // TEAM_SIZE if rules.partnerships else None
     kept = _kept_sheets(rules.definition.folder)
-    asked = (paper, rules.definition, rules.scoring, rules.players, teams, lang.code)
+    # Everything the sheet is drawn from, its words in the booklet's language included.
+    asked = (
+        paper,
+        lang.game(rules.definition),
+        lang.words(rules.definition),
+        lang.code,
+        rules.scoring,
+        rules.players,
+        teams,
+    )
     key = hashlib.sha256(repr(asked).encode("utf-8")).hexdigest()
-    found = kept.get(key) if kept is not None else None
-    if found is not None and found.startswith(b"%PDF-") and found.rstrip().endswith(b"%%EOF"):
+    found = _unsealed(kept.get(key)) if kept is not None else None
+    if found is not None:
         return found
     drawn = blank_sheet(
         paper=paper,
@@ -876,38 +885,64 @@ def _sheet_pdf(rules: HouseRules, paper: Paper, lang: Language = ENGLISH) -> byt
         in_words=True,
     )
     if kept is not None and not drawn.typeface.chosen:
-        kept.put(key, drawn.pdf)
+        kept.put(key, hashlib.sha256(drawn.pdf).hexdigest().encode("ascii") + b"\n" + drawn.pdf)
     return drawn.pdf
+
+
+def _unsealed(entry: bytes | None) -> bytes | None:
+    """The sheet a kept entry holds, or None unless the entry is whole: its first line is
+    the checksum of the rest (a damaged disk or a half-copied folder is a miss)."""
+    import hashlib
+
+    if entry is None:
+        return None
+    checksum, _, pdf = entry.partition(b"\n")
+    if hashlib.sha256(pdf).hexdigest().encode("ascii") != checksum:
+        return None
+    return pdf
+
+
+# A game folder or package with more files or folders than this is not walked for the
+# kept sheets' prefix: the booklet draws its sheet afresh instead.
+MAX_WALKED = 4096
 
 
 @cache
 def _kept_sheets(game_folder: Path) -> KeptResults | None:
     """Blank score sheets kept between runs, beside the compiled templates, under a prefix
     that changes whenever a file of sheetgen (its code, fonts and catalogues) or of the
-    game's folder changes (its size or time of change, as Python's own ``.pyc`` files are
-    checked), or reportlab's version: a kept sheet is the one this copy would draw. None
-    where the user has no private cache folder or a folder cannot be read."""
+    game's folder (whatever links inside it lead to) changes its size or time of change,
+    as Python's own ``.pyc`` files are checked, or reportlab's or Babel's version: a kept
+    sheet is the one this copy would draw. None where the user has no private cache
+    folder, or a folder cannot be read or holds more than MAX_WALKED entries."""
     import hashlib
+    import sys
 
     import reportlab
 
     from sheetgen.compiledcache import KeptResults, private_folder
 
-    made_by = hashlib.sha256(reportlab.Version.encode())
-
-    def add(folder: str) -> None:
-        with os.scandir(folder) as entries:
-            for entry in sorted(entries, key=lambda entry: entry.name):
-                if entry.is_dir(follow_symlinks=False):
-                    if entry.name != "__pycache__":
-                        add(entry.path)
+    babel = sys.modules.get("babel")
+    made_by = hashlib.sha256(f"{reportlab.Version}\0{getattr(babel, '__version__', '')}\0".encode())
+    package = os.path.dirname(__file__)
+    waiting = [package, str(game_folder)]
+    walked = 0
+    try:
+        while waiting:
+            with os.scandir(waiting.pop()) as found:
+                entries = sorted(found, key=lambda entry: entry.name)
+            walked += len(entries)
+            if walked > MAX_WALKED:
+                return None
+            for entry in entries:
+                if entry.is_dir():  # a link inside the game's folder is followed
+                    if not (
+                        entry.name == "__pycache__" and entry.path.startswith(package + os.sep)
+                    ):
+                        waiting.append(entry.path)
                 elif entry.is_file():
                     info = entry.stat()
                     made_by.update(f"{entry.path}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
-
-    try:
-        add(os.path.dirname(__file__))
-        add(str(game_folder))
     except OSError:
         return None
     folder = private_folder("sheetgen", "sheets")

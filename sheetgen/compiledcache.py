@@ -56,12 +56,29 @@ def _may_hold_private(info: os.stat_result) -> bool:
     )
 
 
+def _planted(path: Path) -> bool:
+    """Whether ``path`` is a link another user made in a sticky shared folder (/tmp): as
+    the kernel's protected_symlinks, such a link is not followed, not even to make the
+    folder it names."""
+    try:
+        link = os.lstat(path)
+        if not stat.S_ISLNK(link.st_mode):
+            return False
+        where = os.stat(path.parent)
+    except OSError:
+        return False
+    shared = where.st_mode & stat.S_ISVTX and where.st_mode & stat.S_IWOTH
+    return bool(shared) and link.st_uid not in (os.geteuid(), where.st_uid)
+
+
 def private_folder(*parts: str) -> Path | None:
     """The user's own cache folder ``parts`` (made if missing), or None where there is
     none that only the user can write."""
     configured = os.environ.get("XDG_CACHE_HOME", "")
     try:
         base = Path(configured) if os.path.isabs(configured) else Path.home() / ".cache"
+        if _planted(base):
+            return None
         base = Path(os.path.realpath(base))
         with contextlib.suppress(FileExistsError):
             base.mkdir(mode=0o700)

@@ -10,14 +10,16 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import pypdfium2
 import pytest
 
-from sheetgen import booklet, sheet
+from sheetgen import booklet, compiledcache, language, sheet
 from sheetgen.booklet import rules_document
 from sheetgen.fonts import SystemFont, Typeface
+from sheetgen.games import RULES_PATH_ENV
 from sheetgen.houserules import HouseRules, resolve
-from sheetgen.language import language
 from sheetgen.paper import A4, LETTER
+from sheetgen.resources import rules_dir
 
 
 @pytest.fixture
@@ -89,7 +91,7 @@ def test_paper_and_language_are_part_of_the_key(
     sheets = {
         booklet._sheet_pdf(rules, LETTER),
         booklet._sheet_pdf(rules, A4),
-        booklet._sheet_pdf(rules, LETTER, language("de")),
+        booklet._sheet_pdf(rules, LETTER, language.language("de")),
     }
     assert len(sheets) == 3 and len(drawn) == 3
 
@@ -108,7 +110,15 @@ def test_a_changed_file_of_the_game_is_a_miss(tmp_path: Path, cache_home: Path) 
 
 
 @pytest.mark.parametrize(
-    "content", [b"", b"garbage", b"sheetgen kept result 1\nKEY\n%PDF-1.3\ncut off"]
+    "content",
+    [
+        b"",
+        b"garbage",
+        b"sheetgen kept result 1\nKEY\n%PDF-1.3\ncut off",
+        # Looks like a whole PDF, but pikepdf cannot read it: a miss, never a traceback.
+        b"sheetgen kept result 1\nKEY\n%PDF-1.4\ngarbage\n%%EOF\n",
+        b"sheetgen kept result 1\nKEY\n" + b"0" * 64 + b"\n%PDF-1.4\ngarbage\n%%EOF\n",
+    ],
 )
 def test_anything_else_in_an_entry_is_drawn_again(
     cache_home: Path, drawn: list[dict[str, Any]], content: bytes
@@ -153,3 +163,103 @@ def test_without_a_private_cache_folder_the_sheet_is_drawn_and_nothing_written(
         assert list(shared.iterdir()) == []
     finally:
         booklet._kept_sheets.cache_clear()
+
+
+def _sheet_text(pdf: bytes) -> str:
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        return " ".join(page.get_textpage().get_text_range() for page in document)
+    finally:
+        document.close()
+
+
+@pytest.fixture
+def own_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """rules/skip-bo copied to a shelf of the table's own games, as ``my-bo``."""
+    shelf = tmp_path / "shelf"
+    shutil.copytree(rules_dir() / "skip-bo", shelf / "my-bo")
+    monkeypatch.setenv(RULES_PATH_ENV, str(shelf))
+    return shelf / "my-bo"
+
+
+def _as_if_unchanged(path: Path, text: str) -> None:
+    """Write ``text`` (as long as what it replaces) keeping the file's time of change."""
+    info = path.stat()
+    assert len(text.encode()) == info.st_size
+    path.write_text(text, encoding="utf-8")
+    os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
+
+
+def test_the_sheets_words_in_its_language_are_part_of_the_key(
+    own_game: Path, cache_home: Path, drawn: list[dict[str, Any]]
+) -> None:
+    """The German name changed, keeping the file's size and time: the sheet says it."""
+    german = language.language("de")
+    first = booklet._sheet_pdf(resolve(game="my-bo", options={}), LETTER, german)
+    assert "Skip-Bo" in _sheet_text(first)
+    toml = own_game / "de" / "game.toml"
+    _as_if_unchanged(toml, toml.read_text(encoding="utf-8").replace('"Skip-Bo"', '"Skip-Bu"', 1))
+    # A new run: nothing of the game is remembered in this process.
+    language._read_layer_toml.cache_clear()
+    booklet._kept_sheets.cache_clear()
+    second = booklet._sheet_pdf(resolve(game="my-bo", options={}), LETTER, german)
+    assert len(drawn) == 2
+    assert "Skip-Bu" in _sheet_text(second)
+
+
+def test_every_folder_of_the_game_counts_for_the_prefix(own_game: Path, cache_home: Path) -> None:
+    """A game's words kept in a folder named __pycache__ (a link leads there) or behind a
+    link inside the game's folder still change the prefix when they change."""
+    hidden = own_game / "__pycache__"
+    hidden.mkdir()
+    (own_game / "de").rename(hidden / "de")
+    (own_game / "de").symlink_to("__pycache__/de")
+    before = booklet._kept_sheets(own_game)
+    assert before is not None
+    booklet._kept_sheets.cache_clear()
+    toml = hidden / "de" / "game.toml"
+    toml.write_text(toml.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    after = booklet._kept_sheets(own_game)
+    assert after is not None and after.prefix != before.prefix
+
+
+def test_a_deep_or_crowded_game_folder_is_not_walked_and_the_sheet_is_drawn(
+    own_game: Path, cache_home: Path, drawn: list[dict[str, Any]]
+) -> None:
+    deep = own_game / "x"
+    deep.mkdir()
+    for _ in range(1100):  # deeper than Python's recursion limit
+        deep = deep / "a"
+        deep.mkdir()
+    assert booklet._kept_sheets(own_game) is not None
+    booklet._kept_sheets.cache_clear()
+    crowd = own_game / "crowd"
+    crowd.mkdir()
+    for index in range(booklet.MAX_WALKED):
+        (crowd / f"{index}.md").touch()
+    assert booklet._kept_sheets(own_game) is None
+    rules = resolve(game="my-bo", options={})
+    assert booklet._sheet_pdf(rules, LETTER) == booklet._sheet_pdf(rules, LETTER)
+    assert len(drawn) == 2
+    assert not cache_home.exists() or not list(cache_home.iterdir())
+
+
+def test_a_cache_home_linked_by_another_user_in_a_shared_folder_is_not_followed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A link another user planted in /tmp for the cache folder the user names is not
+    followed, not even to make the folder it points at (as protected_symlinks)."""
+    if os.geteuid() != 0:
+        pytest.skip("giving a link to another user needs root")
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    chosen = tmp_path / "chosen-by-them"
+    link = shared / "cache"
+    link.symlink_to(chosen)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(link))
+    os.lchown(link, 4242, 4242)
+    assert compiledcache.private_folder("sheetgen", "sheets") is None
+    assert not chosen.exists()
+    os.lchown(link, os.geteuid(), os.getegid())  # the user's own link is followed
+    assert compiledcache.private_folder("sheetgen", "sheets") == chosen / "sheetgen" / "sheets"
