@@ -501,7 +501,9 @@ def _with_references(html: str, chapters: Sequence[Chapter]) -> str:
 
     def link(found: re.Match[str]) -> str:
         target = targets[" ".join(unescape(found.group(2)).split())]
-        return f'<a class="xref" href="#{escape(target)}">{found.group(0)}</a>'
+        # Inside brackets already, the page follows after a comma: (see "Penalties", page 7).
+        kind = "xref in-brackets" if found.string.startswith(")", found.end()) else "xref"
+        return f'<a class="{kind}" href="#{escape(target)}">{found.group(0)}</a>'
 
     skip = (*_NOT_RUNNING, "a", "h1", "h2", "h3", "h4")
     return in_text_of_html(html, lambda text: quoted.sub(link, text), skip=skip)

@@ -15,9 +15,10 @@ from sheetgen.houserules import resolve
 from sheetgen.language import language
 from sheetgen.paper import A4, LETTER, Paper
 
+# see "Scoring" (page 5); inside brackets: (siehe „Wertung“, Seite 5).
 REFERENCE = re.compile(
-    r"(?:see|siehe)\s+[\"\u201c\u201e]([^\"\u201c\u201d]+?)[\"\u201d\u201c]\s*"
-    r"\((?:page|Seite)\u00a0?\s*(\d+)\)"
+    r"(?:see|siehe)\s+[\"\u201c\u201e]([^\"\u201c\u201d]+?)[\"\u201d\u201c]"
+    r"(?:\s*\(|,\s*)(?:page|Seite)\u00a0?\s*(\d+)\)"
 )
 
 
@@ -39,8 +40,24 @@ def _flat(text: str) -> str:
             {"Nothing left to draw", "Reading standard cards"},
         ),
         ("skip-bo-board", A4, "pages", "de", {}, {"Die Spielfiguren bewegen"}),
+        ("skip-bo-board", LETTER, "pages", "en", {}, {"Moving the counters"}),
+        (
+            "skip-bo",
+            A4,
+            "booklet",
+            "de",
+            {"players": 6, "partnerships": True, "target": 300},
+            {"Der stille Partner"},
+        ),
     ],
-    ids=["en-letter-pages", "de-a4-booklet", "standard-deck-folded", "board-de"],
+    ids=[
+        "en-letter-pages",
+        "de-a4-booklet",
+        "standard-deck-folded",
+        "board-de",
+        "board-en",
+        "partnership-de-folded",
+    ],
 )
 def test_a_reference_names_the_page_its_heading_is_on(
     booklet_pdf: Callable[..., bytes],
@@ -57,6 +74,8 @@ def test_a_reference_names_the_page_its_heading_is_on(
     text = _flat(" ".join(line.text for page in pages for line in page.lines))
     found = REFERENCE.findall(text)
     assert {title for title, _ in found} >= titles, found
+    # A reference already in brackets takes its page after a comma, not in brackets of its own.
+    assert "))" not in text
     numbered = {page.number: page for page in pages if page.number}
     for title, number in found:
         assert number in numbered, (title, number, sorted(numbered))

@@ -223,15 +223,33 @@ def test_every_folder_of_the_game_counts_for_the_prefix(own_game: Path, cache_ho
     assert after is not None and after.prefix != before.prefix
 
 
+def _remove_tree(top: Path) -> None:
+    """Remove ``top`` and everything in it, however deep, without recursion."""
+    waiting, folders = [top], []
+    while waiting:
+        folder = waiting.pop()
+        folders.append(folder)
+        for path in folder.iterdir():
+            if path.is_dir() and not path.is_symlink():
+                waiting.append(path)
+            else:
+                path.unlink()
+    for folder in reversed(folders):
+        folder.rmdir()
+
+
 def test_a_deep_or_crowded_game_folder_is_not_walked_and_the_sheet_is_drawn(
     own_game: Path, cache_home: Path, drawn: list[dict[str, Any]]
 ) -> None:
-    deep = own_game / "x"
+    deep = top = own_game / "x"
     deep.mkdir()
-    for _ in range(1100):  # deeper than Python's recursion limit
-        deep = deep / "a"
-        deep.mkdir()
-    assert booklet._kept_sheets(own_game) is not None
+    try:
+        for _ in range(1100):  # deeper than Python's recursion limit
+            deep = deep / "a"
+            deep.mkdir()
+        assert booklet._kept_sheets(own_game) is not None
+    finally:
+        _remove_tree(top)  # pytest's own clean-up (shutil.rmtree) recurses
     booklet._kept_sheets.cache_clear()
     crowd = own_game / "crowd"
     crowd.mkdir()
