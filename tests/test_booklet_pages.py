@@ -321,10 +321,12 @@ def _where_items_fall(booklet: Booklet) -> list[tuple[str, list[tuple[int, int]]
     starts = []
     for page in booklet.pages:
         starts.append(len(stream))
-        # The page a cross-reference names ("(page 4)") is made by the style sheet: the
-        # HTML's items do not hold it.
+        # The page a cross-reference names ("(page 4)", in brackets ", page 4") is made by
+        # the style sheet: the HTML's items do not hold it.
         stream += re.sub(
-            r"\((?:page|Seite)\d+\)", "", _squeezed("".join(line.text for line in page.content))
+            r"\((?:page|Seite)\d+\)|,(?:page|Seite)\d+(?=\))",
+            "",
+            _squeezed("".join(line.text for line in page.content)),
         )
 
     def page_at(offset: int) -> int:
