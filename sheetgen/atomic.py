@@ -52,6 +52,9 @@ KNOWN_SUFFIXES = frozenset(
 # for a batch, so that an exit that cannot wait (Ctrl-C) leaves none of them behind.
 _TEMPORARIES: set[Path] = set()
 _MADE_FOLDERS: list[Path] = []
+# The folders this process makes temporaries in: one whose name Ctrl-C kept from
+# _TEMPORARIES (made, not yet noted) is found there by the process id in its name.
+_TEMP_FOLDERS: set[Path] = set()
 
 
 def abandon_writes() -> None:
@@ -59,6 +62,13 @@ def abandon_writes() -> None:
     for tmp in list(_TEMPORARIES):
         with contextlib.suppress(OSError):
             tmp.unlink()
+    own = re.compile(rf"\..*\.{os.getpid()}-[^.]+\.tmp")
+    for folder in list(_TEMP_FOLDERS):
+        with contextlib.suppress(OSError), os.scandir(folder) as entries:
+            for entry in entries:
+                if own.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+                    with contextlib.suppress(OSError):
+                        os.unlink(entry.path)
     for folder in reversed(_MADE_FOLDERS):
         with contextlib.suppress(OSError):
             folder.rmdir()
@@ -119,6 +129,7 @@ def _temp_file(path: Path, data: bytes, mode: int, *, sync: bool = True) -> Path
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise _no_folder(folder)
+    _TEMP_FOLDERS.add(folder)
     try:
         fd, tmp_name = tempfile.mkstemp(prefix=_temp_prefix(path), suffix=".tmp", dir=folder)
     except OSError as exc:

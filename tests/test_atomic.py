@@ -115,3 +115,26 @@ def test_a_document_is_renamed_into_place_without_fsync(
     assert target.read_bytes() == b"new"
     assert (tmp_path / "a.pdf").read_bytes() == b"a"
     assert leftovers(tmp_path) == []
+
+
+def test_abandoning_removes_a_temporary_ctrl_c_kept_from_the_list(tmp_path: Path) -> None:
+    """Ctrl-C between making a temporary and noting it (in mkstemp, say) left it behind: an
+    interrupted batch finds it by this process's id in its name, and only such files."""
+    target = tmp_path / "s000.pdf"
+    noted = atomic._temp_file(target, b"%PDF-", 0o644, sync=False)
+    unnoted = tmp_path / f".s001.pdf.{os.getpid()}-k3pt9x_a.tmp"
+    unnoted.write_bytes(b"%PDF-")
+    others = [
+        tmp_path / ".s002.pdf.1-abcdefgh.tmp",  # another process's
+        tmp_path / f".notes.{os.getpid()}.tmp",  # not a temporary's name
+        tmp_path / "s003.pdf",
+    ]
+    for path in others:
+        path.write_bytes(b"keep")
+    try:
+        atomic.abandon_writes()
+        assert not noted.exists() and not unnoted.exists()
+        assert all(path.read_bytes() == b"keep" for path in others)
+    finally:
+        atomic._TEMP_FOLDERS.discard(tmp_path)
+        atomic._TEMPORARIES.discard(noted)
