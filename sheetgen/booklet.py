@@ -494,7 +494,7 @@ def _with_references(html: str, chapters: Sequence[Chapter]) -> str:
     if not targets:
         return html
     titles = (
-        r"\s+".join(re.escape(escape(word)) for word in title.split())
+        r"\s+".join(re.escape(_escaped(word)) for word in title.split())
         for title in sorted(targets, key=len, reverse=True)
     )
     quoted = re.compile(_QUOTED.format(titles="|".join(titles)))

@@ -93,3 +93,16 @@ def test_on_a_screen_a_reference_is_a_link_to_its_heading() -> None:
         assert f'id="{target}"' in html
     # No page numbers on a screen: the reference's page is for paper.
     assert "a.xref::after { content: none; }" in html
+
+
+def test_a_title_with_an_apostrophe_is_found_as_markdown_writes_it() -> None:
+    """markdown-it leaves an apostrophe as it is; the title is looked for the same way."""
+    from sheetgen.booklet import Chapter, _with_references
+    from sheetgen.markdown import ContentsEntry
+
+    chapter = Chapter("", (ContentsEntry(2, "s5-partners-piles", "Your partner's piles"),))
+    html = "<p>see &quot;Your partner's piles&quot;.</p>"
+    assert _with_references(html, [chapter]) == (
+        '<p>see <a class="xref" href="#s5-partners-piles">'
+        "&quot;Your partner's piles&quot;</a>.</p>"
+    )
