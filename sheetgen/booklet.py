@@ -874,7 +874,7 @@ def _sheet_pdf(rules: HouseRules, paper: Paper, lang: Language = ENGLISH) -> byt
         teams,
     )
     key = hashlib.sha256(repr(asked).encode("utf-8")).hexdigest()
-    found = _unsealed(kept.get(key)) if kept is not None else None
+    found = kept.get(key) if kept is not None else None
     if found is not None:
         return found
     drawn = blank_sheet(
@@ -887,21 +887,8 @@ def _sheet_pdf(rules: HouseRules, paper: Paper, lang: Language = ENGLISH) -> byt
         in_words=True,
     )
     if kept is not None and not drawn.typeface.chosen:
-        kept.put(key, hashlib.sha256(drawn.pdf).hexdigest().encode("ascii") + b"\n" + drawn.pdf)
+        kept.put(key, drawn.pdf)
     return drawn.pdf
-
-
-def _unsealed(entry: bytes | None) -> bytes | None:
-    """The sheet a kept entry holds, or None unless the entry is whole: its first line is
-    the checksum of the rest (a damaged disk or a half-copied folder is a miss)."""
-    import hashlib
-
-    if entry is None:
-        return None
-    checksum, _, pdf = entry.partition(b"\n")
-    if hashlib.sha256(pdf).hexdigest().encode("ascii") != checksum:
-        return None
-    return pdf
 
 
 # A game folder or package with more files or folders than this is not walked for the

@@ -19,6 +19,7 @@ bounded in size: an oversized folder is emptied of its oldest entries.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import marshal
 import os
 import stat
@@ -207,18 +208,29 @@ class CompiledTemplates(BytecodeCache):
         self._entries.clear()
 
 
-# An entry of kept results: this header, the entry's key and a newline, then the result.
+# An entry of kept results: this header, the entry's key and a newline, the result's
+# checksum and a newline, then the result.
 RESULT_MAGIC = b"sheetgen kept result 1\n"
 
 
+def _checksum(result: bytes) -> bytes:
+    return hashlib.sha256(result).hexdigest().encode("ascii")
+
+
 class KeptResults(_Entries):
-    """Results worked out from text (rendered Markdown, say), kept between runs in
-    ``folder`` as ``prefix-<key>.cache`` entries, under the same rules as compiled code."""
+    """Results worked out from text (rendered Markdown, a drawn score sheet), kept between
+    runs in ``folder`` as ``prefix-<key>.cache`` entries, under the same rules as compiled
+    code. An entry carries its result's checksum: a damaged one is a miss."""
 
     def get(self, key: str) -> bytes | None:
         """The result kept for ``key``, or None."""
-        return self.read(key, RESULT_MAGIC + key.encode("ascii") + b"\n")
+        data = self.read(key, RESULT_MAGIC + key.encode("ascii") + b"\n")
+        if data is None:
+            return None
+        checksum, _, result = data.partition(b"\n")
+        return result if checksum == _checksum(result) else None
 
     def put(self, key: str, result: bytes) -> None:
         """Keep ``result`` for ``key`` (silently not, where it cannot be written)."""
-        self.write(key, RESULT_MAGIC + key.encode("ascii") + b"\n", result)
+        head = RESULT_MAGIC + key.encode("ascii") + b"\n"
+        self.write(key, head, _checksum(result) + b"\n" + result)

@@ -60,3 +60,14 @@ def test_anything_else_in_an_entry_is_a_miss(cache_home: Path, content: bytes) -
     entry.write_bytes(content.replace(b"KEY", key.encode()))
     assert render_markdown(TEXT, id_prefix="s1") == first
     assert "planted" not in entry.read_text(errors="replace")
+
+
+def test_a_kept_rendering_changed_on_disk_is_a_miss(cache_home: Path) -> None:
+    """Still valid JSON, still the right key, but not what was kept: its checksum says so."""
+    first = render_markdown(TEXT, id_prefix="s1")
+    (entry,) = cache_home.iterdir()
+    data = entry.read_bytes()
+    assert b"Shuffle the" in data
+    entry.write_bytes(data.replace(b"Shuffle the", b"Deal out the"))
+    assert render_markdown(TEXT, id_prefix="s1") == first
+    assert b"Deal out the" not in entry.read_bytes()
