@@ -304,16 +304,22 @@ def _check_links_on_way(path: Path) -> None:
     walk(path)
 
 
-def _check_planted_link(path: Path, link: os.stat_result) -> None:
-    """As the kernel's protected_symlinks: in a sticky world-writable folder, follow only
-    links owned by the user or by the folder's owner."""
+def planted_link(path: Path, link: os.stat_result) -> bool:
+    """Whether the link ``path`` (``link`` its lstat) is one the kernel's protected_symlinks
+    would not follow: in a sticky world-writable folder, made by neither the user nor the
+    folder's owner."""
     folder = path.parent if str(path.parent) else Path(".")
     try:
         where = folder.stat()
     except OSError:
-        return
+        return False
     shared = where.st_mode & stat.S_ISVTX and where.st_mode & stat.S_IWOTH
-    if shared and link.st_uid not in (os.geteuid(), where.st_uid):
+    return bool(shared) and link.st_uid not in (os.geteuid(), where.st_uid)
+
+
+def _check_planted_link(path: Path, link: os.stat_result) -> None:
+    """Refuse to write through a link another user planted in a shared folder."""
+    if planted_link(path, link):
         raise OutputError(
             f"{path}: is a link another user made in a shared folder; "
             "sheetgen does not write through it"

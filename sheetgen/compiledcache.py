@@ -29,7 +29,7 @@ from types import CodeType
 from jinja2 import BytecodeCache
 from jinja2.bccache import Bucket, bc_magic
 
-from sheetgen.atomic import write_cached
+from sheetgen.atomic import planted_link, write_cached
 from sheetgen.errors import SheetgenError
 
 # bc_magic holds jinja2's cache version and Python's (marshal's format changes with it).
@@ -63,13 +63,9 @@ def _planted(path: Path) -> bool:
     folder it names."""
     try:
         link = os.lstat(path)
-        if not stat.S_ISLNK(link.st_mode):
-            return False
-        where = os.stat(path.parent)
     except OSError:
         return False
-    shared = where.st_mode & stat.S_ISVTX and where.st_mode & stat.S_IWOTH
-    return bool(shared) and link.st_uid not in (os.geteuid(), where.st_uid)
+    return stat.S_ISLNK(link.st_mode) and planted_link(path, link)
 
 
 def private_folder(*parts: str) -> Path | None:
