@@ -62,11 +62,12 @@ def abandon_writes() -> None:
     for tmp in list(_TEMPORARIES):
         with contextlib.suppress(OSError):
             tmp.unlink()
-    own = re.compile(rf"\..*\.{os.getpid()}-[^.]+\.tmp")
+    own = str(os.getpid())
     for folder in list(_TEMP_FOLDERS):
         with contextlib.suppress(OSError), os.scandir(folder) as entries:
             for entry in entries:
-                if own.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+                found = _TEMPORARY.fullmatch(entry.name)
+                if found and found["pid"] == own and entry.is_file(follow_symlinks=False):
                     with contextlib.suppress(OSError):
                         os.unlink(entry.path)
     for folder in reversed(_MADE_FOLDERS):
@@ -554,7 +555,7 @@ def destination(
     return path, fmt
 
 
-_TEMPORARY = re.compile(r"\..+\.[0-9]+-[^/]*\.tmp")
+_TEMPORARY = re.compile(r"\..+\.(?P<pid>[0-9]+)-[^/]*\.tmp")
 
 
 def _refuse_working_file(path: Path) -> None:
