@@ -397,6 +397,27 @@ def test_a_link_planted_in_a_sticky_folder_is_not_followed(users: tuple[str, str
         assert victim.read_bytes().startswith(b"%PDF-") and len(victim.read_bytes()) > 1000
 
 
+def _refused_then_followed(
+    args: list[str], planted: Path, home: Path, guest: str
+) -> dict[str, tuple[bytes, int, int]]:
+    """``sheetgen ARGS`` (``{planted}`` filled in) as ``guest`` in ``home``: refused while
+    ``planted`` is another user's link, nothing in ``home`` changed; then done once the
+    link is the guest's own, as the kernel would follow it. What ``home`` held before."""
+    command = [arg.format(planted=planted) for arg in args]
+    before = snapshot(home)
+    done = run(command, home, user=guest)
+    assert_refused(
+        done,
+        f"{planted}: is a link another user made in a shared folder; "
+        "sheetgen does not write through it",
+    )
+    assert snapshot(home) == before and temporaries(home) == []
+    os.lchown(planted, *_ids(guest))
+    done = run(command, home, user=guest)
+    assert done.code == 0, done.err
+    return before
+
+
 @pytest.mark.parametrize(
     "args",
     [
@@ -423,18 +444,7 @@ def test_a_folder_link_planted_in_a_sticky_folder_is_not_followed(
         planted = place / "sheets"
         planted.symlink_to(sheets)
         os.lchown(planted, *_ids(other))
-        before = snapshot(home)
-        done = run([arg.format(planted=planted) for arg in args], home, user=guest)
-        assert_refused(
-            done,
-            f"{planted}: is a link another user made in a shared folder; "
-            "sheetgen does not write through it",
-        )
-        assert snapshot(home) == before and temporaries(home) == []
-        # The user's own link is followed, as the kernel would.
-        os.lchown(planted, *_ids(guest))
-        done = run([arg.format(planted=planted) for arg in args], home, user=guest)
-        assert done.code == 0, done.err
+        _refused_then_followed(args, planted, home, guest)
 
 
 @pytest.mark.parametrize(
@@ -468,18 +478,7 @@ def test_a_link_planted_in_a_sticky_folder_is_not_followed_to_a_file_below_it(
         os.lchown(planted, *_ids(other))
         (home / "mine").symlink_to(planted)
         os.lchown(home / "mine", *_ids(guest))
-        before = snapshot(home)
-        done = run([arg.format(planted=planted) for arg in args], home, user=guest)
-        assert_refused(
-            done,
-            f"{planted}: is a link another user made in a shared folder; "
-            "sheetgen does not write through it",
-        )
-        assert snapshot(home) == before and temporaries(home) == []
-        # The user's own link is followed, as the kernel would.
-        os.lchown(planted, *_ids(guest))
-        done = run([arg.format(planted=planted) for arg in args], home, user=guest)
-        assert done.code == 0, done.err
+        before = _refused_then_followed(args, planted, home, guest)
         assert (home / replaced).read_bytes() != before[replaced][0]
 
 
