@@ -17,7 +17,6 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
-import pdfplumber
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 from pdfplumber.utils.text import chars_to_textmap
@@ -446,37 +445,42 @@ def dashed_sides(pdf: bytes) -> list[int]:
 
 
 def heading_cells(pdf: bytes, headings: set[str]) -> list[str]:
-    """The text of each table's column headings as printed, line breaks kept: each cell of
-    a table's first row whose words are one of ``headings`` (so a drawing that pdfplumber
-    reads as a table is left out)."""
+    """The text of each table's column headings as printed, line breaks kept: every run of
+    two or more of ``headings`` printed one after another with nothing but white space
+    between them, as a header row is (a drawing or a sentence that names one heading is
+    left out). Read with pdfium: a table is drawn cell by cell, so a heading's lines
+    follow each other in the page's text however the row wraps, and a heading broken
+    inside a word shows a hyphen before its line break."""
 
-    def words(text: str) -> str:
-        return " ".join(re.sub(r"[\u2010\u00ad-]\n", "", text).split())
+    def pattern(heading: str) -> str:
+        # Between two letters of a word a line may break after a hyphen (or without one);
+        # between two words, at any white space.
+        breaks = r"(?:[\u2010\u00ad-]?\n)?"
+        words = [breaks.join(re.escape(letter) for letter in word) for word in heading.split()]
+        return r"\s+".join(words)
 
-    # pdfplumber reads tables slowly: only the sides with a line (read quickly by pdfium)
-    # that holds the first words of two column headings, as a heading row does, are read.
-    firsts = {heading.split()[0] for heading in headings}
-    sides = []
+    longest_first = sorted(headings, key=len, reverse=True)
+    any_heading = re.compile(
+        r"(?<!\w)(?:" + "|".join(f"({pattern(h)})" for h in longest_first) + r")(?!\w)"
+    )
+    found = []
     document = pdfium.PdfDocument(pdf)
     try:
-        for index, side in enumerate(document):
+        for side in document:
             textpage = side.get_textpage()
-            text = textpage.get_text_range()
+            # pdfium ends a line with CR LF and reports a hyphen that ends one as U+0002.
+            text = textpage.get_text_range().replace("\r\n", "\n").replace("\x02", "-")
             textpage.close()
-            if any(len(firsts.intersection(line.split())) >= 2 for line in text.splitlines()):
-                sides.append(index)
+            row: list[re.Match[str]] = []
+            for match in [*any_heading.finditer(text), None]:
+                if match is not None and row and not text[row[-1].end() : match.start()].strip():
+                    row.append(match)
+                    continue
+                if len({cell.lastindex for cell in row}) >= 2:
+                    found += [cell.group() for cell in row]
+                row = [] if match is None else [match]
     finally:
         document.close()
-    found = []
-    with pdfplumber.open(io.BytesIO(pdf), pages=[index + 1 for index in sides]) as doc:
-        for page in doc.pages:
-            for table in page.find_tables():
-                for cell in table.rows[0].cells:
-                    if cell is None:
-                        continue
-                    text = page.crop(cell).extract_text()
-                    if text and words(text) in headings:
-                        found.append(text)
     return found
 
 

@@ -425,6 +425,27 @@ def test_the_typesetting_checks_find_what_they_look_for() -> None:
     assert example_split([table], html) is None
 
 
+def test_the_heading_check_sees_a_heading_broken_inside_a_word() -> None:
+    """A column heading hyphenated across two lines is read with its hyphen and break; one
+    that wraps between its words, without."""
+    from weasyprint import HTML
+
+    font = (fonts_dir() / "DejaVuSans.ttf").as_uri()
+    html = (
+        f'<html lang="de"><style>@font-face {{ font-family: T; src: url("{font}") }}'
+        "body { font: 10pt T } th { width: 3.5em; hyphens: auto; font-weight: normal }</style>"
+        "<table><tr><th>Nachziehstapel</th><th>Karten übrig</th><th>Zur Summe</th></tr>"
+        "<tr><td>Stapel</td><td>4</td><td>20</td></tr></table>"
+    )
+    pdf = HTML(string=html).write_pdf()
+    cells = heading_cells(pdf, {"Nachziehstapel", "Karten übrig", "Zur Summe"})
+    assert len(cells) == 3
+    broken = [cell for cell in cells if re.search(r"[\u2010\u00ad-]\n", cell)]
+    words = {" ".join(re.sub(r"[\u2010\u00ad-]\n", "", cell).split()) for cell in broken}
+    assert words == {"Nachziehstapel", "Zur Summe"}
+    assert "Karten\nübrig" in cells
+
+
 def test_the_check_finds_what_it_looks_for(tmp_path: Path) -> None:
     """The reader flags a nearly empty page, a heading at a page's foot and small text."""
     path = tmp_path / "bad.pdf"
