@@ -10,7 +10,6 @@ saddle-stitch order, so its blank pages and page numbers can be checked where th
 from __future__ import annotations
 
 import ctypes
-import io
 import itertools
 import re
 import statistics
