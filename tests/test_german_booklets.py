@@ -33,7 +33,7 @@ from test_booklet_pages import PAPERS, Booklet, colophon_and_back_cover, column_
 from sheetgen.booklet import render_html, rules_document
 from sheetgen.houserules import resolve
 from sheetgen.language import Language, glossary
-from sheetgen.paper import A4
+from sheetgen.paper import A4, LETTER, Paper
 
 GERMAN = Language("de")
 # The module renders each booklet once and shares it: its tests run in one xdist worker.
@@ -62,9 +62,19 @@ TOGGLES: dict[str, dict[str, Any]] = {
     "no-bonus": {"players": 2, "bonus": 0, "first-player": "youngest", "must-play-stock": True},
     "partnership-4": {"players": 4, "partnerships": True},
 }
-WAYS = [("letter", "pages"), ("a4", "booklet"), ("a4", "pages"), ("letter", "booklet")]
-CASES = [("official", paper, layout) for paper, layout in WAYS[:2]] + [
-    (name, *WAYS[(number + 1) % 4]) for number, name in enumerate(TOGGLES) if name != "official"
+# Each set of house rules one way, every way taken; a flat one is read again by the
+# editor's review below, which shares its booklet.
+CASES = [
+    ("official", "letter", "pages"),
+    ("official", "a4", "booklet"),
+    ("partnership", "a4", "pages"),
+    ("short-stock", "letter", "booklet"),
+    ("no-series", "letter", "booklet"),
+    ("standard-deck", "a4", "booklet"),
+    ("extra", "a4", "pages"),
+    ("cards-left", "a4", "pages"),
+    ("no-bonus", "letter", "pages"),
+    ("partnership-4", "a4", "pages"),
 ]
 
 
@@ -262,7 +272,7 @@ def test_the_same_numbers_as_the_english_booklet(tmp_path: Path, name: str) -> N
 
 
 def test_the_printed_german_booklet_says_the_numbers_of_its_html(german_of: Any) -> None:
-    booklet, _ = german_of("partnership", "a4", "booklet")
+    booklet, _ = german_of("partnership", "a4", "pages")
     html = render_html(resolve(options=TOGGLES["partnership"]), paper=A4, lang=GERMAN)
     printed = figures(flat(booklet.text), "de")
     assert figures(html, "de") <= printed | {1}
@@ -311,9 +321,10 @@ def test_german_quotation_marks_in_the_text(tmp_path: Path) -> None:
 
 # The German editor's review, read back from the printed booklets and sheets (rendered once
 # a run through the suite's shared cache).
-def german(booklet_pdf: Callable[..., bytes], **options: Any) -> list[str]:
-    """Each page's text of the German Skip-Bo booklet (A4, flat) for ``options``."""
-    pdf = booklet_pdf("skip-bo", A4, "pages", lang="de", **options)
+def german(booklet_pdf: Callable[..., bytes], paper: Paper = A4, **options: Any) -> list[str]:
+    """Each page's text of the German Skip-Bo booklet (flat, A4 unless asked) for
+    ``options``."""
+    pdf = booklet_pdf("skip-bo", paper, "pages", lang="de", **options)
     return [flat(text) for text in page_texts(pdf)]
 
 
@@ -322,7 +333,7 @@ def sheet_text(pdf: Path) -> str:
 
 
 def test_the_reviewed_grammar_of_the_official_booklet(booklet_pdf: Callable[..., bytes]) -> None:
-    pages = german(booklet_pdf)
+    pages = german(booklet_pdf, LETTER)  # the case above
     text = " ".join(pages)
     assert "Das sind 23 Karten zu je 5 Punkten, also 115 Punkte" in text  # dative after "zu je"
     assert "zu je 5 Punkte," not in text
@@ -368,7 +379,7 @@ def test_a_one_card_stock_without_a_wild_start_in_english(
 def test_team_wording_and_labels_in_a_partnership_booklet(
     booklet_pdf: Callable[..., bytes],
 ) -> None:
-    pages = german(booklet_pdf, partnerships=True)
+    pages = german(booklet_pdf, **TOGGLES["partnership-4"])  # a case above
     text = " ".join(pages)
     assert "Punkte bekommt nur das Team, das ein Spiel gewinnt:" in text
     # a table cell, broken before "des anderen Teams" (the article stays with its words)
@@ -384,7 +395,7 @@ def test_team_wording_and_labels_in_a_partnership_booklet(
 
 
 def test_a_cards_left_partnership_booklet(booklet_pdf: Callable[..., bytes]) -> None:
-    pages = german(booklet_pdf, partnerships=True, scoring="cards-left")
+    pages = german(booklet_pdf, **TOGGLES["cards-left"])  # a case above
     text = " ".join(pages)
     assert "Das andere Team schreibt auf, was in seinen Spielerstapeln übrig ist" in text
     assert "Team B schreibt 20 zu seiner Summe." in text
@@ -401,7 +412,7 @@ def test_a_cards_left_partnership_booklet(booklet_pdf: Callable[..., bytes]) -> 
 def test_a_two_player_table_speaks_of_the_opponent(
     booklet_pdf: Callable[..., bytes], rendered: Callable[..., Path]
 ) -> None:
-    text = " ".join(german(booklet_pdf, players=2))
+    text = " ".join(german(booklet_pdf, LETTER, **TOGGLES["no-bonus"]))  # a case above
     assert "Jede Karte im Spielerstapel des Gegners" in text
     assert "eines anderen Spielers" not in text
     sheet = sheet_text(rendered("sheet", "--lang", "de", "--players", "2"))
