@@ -467,8 +467,9 @@ def heading_cells(pdf: bytes, headings: set[str]) -> list[str]:
     try:
         for side in document:
             textpage = side.get_textpage()
-            # pdfium ends a line with CR LF and reports a hyphen that ends one as U+0002.
-            text = textpage.get_text_range().replace("\r\n", "\n").replace("\x02", "-")
+            # pdfium ends a line with CR LF; a hyphen of the text that ends a line it
+            # reports as U+FFFE, with no line end after it.
+            text = textpage.get_text_range().replace("\r\n", "\n").replace("\ufffe", "-\n")
             textpage.close()
             row: list[re.Match[str]] = []
             for match in [*any_heading.finditer(text), None]:
@@ -481,6 +482,12 @@ def heading_cells(pdf: bytes, headings: set[str]) -> list[str]:
     finally:
         document.close()
     return found
+
+
+def cell_words(cell: str) -> str:
+    """A heading cell's words as written: a hyphen the line break added is dropped, one
+    the word has is kept."""
+    return " ".join(re.sub(r"[\u2010\u00ad]\n", "", cell).replace("-\n", "-").split())
 
 
 def leader_problems(rows: list[ContentsRow]) -> list[str]:

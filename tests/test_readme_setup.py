@@ -62,7 +62,7 @@ def newcomer(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, 
     # pip installs the same files either way; without byte-compiling every module of mypy,
     # weasyprint and the rest it spends a fifth less CPU (Python compiles what it imports).
     # PIP_COMPILE=0, not PIP_NO_COMPILE=1: pip stores the value of a --no-* option's
-    # variable as it is, so PIP_NO_COMPILE=1 turns compiling on.
+    # variable as it is, so PIP_NO_COMPILE=1 left compiling on.
     env["PIP_COMPILE"] = "0"
     return _checkout_copy(tmp_path_factory.mktemp("checkout")), env
 
