@@ -407,22 +407,30 @@ def _contents_rows(chars: list[Char], width: float, height: float) -> list[Conte
     return rows
 
 
+def side_texts(pdf: bytes) -> list[str]:
+    """Each side's text as pdfium reads it (quickly), in the order it is drawn: lines end
+    with CR LF, and a hyphen of the text that ends a line is U+FFFE, with no line end."""
+    document = pdfium.PdfDocument(pdf)
+    try:
+        texts = []
+        for side in document:
+            textpage = side.get_textpage()
+            texts.append(textpage.get_text_range())
+            textpage.close()
+        return texts
+    finally:
+        document.close()
+
+
 def pages_with(pdf: bytes, *words: str) -> list[int]:
     """The numbers (from 1, as pdfplumber's ``pages=`` takes them) of the pages whose text,
     read quickly with pdfium, holds one of ``words``: pdfplumber reads a page slowly, and a
     check that looks only at such pages need not have it read the others."""
-    document = pdfium.PdfDocument(pdf)
-    try:
-        found = []
-        for number, side in enumerate(document, start=1):
-            textpage = side.get_textpage()
-            text = textpage.get_text_range()
-            textpage.close()
-            if any(word in text for word in words):
-                found.append(number)
-        return found
-    finally:
-        document.close()
+    return [
+        number
+        for number, text in enumerate(side_texts(pdf), start=1)
+        if any(word in text for word in words)
+    ]
 
 
 def dashed_sides(pdf: bytes) -> list[int]:
@@ -463,24 +471,16 @@ def heading_cells(pdf: bytes, headings: set[str]) -> list[str]:
         r"(?<!\w)(?:" + "|".join(f"({pattern(h)})" for h in longest_first) + r")(?!\w)"
     )
     found = []
-    document = pdfium.PdfDocument(pdf)
-    try:
-        for side in document:
-            textpage = side.get_textpage()
-            # pdfium ends a line with CR LF; a hyphen of the text that ends a line it
-            # reports as U+FFFE, with no line end after it.
-            text = textpage.get_text_range().replace("\r\n", "\n").replace("\ufffe", "-\n")
-            textpage.close()
-            row: list[re.Match[str]] = []
-            for match in [*any_heading.finditer(text), None]:
-                if match is not None and row and not text[row[-1].end() : match.start()].strip():
-                    row.append(match)
-                    continue
-                if len({cell.lastindex for cell in row}) >= 2:
-                    found += [cell.group() for cell in row]
-                row = [] if match is None else [match]
-    finally:
-        document.close()
+    for side in side_texts(pdf):
+        text = side.replace("\r\n", "\n").replace("\ufffe", "-\n")
+        row: list[re.Match[str]] = []
+        for match in [*any_heading.finditer(text), None]:
+            if match is not None and row and not text[row[-1].end() : match.start()].strip():
+                row.append(match)
+                continue
+            if len({cell.lastindex for cell in row}) >= 2:
+                found += [cell.group() for cell in row]
+            row = [] if match is None else [match]
     return found
 
 

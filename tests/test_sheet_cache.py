@@ -10,8 +10,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import pypdfium2
 import pytest
+from pagecheck import side_texts
 
 from sheetgen import booklet, compiledcache, language, sheet
 from sheetgen.booklet import rules_document
@@ -165,14 +165,6 @@ def test_without_a_private_cache_folder_the_sheet_is_drawn_and_nothing_written(
         booklet._kept_sheets.cache_clear()
 
 
-def _sheet_text(pdf: bytes) -> str:
-    document = pypdfium2.PdfDocument(pdf)
-    try:
-        return " ".join(page.get_textpage().get_text_range() for page in document)
-    finally:
-        document.close()
-
-
 @pytest.fixture
 def own_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """rules/skip-bo copied to a shelf of the table's own games, as ``my-bo``."""
@@ -196,7 +188,7 @@ def test_the_sheets_words_in_its_language_are_part_of_the_key(
     """The German name changed, keeping the file's size and time: the sheet says it."""
     german = language.language("de")
     first = booklet._sheet_pdf(resolve(game="my-bo", options={}), LETTER, german)
-    assert "Skip-Bo" in _sheet_text(first)
+    assert "Skip-Bo" in " ".join(side_texts(first))
     toml = own_game / "de" / "game.toml"
     _as_if_unchanged(toml, toml.read_text(encoding="utf-8").replace('"Skip-Bo"', '"Skip-Bu"', 1))
     # A new run: nothing of the game is remembered in this process.
@@ -204,7 +196,7 @@ def test_the_sheets_words_in_its_language_are_part_of_the_key(
     booklet._kept_sheets.cache_clear()
     second = booklet._sheet_pdf(resolve(game="my-bo", options={}), LETTER, german)
     assert len(drawn) == 2
-    assert "Skip-Bu" in _sheet_text(second)
+    assert "Skip-Bu" in " ".join(side_texts(second))
 
 
 def test_every_folder_of_the_game_counts_for_the_prefix(own_game: Path, cache_home: Path) -> None:
