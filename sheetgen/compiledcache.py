@@ -175,16 +175,12 @@ class _Entries:
                 path.unlink()
 
 
-class CompiledTemplates(BytecodeCache):
-    """jinja2's bytecode cache kept in ``folder``, entries named ``prefix-<key>.cache``."""
-
-    def __init__(self, folder: Path, prefix: str) -> None:
-        self.folder = folder
-        self.prefix = prefix
-        self._entries = _Entries(folder, prefix)
+class CompiledTemplates(_Entries, BytecodeCache):
+    """jinja2's bytecode cache kept in ``folder``, entries named ``prefix-<key>.cache``: each
+    MAGIC, the template source's checksum and a newline, then the marshalled code."""
 
     def load_bytecode(self, bucket: Bucket) -> None:
-        data = self._entries.read(bucket.key, MAGIC + bucket.checksum.encode("ascii") + b"\n")
+        data = self.read(bucket.key, _code_head(bucket))
         if data is None:
             return
         try:
@@ -196,12 +192,11 @@ class CompiledTemplates(BytecodeCache):
 
     def dump_bytecode(self, bucket: Bucket) -> None:
         if bucket.code is not None:
-            head = MAGIC + bucket.checksum.encode("ascii") + b"\n"
-            self._entries.write(bucket.key, head, marshal.dumps(bucket.code))
+            self.write(bucket.key, _code_head(bucket), marshal.dumps(bucket.code))
 
-    def clear(self) -> None:
-        """Remove every entry of this cache (of this prefix)."""
-        self._entries.clear()
+
+def _code_head(bucket: Bucket) -> bytes:
+    return MAGIC + bucket.checksum.encode("ascii") + b"\n"
 
 
 # An entry of kept results: this header, the entry's key and a newline, the result's
@@ -220,7 +215,7 @@ class KeptResults(_Entries):
 
     def get(self, key: str) -> bytes | None:
         """The result kept for ``key``, or None."""
-        data = self.read(key, RESULT_MAGIC + key.encode("ascii") + b"\n")
+        data = self.read(key, _result_head(key))
         if data is None:
             return None
         checksum, _, result = data.partition(b"\n")
@@ -228,5 +223,8 @@ class KeptResults(_Entries):
 
     def put(self, key: str, result: bytes) -> None:
         """Keep ``result`` for ``key`` (silently not, where it cannot be written)."""
-        head = RESULT_MAGIC + key.encode("ascii") + b"\n"
-        self.write(key, head, _checksum(result) + b"\n" + result)
+        self.write(key, _result_head(key), _checksum(result) + b"\n" + result)
+
+
+def _result_head(key: str) -> bytes:
+    return RESULT_MAGIC + key.encode("ascii") + b"\n"
