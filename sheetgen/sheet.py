@@ -9,7 +9,7 @@ exactly as the filled sheet is.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from sheetgen import fonts
 from sheetgen.errors import RuleError
@@ -148,11 +148,6 @@ class BlankSheet(NamedTuple):
 
     pdf: bytes
     typeface: fonts.Typeface
-
-
-def blank_sheet_pdf(**options: Any) -> bytes:
-    """The PDF of :func:`blank_sheet` for the same options."""
-    return blank_sheet(**options).pdf
 
 
 def blank_sheet(

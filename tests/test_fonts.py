@@ -17,7 +17,7 @@ from conftest import machine_font_covering
 from sheetgen import fonts
 from sheetgen.errors import FontCoverageError
 from sheetgen.paper import paper
-from sheetgen.sheet import blank_sheet_pdf
+from sheetgen.sheet import blank_sheet
 
 ARC = "\u2312"  # in DejaVu Sans Mono, not in DejaVu Sans
 CJK = "王芳"
@@ -101,7 +101,7 @@ def test_system_font_covering_a_gap_is_embedded_for_that_name(
     assert typeface.font_for(name).startswith(fonts.FALLBACK_PREFIX)
     assert typeface.font_for(name, bold=True).startswith(fonts.FALLBACK_PREFIX)
     assert typeface.font_for("Ann") == fonts.REGULAR
-    pdf = blank_sheet_pdf(paper=paper("letter"), names=["Ann", name])
+    pdf = blank_sheet(paper=paper("letter"), names=["Ann", name]).pdf
     names = font_names(pdf)
     assert {"DejaVuSans", "DejaVuSans-Bold"} <= names
     assert any(found not in {"DejaVuSans", "DejaVuSans-Bold"} for found in names)
@@ -132,7 +132,7 @@ def test_a_choice_made_for_one_test_is_not_kept_for_the_next(runner) -> None:  #
 
 
 def test_blank_sheet_uses_no_font_but_the_bundled_one() -> None:
-    pdf = blank_sheet_pdf(paper=paper("a4"), players=3)
+    pdf = blank_sheet(paper=paper("a4"), players=3).pdf
     assert font_names(pdf) == {"DejaVuSans", "DejaVuSans-Bold"}
 
 
@@ -159,5 +159,5 @@ def test_right_to_left_and_astral_names_are_refused(name: str, message: str) -> 
 
 def test_a_blank_sheet_stays_small() -> None:
     """Two font subsets and a grid: a blank sheet fits in 30 KB, easy to mail or keep."""
-    pdf = blank_sheet_pdf(paper=paper("letter"), names=["Łukasz", "Σοφία", "Дмитрий", "Zoë"])
+    pdf = blank_sheet(paper=paper("letter"), names=["Łukasz", "Σοφία", "Дмитрий", "Zoë"]).pdf
     assert len(pdf) <= 30 * 1024

@@ -41,7 +41,7 @@ from sheetgen.language import (
 from sheetgen.paper import paper
 from sheetgen.scoring import score_series
 from sheetgen.seriesfile import load_series
-from sheetgen.sheet import blank_sheet_pdf
+from sheetgen.sheet import blank_sheet
 from sheetgen.wording import labels
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -193,7 +193,7 @@ def assert_german(text: str, names: tuple[str, ...] | list[str] = ()) -> None:
 
 @pytest.mark.parametrize("name", PAPERS)
 def test_a_german_sheet_with_six_long_german_names_fits(name: str) -> None:
-    pdf = blank_sheet_pdf(paper=paper(name), names=LONG_GERMAN_NAMES, lang=GERMAN)
+    pdf = blank_sheet(paper=paper(name), names=LONG_GERMAN_NAMES, lang=GERMAN).pdf
     (page,) = sheet_pages(pdf, DE_WORDS)
     assert columns(page, DE_WORDS) == 6
     assert_readable(page, DE_WORDS)
@@ -207,7 +207,7 @@ def test_a_german_sheet_with_six_long_german_names_fits(name: str) -> None:
 
 @pytest.mark.parametrize("teams", [2, 3])
 def test_german_blank_team_sheet(teams: int) -> None:
-    pdf = blank_sheet_pdf(paper=paper("a4"), teams=teams, lang=GERMAN)
+    pdf = blank_sheet(paper=paper("a4"), teams=teams, lang=GERMAN).pdf
     (page,) = sheet_pages(pdf, DE_WORDS)
     text = page.extract_text() or ""
     assert text.count("Team ") == teams
@@ -218,7 +218,7 @@ def test_german_blank_team_sheet(teams: int) -> None:
 @pytest.mark.parametrize("game", game_ids())
 def test_every_games_german_sheet_uses_its_german_words(game: str) -> None:
     definition = load_game(game)
-    pdf = blank_sheet_pdf(game=definition, paper=paper("a4"), lang=GERMAN)
+    pdf = blank_sheet(game=definition, paper=paper("a4"), lang=GERMAN).pdf
     text = " ".join(text_of(pdf).split())
     words = GERMAN.words(definition)
     assert f"{words.name} \N{EN DASH} Spielblock" in text

@@ -10,12 +10,12 @@ from PIL import Image
 from sheetgen.errors import OutputError
 from sheetgen.paper import paper
 from sheetgen.preview import PREVIEW_DPI, in_format, pdf_to_png
-from sheetgen.sheet import blank_sheet_pdf
+from sheetgen.sheet import blank_sheet
 
 
 @pytest.fixture(scope="module")
 def two_pages() -> bytes:
-    return blank_sheet_pdf(paper=paper("letter"), players=2, copies=2)
+    return blank_sheet(paper=paper("letter"), players=2, copies=2).pdf
 
 
 def test_png_of_first_page_has_landscape_proportions(two_pages: bytes) -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from sheetgen import __version__
 from sheetgen.paper import paper
-from sheetgen.sheet import blank_sheet_pdf
+from sheetgen.sheet import blank_sheet
 
 EDGE = 18.0
 LONG_NAMES = [
@@ -29,12 +29,12 @@ SIZES = {"letter": (792.0, 612.0), "a4": (841.89, 595.28)}
 
 @pytest.fixture(scope="module")
 def six_long() -> dict[str, bytes]:
-    return {name: blank_sheet_pdf(paper=paper(name), names=LONG_NAMES) for name in SIZES}
+    return {name: blank_sheet(paper=paper(name), names=LONG_NAMES).pdf for name in SIZES}
 
 
 @pytest.fixture(scope="module")
 def two_teams() -> bytes:
-    return blank_sheet_pdf(paper=paper("a4"), teams={"Red": ["Ann", "Cy"], "Blue": ["Bob", "Di"]})
+    return blank_sheet(paper=paper("a4"), teams={"Red": ["Ann", "Cy"], "Blue": ["Bob", "Di"]}).pdf
 
 
 def words(pdf: bytes, page: int = 0) -> list[dict[str, object]]:
@@ -154,14 +154,14 @@ def test_metadata_and_print_at_actual_size(six_long: dict[str, bytes]) -> None:
 
 def test_source_date_epoch_gives_identical_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
-    first = blank_sheet_pdf(paper=paper("letter"), names=["Ann", "Bob"])
-    second = blank_sheet_pdf(paper=paper("letter"), names=["Ann", "Bob"])
+    first = blank_sheet(paper=paper("letter"), names=["Ann", "Bob"]).pdf
+    second = blank_sheet(paper=paper("letter"), names=["Ann", "Bob"]).pdf
     assert first == second
     assert b"D:20231114" in first
 
 
 def test_more_games_than_fit_continue_with_totals_brought_forward() -> None:
-    pdf = blank_sheet_pdf(paper=paper("letter"), players=3, games=30, copies=2)
+    pdf = blank_sheet(paper=paper("letter"), players=3, games=30, copies=2).pdf
     with pdfplumber.open(io.BytesIO(pdf)) as doc:
         assert len(doc.pages) == 4
         second = doc.pages[1].extract_text() or ""
@@ -261,12 +261,12 @@ def test_reminder_follows_the_games_own_figures_and_words() -> None:
     from sheetgen.games import load_game
     from sheetgen.scoring import ScoringRules
 
-    pdf = blank_sheet_pdf(
+    pdf = blank_sheet(
         paper=paper("letter"),
         game=load_game("spite-and-malice"),
         scoring=ScoringRules(bonus=10, per_card=2, target=100),
         players=2,
-    )
+    ).pdf
     text = " ".join(page_text(pdf).split())
     assert "winner gets 10, and 2 more per card still in the other player's pay-off pile" in text
     assert "Target: 100 points." in text

@@ -25,7 +25,7 @@ from sheetgen.layout import GAME_COLUMN, MARGIN, MIN_ROW
 from sheetgen.paper import paper
 from sheetgen.scoring import score_series
 from sheetgen.seriesfile import load_series
-from sheetgen.sheet import blank_sheet_pdf
+from sheetgen.sheet import blank_sheet
 
 PAPERS = ("letter", "a4")
 SIX = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"]
@@ -204,7 +204,7 @@ BLANKS: dict[str, tuple[dict[str, Any], int]] = {
 def blank(request: pytest.FixtureRequest) -> tuple[bytes, int]:
     case, name = request.param
     options, sides = BLANKS[case]
-    return blank_sheet_pdf(paper=paper(name), **options), sides
+    return blank_sheet(paper=paper(name), **options).pdf, sides
 
 
 def test_a_column_for_each_side(blank: tuple[bytes, int]) -> None:
@@ -227,7 +227,7 @@ def test_a_header_row_sets_its_names_at_one_size(blank: tuple[bytes, int]) -> No
 
 @pytest.mark.parametrize("teams", [2, 3])
 def test_blank_team_columns_have_a_line_for_each_partner(teams: int) -> None:
-    (page,) = sheet_pages(blank_sheet_pdf(paper=paper("letter"), teams=teams))
+    (page,) = sheet_pages(blank_sheet(paper=paper("letter"), teams=teams).pdf)
     heads = [w for w in page.extract_words() if w["text"] == "Points"]
     captions = [w for w in page.extract_words() if w["text"] == "Team"]
     assert len(captions) == teams
@@ -275,7 +275,7 @@ def test_rows_fill_the_page_and_pages_share_them_evenly(
 
 @pytest.mark.parametrize("name", PAPERS)
 def test_a_long_title_wraps_and_keeps_clear_of_the_date(name: str) -> None:
-    (page,) = sheet_pages(blank_sheet_pdf(paper=paper(name), title=LONG_TITLE))
+    (page,) = sheet_pages(blank_sheet(paper=paper(name), title=LONG_TITLE).pdf)
     date = next(w for w in page.extract_words() if w["text"] == "Date")
     title = [c for c in page.chars if c["top"] < date["top"] and not c["text"].isspace()]
     assert "".join(c["text"] for c in title) == LONG_TITLE.replace(" ", "")
@@ -490,7 +490,7 @@ def test_names_break_at_spaces_and_hyphens_never_inside_a_word(name: str) -> Non
     breaks anybody's name inside a word; it stays at a comfortable size and one size."""
     import pypdfium2
 
-    pdf = blank_sheet_pdf(paper=paper(name), names=REVIEWED_NAMES)
+    pdf = blank_sheet(paper=paper(name), names=REVIEWED_NAMES).pdf
     text = pypdfium2.PdfDocument(pdf)[0].get_textpage().get_text_range()
     # pdfium marks a hyphen that ends a line with U+FFFE; a real hyphen may end a line.
     words = set(text.replace("\ufffe", " ").replace("-", " ").split())
@@ -547,7 +547,7 @@ def test_the_totals_label_keeps_clear_of_the_game_column_s_rules(lang: str, name
 
     words = language(lang)
     label = words._("Total")
-    (page,) = list(pages_of(blank_sheet_pdf(paper=paper(name), lang=words)))
+    (page,) = list(pages_of(blank_sheet(paper=paper(name), lang=words).pdf))
     chars = page.chars
     found = [
         chars[i : i + len(label)]

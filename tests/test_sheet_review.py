@@ -18,7 +18,7 @@ from sheetgen.layout import GAME_COLUMN, MARGIN, MAX_ROW, MIN_ROW, WRITING_ROW
 from sheetgen.paper import paper
 from sheetgen.scoring import ScoringRules, score_series
 from sheetgen.seriesfile import load_series
-from sheetgen.sheet import blank_sheet_pdf
+from sheetgen.sheet import blank_sheet
 from tests.test_sheet_fit import (
     LONG_NAMES,
     Words,
@@ -45,7 +45,7 @@ def test_a_blank_cards_left_sheet_has_a_row_for_each_game_agreed(agreed: int) ->
     rules = ScoringRules.from_mapping(
         {"way": "cards-left", "games_to_play": agreed}, load_game().scoring
     )
-    pdf = blank_sheet_pdf(scoring=rules, players=3)
+    pdf = blank_sheet(scoring=rules, players=3).pdf
     pages = sheet_pages(pdf, Words(points="Cards"))
     numbers = [number for page in pages for number, _ in game_rows(page)]
     assert numbers == list(range(1, agreed + 1))
@@ -60,7 +60,7 @@ def test_a_blank_cards_left_sheet_refuses_another_row_count() -> None:
         {"way": "cards-left", "games_to_play": 8}, load_game().scoring
     )
     with pytest.raises(RuleError, match="8 games"):
-        blank_sheet_pdf(scoring=rules, players=3, games=10)
+        blank_sheet(scoring=rules, players=3, games=10)
 
 
 @pytest.mark.parametrize("sides", range(2, 7))
@@ -247,7 +247,7 @@ def test_rows_are_a_comfortable_height_and_pages_as_few_as_hold_them(name: str) 
     heights: dict[int, float] = {}
     pages: dict[int, int] = {}
     for games in (1, 5, 10, 16, 17, 18, 19, 30, 33, 34, 35, 50):
-        sheets = sheet_pages(blank_sheet_pdf(paper=paper(name), players=4, games=games))
+        sheets = sheet_pages(blank_sheet(paper=paper(name), players=4, games=games).pdf)
         numbers = [number for page in sheets for number, _ in game_rows(page)]
         assert numbers == list(range(1, games + 1))
         pages[games] = len(sheets)
@@ -271,7 +271,7 @@ def test_a_filled_sheet_uses_the_blank_sheets_row_height(tmp_path: Path) -> None
     result = scored(tmp_path, data, "won9")
     for name in ("letter", "a4"):
         (filled,) = sheet_pages(fill_pdf([result], paper(name)))
-        (blank,) = sheet_pages(blank_sheet_pdf(paper=paper(name), names=SIX[:4], games=9))
+        (blank,) = sheet_pages(blank_sheet(paper=paper(name), names=SIX[:4], games=9).pdf)
         assert row_height(filled) == pytest.approx(row_height(blank), abs=0.5)
 
 
@@ -280,7 +280,7 @@ def test_a_filled_sheet_uses_the_blank_sheets_row_height(tmp_path: Path) -> None
 
 @pytest.mark.parametrize("name", ["letter", "a4"])
 def test_pages_of_a_long_sheet_are_numbered_over_the_game_column(name: str) -> None:
-    sheets = sheet_pages(blank_sheet_pdf(paper=paper(name), players=4, games=40))
+    sheets = sheet_pages(blank_sheet(paper=paper(name), players=4, games=40).pdf)
     assert len(sheets) >= 2
     for number, page in enumerate(sheets, 1):
         words = page.extract_words()
@@ -289,7 +289,7 @@ def test_pages_of_a_long_sheet_are_numbered_over_the_game_column(name: str) -> N
         corner = [w for w in said if w["x1"] < MARGIN + GAME_COLUMN and w["bottom"] < game["top"]]
         assert " ".join(w["text"] for w in corner) == f"Sheet {number} of {len(sheets)}"
         assert min(c["size"] for c in page.chars if c["text"] == "S") >= 8 - 0.01
-    (single,) = sheet_pages(blank_sheet_pdf(paper=paper(name), players=4, games=10))
+    (single,) = sheet_pages(blank_sheet(paper=paper(name), players=4, games=10).pdf)
     assert "Sheet" not in (single.extract_text() or "")
 
 
@@ -315,7 +315,7 @@ def test_an_untitled_series_chart_is_headed_as_a_chart(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", ["letter", "a4"])
 def test_a_long_name_without_spaces_breaks_with_hyphens_into_even_pieces(name: str) -> None:
     word = "Wolfeschlegelsteinhausenbergerdorff"
-    pdf = blank_sheet_pdf(paper=paper(name), names=[word, *SIX[1:]])
+    pdf = blank_sheet(paper=paper(name), names=[word, *SIX[1:]]).pdf
     (page,) = sheet_pages(pdf)
     lines: dict[int, list[dict[str, Any]]] = {}
     for char in name_row(page):
@@ -378,7 +378,7 @@ def test_an_unfinished_cards_left_series_matches_the_blank_and_waits_for_its_tot
     rules = ScoringRules.from_mapping(
         {"way": "cards-left", "games_to_play": 8}, load_game().scoring
     )
-    (blank,) = sheet_pages(blank_sheet_pdf(scoring=rules, names=["Ann", "Bob", "Cy"]), said)
+    (blank,) = sheet_pages(blank_sheet(scoring=rules, names=["Ann", "Bob", "Cy"]).pdf, said)
     assert (
         [n for n, _ in game_rows(filled)] == [n for n, _ in game_rows(blank)] == list(range(1, 9))
     )
