@@ -1,5 +1,7 @@
 """Running sheetgen as a separate process the way an attacker's victim would: as an
 unprivileged user, under a file-size limit, interrupted; and checking what it left behind.
+A plain run is forked from a warm server that has sheetgen loaded (``zygote``); the rest
+start Python afresh.
 
 Each check is one of the promises of the hostile suite: one ``Error:`` line or
 success, no traceback, inputs byte-identical after a refusal, no temporary file
@@ -8,22 +10,27 @@ left, no process left.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import functools
 import os
 import pwd
 import resource
+import selectors
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import sysconfig
 import tempfile
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import zygote
 
 import sheetgen
 
@@ -102,11 +109,20 @@ def run(
     timeout: float = 120,
     script: Path | None = None,
     environ: dict[str, str] | None = None,
+    fresh: bool = False,
 ) -> Done:
     """``sheetgen ARGS`` in its own session; afterwards no process of that session is left.
 
     ``script`` runs in place of ``python -m sheetgen`` (one that changes sheetgen first,
-    to make it fail where no input can); ``environ`` adds to its environment."""
+    to make it fail where no input can); ``environ`` adds to its environment. A plain
+    run is a child of this worker's warm server (``zygote``); ``fresh`` starts Python
+    anew, as every run with a script, an environment, a file-size limit or standard output
+    of its own does."""
+    plain = script is None and environ is None and file_limit is None and stdout is None
+    if plain and not fresh:
+        warm = _warm_run(args, cwd, user, timeout)
+        if warm is not None:
+            return warm
     limit: Callable[[], None] | None = None
     if file_limit is not None:
 
@@ -126,6 +142,100 @@ def run(
     out, err = process.communicate(timeout=timeout)
     assert_no_process_left(process.pid)
     return Done(process.returncode, out or b"", err.decode("utf-8", "replace"))
+
+
+# The process ids of the runs the warm servers made (a test proves they are used).
+WARM_RUNS: list[int] = []
+
+
+class _Warm:
+    """This worker's ``zygote`` server for ``user``: the interpreter ``python_for`` gives,
+    run as that user, started with the environment ``_env`` gives."""
+
+    def __init__(self, user: str | None) -> None:
+        self.env = _env()
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        server = str(Path(__file__).with_name("zygote.py"))
+        self.process = subprocess.Popen(
+            [*python_for(user), server, str(theirs.fileno())],
+            env=self.env,
+            user=user,
+            cwd="/",
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            pass_fds=[theirs.fileno()],
+        )
+        theirs.close()
+        self.sock = ours
+        atexit.register(self.close)
+
+    def close(self) -> None:
+        self.sock.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=10)
+
+
+@functools.cache
+def _warm(user: str | None) -> _Warm:
+    return _Warm(user)
+
+
+def _standard_input() -> int:
+    """The descriptor a fresh process would inherit as its standard input (this worker's)."""
+    try:
+        os.fstat(0)
+    except OSError:
+        return os.open(os.devnull, os.O_RDONLY)
+    return 0
+
+
+def _warm_run(args: Sequence[str], cwd: Path, user: str | None, timeout: float) -> Done | None:
+    """``run`` through this worker's warm server (see ``zygote``); None where the
+    environment differs from the one the server started with, for a fresh process."""
+    warm = _warm(user)
+    if _env() != warm.env:
+        return None
+    out_read, out_write = os.pipe()
+    err_read, err_write = os.pipe()
+    stdin = _standard_input()
+    try:
+        zygote.send_message(
+            warm.sock,
+            {"argv": list(args), "cwd": str(cwd), "env": warm.env},
+            [stdin, out_write, err_write],
+        )
+    finally:
+        for ours in (out_write, err_write, *([stdin] if stdin else [])):
+            os.close(ours)
+    pid = int(zygote.receive_message(warm.sock)[0]["pid"])  # type: ignore[call-overload]
+    chunks: dict[int, list[bytes]] = {out_read: [], err_read: []}
+    deadline = time.monotonic() + timeout
+    with selectors.DefaultSelector() as selector:
+        for fd in chunks:
+            selector.register(fd, selectors.EVENT_READ)
+        while selector.get_map():
+            left = deadline - time.monotonic()
+            ready = selector.select(max(left, 0)) if left > 0 else []
+            if not ready:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(pid, signal.SIGKILL)
+                for fd in list(selector.get_map()):
+                    selector.unregister(fd)
+                    os.close(fd)
+                zygote.receive_message(warm.sock)
+                raise subprocess.TimeoutExpired(["sheetgen", *args], timeout)
+            for key, _ in ready:
+                data = os.read(key.fd, 1 << 16)
+                if data:
+                    chunks[key.fd].append(data)
+                else:
+                    selector.unregister(key.fd)
+                    os.close(key.fd)
+    status = int(zygote.receive_message(warm.sock)[0]["status"])  # type: ignore[call-overload]
+    assert_no_process_left(pid)
+    WARM_RUNS.append(pid)
+    err = b"".join(chunks[err_read]).decode("utf-8", "replace")
+    return Done(status, b"".join(chunks[out_read]), err)
 
 
 def assert_no_process_left(session: int) -> None:
