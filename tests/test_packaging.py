@@ -28,9 +28,15 @@ def readme_command(marker: str) -> str:
 
 
 def test_ci_runs_exactly_the_readme_test_command() -> None:
+    """CI's last step is the README's test command, word for word, in the checkout's root
+    and after ``set -e``: each CI run is the proof that the command installs the test
+    extra on a fresh machine and passes the whole suite (test_readme_setup relies on it)."""
     command = readme_command("<!-- test-command -->")
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert command in [line.strip() for line in ci.splitlines()]
+    steps = [line.strip() for line in ci.splitlines() if line.strip() and not line.startswith("#")]
+    assert steps[-1] == command
+    assert 'cd "$(dirname "$0")/.."' in steps
+    assert steps.index("set -euo pipefail") < steps.index('cd "$(dirname "$0")/.."')
 
 
 def test_readme_commands_make_a_virtual_environment_with_python3() -> None:

@@ -1,8 +1,14 @@
-"""The README's set-up commands, run as a newcomer would: python3, a fresh venv, a fresh copy.
+"""The README's install command, run as a newcomer would: python3, a fresh venv, a fresh copy.
 
 The checkout's tracked files are copied to a new folder (so the developer's own
 environment and build files play no part), the developer's virtual environment is
-taken off PATH, and each README command runs there word for word through ``sh``.
+taken off PATH, and the command runs there word for word through ``sh``.
+
+The README's other command, the test command, is not run here: it is CI's own command
+(``.ci/run`` runs it word for word, which test_packaging holds), so each CI run proves it
+on a clean checkout and a fresh machine, with the whole suite rather than a part, and with
+its ``.venv`` inside the checkout for the ruff checks to skip. Running it again in here
+cost a fresh install of the test extra, a quarter of a minute of processor time a run.
 """
 
 from __future__ import annotations
@@ -94,24 +100,6 @@ def test_install_command_prints_a_score_sheet(newcomer: tuple[Path, dict[str, st
     activated = _sh(f". {checkout}/.venv/bin/activate && sheetgen deal --players 4", elsewhere, env)
     assert activated.returncode == 0, activated.stderr
     assert "30" in activated.stdout
-
-
-def test_test_command_runs_the_suite(newcomer: tuple[Path, dict[str, str]]) -> None:
-    """The test command word for word, with pytest told (through PYTEST_ADDOPTS) to run
-    only the ruff checks: the whole suite would run this test again. They prove ruff
-    passes over the new .venv inside the checkout. mypy reads only the package (its
-    configured ``files``, which test_quality holds to that), so the outer suite's mypy
-    check says all that a cold second run here would, at 6 s of processor time. The
-    wheel takes only the package and its assets, which the outer suite's packaging
-    test reads."""
-    checkout, env = newcomer
-    # One process (-n 0): xdist's workers would each import the suite's set-up for 8 checks.
-    env = {**env, "PYTEST_ADDOPTS": "-q -p no:cacheprovider -n 0 tests/test_quality.py -k ruff"}
-    result = _sh(readme_command("<!-- test-command -->"), checkout, env)
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
-    assert (checkout / ".venv" / "bin" / "pytest").is_file()
-    assert " passed" in result.stdout
-    assert " failed" not in result.stdout
 
 
 def test_the_checkouts_venv_stays_out_of_the_sdist_and_the_copy_check(
