@@ -515,7 +515,11 @@ RULES_OPTIONS = {
 
 @SLOW
 @given(options(RULES_OPTIONS))
-def test_rules_writes_a_whole_pdf_or_none(runner: Any, tmp_path: Path, args: list[str]) -> None:
+def test_rules_writes_a_whole_pdf_or_none(
+    runner: Any, tmp_path: Path, rules_made_once: None, args: list[str]
+) -> None:
+    """Most of the options drawn resolve to house rules already set (often the official
+    ones): each set is made once a run, a new one here."""
     assert_whole_pdf_or_none(runner, tmp_path, "rules", args)
 
 
