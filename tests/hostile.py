@@ -16,6 +16,7 @@ import functools
 import os
 import pwd
 import resource
+import select
 import selectors
 import shutil
 import signal
@@ -166,11 +167,39 @@ class _Warm:
             pass_fds=[theirs.fileno()],
         )
         theirs.close()
-        self.sock = ours
+        self.channel = zygote.Channel(ours)
+        self.ended: dict[int, int] = {}
         atexit.register(self.close)
 
+    def start(self, args: Sequence[str], cwd: Path, streams: Sequence[int]) -> int:
+        """A child running ``sheetgen ARGS`` in ``cwd`` with ``streams`` as its standard
+        input, output and error; its process id."""
+        self.channel.send({"argv": list(args), "cwd": str(cwd), "env": self.env}, streams)
+        while True:
+            message, _ = self.channel.receive()
+            if "pid" in message:
+                return int(message["pid"])  # type: ignore[call-overload]
+            self._note(message)
+
+    def status(self, pid: int, timeout: float | None) -> int | None:
+        """The exit status of the child ``pid`` once it ended; None if it has not within
+        ``timeout`` seconds (0: only look)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while pid not in self.ended:
+            left = None if deadline is None else deadline - time.monotonic()
+            if not self.channel.pending():
+                if left is not None and left <= 0:
+                    return None
+                if not select.select([self.channel.sock], [], [], left)[0]:
+                    return None
+            self._note(self.channel.receive()[0])
+        return self.ended.pop(pid)
+
+    def _note(self, message: dict[str, object]) -> None:
+        self.ended[int(message["ended"])] = int(message["status"])  # type: ignore[call-overload]
+
     def close(self) -> None:
-        self.sock.close()
+        self.channel.sock.close()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=10)
 
@@ -178,6 +207,95 @@ class _Warm:
 @functools.cache
 def _warm(user: str | None) -> _Warm:
     return _Warm(user)
+
+
+class WarmProcess:
+    """A child of a warm server, used as a ``subprocess.Popen`` is: ``pid``, ``poll``,
+    ``wait``, ``send_signal``, ``kill``, ``communicate`` and ``returncode``. Its standard
+    output and error are pipes read by ``communicate``, or /dev/null."""
+
+    def __init__(
+        self, args: Sequence[str], cwd: Path, *, user: str | None = None, capture: bool = True
+    ) -> None:
+        self._warm = _warm(user)
+        self.args = list(args)
+        self.returncode: int | None = None
+        self._pipes: dict[int, list[bytes]] = {}
+        if capture:
+            out_read, out_write = os.pipe()
+            err_read, err_write = os.pipe()
+            self._pipes = {out_read: [], err_read: []}
+            self._out, self._err = out_read, err_read
+            theirs = [out_write, err_write]
+        else:
+            theirs = [os.open(os.devnull, os.O_WRONLY), os.open(os.devnull, os.O_WRONLY)]
+        stdin = _standard_input()
+        try:
+            self.pid = self._warm.start(args, cwd, [stdin, *theirs])
+        finally:
+            for fd in (*theirs, *([stdin] if stdin else [])):
+                os.close(fd)
+        WARM_RUNS.append(self.pid)
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            self.returncode = self._warm.status(self.pid, 0)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        if self.returncode is None:
+            self.returncode = self._warm.status(self.pid, timeout)
+            if self.returncode is None:
+                raise subprocess.TimeoutExpired(["sheetgen", *self.args], timeout or 0)
+        return self.returncode
+
+    def send_signal(self, signum: int) -> None:
+        if self.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signum)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+    def communicate(self, timeout: float | None = None) -> tuple[bytes, bytes]:
+        """Standard output and error to their end, then the exit status; on a timeout the
+        child's session is killed and TimeoutExpired raised."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with selectors.DefaultSelector() as selector:
+            for fd in self._pipes:
+                selector.register(fd, selectors.EVENT_READ)
+            while selector.get_map():
+                left = None if deadline is None else deadline - time.monotonic()
+                ready = selector.select(left) if left is None or left > 0 else []
+                if not ready:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.killpg(self.pid, signal.SIGKILL)
+                    for fd in list(selector.get_map()):
+                        selector.unregister(fd)
+                        os.close(fd)
+                    self.wait()
+                    raise subprocess.TimeoutExpired(["sheetgen", *self.args], timeout or 0)
+                for key, _ in ready:
+                    data = os.read(key.fd, 1 << 16)
+                    if data:
+                        self._pipes[key.fd].append(data)
+                    else:
+                        selector.unregister(key.fd)
+                        os.close(key.fd)
+        left = None if deadline is None else max(deadline - time.monotonic(), 0)
+        self.wait(left)
+        if not self._pipes:
+            return b"", b""
+        return b"".join(self._pipes[self._out]), b"".join(self._pipes[self._err])
+
+
+def start(
+    args: Sequence[str], cwd: Path, *, user: str | None = None, capture: bool = True
+) -> WarmProcess:
+    """``sheetgen ARGS`` started in ``cwd`` as a child of this worker's warm server, running
+    beside any others: for writers that race each other, or that a test kills."""
+    python_for(user)  # the same skip where the user may run no interpreter
+    return WarmProcess(args, cwd, user=user, capture=capture)
 
 
 def _standard_input() -> int:
@@ -192,50 +310,12 @@ def _standard_input() -> int:
 def _warm_run(args: Sequence[str], cwd: Path, user: str | None, timeout: float) -> Done | None:
     """``run`` through this worker's warm server (see ``zygote``); None where the
     environment differs from the one the server started with, for a fresh process."""
-    warm = _warm(user)
-    if _env() != warm.env:
+    if _env() != _warm(user).env:
         return None
-    out_read, out_write = os.pipe()
-    err_read, err_write = os.pipe()
-    stdin = _standard_input()
-    try:
-        zygote.send_message(
-            warm.sock,
-            {"argv": list(args), "cwd": str(cwd), "env": warm.env},
-            [stdin, out_write, err_write],
-        )
-    finally:
-        for ours in (out_write, err_write, *([stdin] if stdin else [])):
-            os.close(ours)
-    pid = int(zygote.receive_message(warm.sock)[0]["pid"])  # type: ignore[call-overload]
-    chunks: dict[int, list[bytes]] = {out_read: [], err_read: []}
-    deadline = time.monotonic() + timeout
-    with selectors.DefaultSelector() as selector:
-        for fd in chunks:
-            selector.register(fd, selectors.EVENT_READ)
-        while selector.get_map():
-            left = deadline - time.monotonic()
-            ready = selector.select(max(left, 0)) if left > 0 else []
-            if not ready:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(pid, signal.SIGKILL)
-                for fd in list(selector.get_map()):
-                    selector.unregister(fd)
-                    os.close(fd)
-                zygote.receive_message(warm.sock)
-                raise subprocess.TimeoutExpired(["sheetgen", *args], timeout)
-            for key, _ in ready:
-                data = os.read(key.fd, 1 << 16)
-                if data:
-                    chunks[key.fd].append(data)
-                else:
-                    selector.unregister(key.fd)
-                    os.close(key.fd)
-    status = int(zygote.receive_message(warm.sock)[0]["status"])  # type: ignore[call-overload]
-    assert_no_process_left(pid)
-    WARM_RUNS.append(pid)
-    err = b"".join(chunks[err_read]).decode("utf-8", "replace")
-    return Done(status, b"".join(chunks[out_read]), err)
+    process = WarmProcess(args, cwd, user=user)
+    out, err = process.communicate(timeout)
+    assert_no_process_left(process.pid)
+    return Done(process.wait(), out, err.decode("utf-8", "replace"))
 
 
 def assert_no_process_left(session: int) -> None:

@@ -1,7 +1,9 @@
 """``sheetgen record`` under stress: many writers at once, and writers killed mid-way.
 
 These run real processes: the lock and the atomic rename are only proven
-between processes, and only a real SIGKILL stops a writer where it stands.
+between processes, and only a real SIGKILL stops a writer where it stands. Each writer
+is a child of the worker's warm server (``hostile.start``): a process of its own that
+did not have to start Python and import sheetgen first.
 """
 
 from __future__ import annotations
@@ -10,13 +12,12 @@ import json
 import random
 import shutil
 import signal
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hostile import run, start
 
 from sheetgen.scoring import Game, score_series
 from sheetgen.seriesfile import load_series, record_game
@@ -34,10 +35,10 @@ games:
 PLAYERS = ("Ann", "Bob", "Cy", "Di")
 
 
-def record_argv(path: Path, winner: str, count: int = 1) -> list[str]:
+def record_args(path: Path, winner: str, count: int = 1) -> list[str]:
     """A game worth 25 + 15 * count points: small enough that twenty never win the series."""
     left = [f"--left={name}={count}" for name in PLAYERS if name != winner]
-    return [sys.executable, "-m", "sheetgen", "record", str(path), "--winner", winner, *left]
+    return ["record", str(path), "--winner", winner, *left]
 
 
 def temp_files(folder: Path) -> list[str]:
@@ -49,12 +50,7 @@ def test_twenty_concurrent_records_are_all_kept(tmp_path: Path) -> None:
     path.write_text(SERIES, encoding="utf-8")
     winners = [PLAYERS[n % 4] for n in range(20)]
     procs = [
-        subprocess.Popen(
-            record_argv(path, winner, count=1 + n % 3),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        start(record_args(path, winner, count=1 + n % 3), tmp_path)
         for n, winner in enumerate(winners)
     ]
     outcomes = [proc.communicate(timeout=120) for proc in procs]
@@ -119,17 +115,13 @@ def test_a_killed_record_leaves_the_old_file_or_the_new_one(tmp_path: Path) -> N
         new = expected_after(path, winner, tmp_path / "scratch")
         if stage == "waiting for the lock":
             with FileLock(str(folder / ".friday.yaml.lock")):
-                proc = subprocess.Popen(
-                    record_argv(path, winner), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-                )
+                proc = start(record_args(path, winner), folder, capture=False)
                 time.sleep(rng.uniform(0.0, 0.3))
                 proc.send_signal(signal.SIGKILL)
                 proc.wait(timeout=30)
         else:
             started = time.monotonic()
-            proc = subprocess.Popen(
-                record_argv(path, winner), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-            )
+            proc = start(record_args(path, winner), folder, capture=False)
             if stage == "after the rename":
                 wait_for(lambda: path.read_bytes() == new, "the new file")  # noqa: B023
                 lifetimes.append(time.monotonic() - started)
@@ -147,10 +139,8 @@ def test_a_killed_record_leaves_the_old_file_or_the_new_one(tmp_path: Path) -> N
         for name in temp_files(folder):
             assert name.startswith(".friday.yaml.") and name.endswith(".tmp"), name
     # The lock died with its holder: the next record goes through at once.
-    done = subprocess.run(
-        record_argv(path, "Bob"), capture_output=True, text=True, timeout=30, check=False
-    )
-    assert done.returncode == 0, done.stderr
+    done = run(record_args(path, "Bob"), folder, timeout=30)
+    assert done.code == 0, done.err
     assert len(load_series(path).games) == 1 + outcomes["new"] + 1
     # ... and cleans up the temporaries the killed writers left.
     assert temp_files(folder) == []

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import gc
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from hostile import start
 
 from sheetgen.errors import SeriesFileError
 from sheetgen.scoring import score_series
@@ -302,22 +301,9 @@ def test_record_refuses_a_game_after_the_series_is_won(runner, tmp_path: Path) -
 def test_concurrent_records_are_serialised(tmp_path: Path) -> None:
     path = tmp_path / "f.yaml"
     path.write_text("# keep me\nplayers: [Ann, Bob]\ntarget: 100000\ngames:\n", encoding="utf-8")
-    command = [
-        sys.executable,
-        "-m",
-        "sheetgen",
-        "record",
-        str(path),
-        "--winner",
-        "Ann",
-        "--left",
-        "Bob=1",
-    ]
-    processes = [
-        subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        for _ in range(8)
-    ]
-    errors = [p.communicate()[1] for p in processes]
+    command = ["record", str(path), "--winner", "Ann", "--left", "Bob=1"]
+    processes = [start(command, tmp_path) for _ in range(8)]  # eight processes at once
+    errors = [p.communicate(timeout=120)[1] for p in processes]
     assert [p.returncode for p in processes] == [0] * 8, errors
     series = load_series(path)
     assert len(series.games) == 8

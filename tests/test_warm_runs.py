@@ -7,9 +7,11 @@ from __future__ import annotations
 import os
 import pwd
 import re
+import signal
+from pathlib import Path
 
 import pytest
-from hostile import WARM_RUNS, Done, run, shared_folder, users  # noqa: F401  (users: a fixture)
+from hostile import WARM_RUNS, Done, run, shared_folder, start, users  # noqa: F401  (users: a fixture)
 
 SERIES = """\
 title: Friday nights   # kept by hand
@@ -73,3 +75,27 @@ def test_a_warm_run_is_a_fresh_run(
     fresh = _outcome(COMMANDS[command], user, fresh=True)
     assert len(WARM_RUNS) == before + 1
     assert warm == fresh
+
+
+def test_warm_children_run_side_by_side_and_can_be_killed(tmp_path: Path) -> None:
+    """A writer waiting for the series' lock does not hold up another command, and a
+    SIGKILL ends it where it stands, as for a fresh process."""
+    from filelock import FileLock
+
+    (tmp_path / "f.yaml").write_text(SERIES, encoding="utf-8")
+    before = (tmp_path / "f.yaml").read_bytes()
+    record = ["record", "f.yaml", "--winner", "Bob", "--left", "Ann=3", "--left", "Cy=5"]
+    with FileLock(str(tmp_path / ".f.yaml.lock")):
+        waiting = start(record, tmp_path)
+        killed = start(record, tmp_path, capture=False)
+        version = start(["--version"], tmp_path)
+        out, err = version.communicate(timeout=60)
+        assert (version.returncode, err) == (0, b"")
+        assert out.startswith(b"sheetgen, version ")
+        assert waiting.poll() is None and killed.poll() is None  # both still wait
+        killed.kill()
+        assert killed.wait(timeout=60) == -signal.SIGKILL
+        assert (tmp_path / "f.yaml").read_bytes() == before
+    out, err = waiting.communicate(timeout=60)
+    assert waiting.returncode == 0, err
+    assert "Bob" in (tmp_path / "f.yaml").read_text(encoding="utf-8").split("games:")[1]

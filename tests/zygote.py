@@ -16,10 +16,11 @@ asked: no script in place of sheetgen, no environment of the test's own, standar
 output a pipe and no file-size limit; the rest start afresh.
 
 The server runs as the user its commands run as, on the interpreter a fresh process of
-that user would get. Protocol, over a Unix socket: the caller sends one JSON request
-(``argv``, ``cwd``, ``env``) with three descriptors (standard input, output and error); the server
-answers the child's process id, then, once the child has ended, its status as
-``subprocess`` reports it (negative for a signal).
+that user would get. Protocol, over a Unix socket (``Channel``): the caller sends a JSON
+request (``argv``, ``cwd``, ``env``) with three descriptors (standard input, output and
+error) and the server answers ``{"pid": ...}``; whenever a child ends, the server says
+``{"ended": pid, "status": ...}``, the status as ``subprocess`` reports it (negative for
+a signal). Several children may run at once (writers racing for a series' lock).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ import struct
 import sys
 import threading
 import traceback
+from collections.abc import Sequence
 
 # What the commands the hostile suite runs import, loaded once here.
 WARM = (
@@ -54,30 +56,50 @@ WARM = (
 _HEADER = struct.Struct("!I")
 
 
-def send_message(sock: socket.socket, data: dict[str, object], fds: list[int] = ()) -> None:  # type: ignore[assignment]
-    payload = json.dumps(data).encode()
-    message = _HEADER.pack(len(payload)) + payload
-    if fds:
-        socket.send_fds(sock, [message], list(fds))
-    else:
-        sock.sendall(message)
+class Channel:
+    """Length-prefixed JSON messages over a Unix stream socket, with descriptors alongside;
+    what one read brings beyond a message waits for the next."""
 
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self._buffer = b""
+        self._fds: list[int] = []
 
-def receive_message(sock: socket.socket, fds: int = 0) -> tuple[dict[str, object], list[int]]:
-    if fds:
-        first, received, _, _ = socket.recv_fds(sock, 1 << 16, fds)
-    else:
-        first, received = sock.recv(1 << 16), []
-    if not first:
-        raise EOFError("the sheetgen server went away")
-    data = first
-    while len(data) < _HEADER.size or len(data) < _HEADER.size + _HEADER.unpack_from(data)[0]:
-        more = sock.recv(1 << 16)
-        if not more:
-            raise EOFError("the sheetgen server went away mid-message")
-        data += more
-    (size,) = _HEADER.unpack_from(data)
-    return json.loads(data[_HEADER.size : _HEADER.size + size]), list(received)
+    def send(self, data: dict[str, object], fds: Sequence[int] = ()) -> None:
+        payload = json.dumps(data).encode()
+        message = _HEADER.pack(len(payload)) + payload
+        if fds:
+            socket.send_fds(self.sock, [message], list(fds))
+        else:
+            self.sock.sendall(message)
+
+    def receive(self, fds: int = 0) -> tuple[dict[str, object], list[int]]:
+        """The next message, and the ``fds`` descriptors sent with it."""
+        while not self._whole():
+            if fds:
+                data, received, _, _ = socket.recv_fds(self.sock, 1 << 16, fds)
+                self._fds += received
+            else:
+                data = self.sock.recv(1 << 16)
+            if not data:
+                raise EOFError("the other end of the sheetgen server's socket went away")
+            self._buffer += data
+        (size,) = _HEADER.unpack_from(self._buffer)
+        end = _HEADER.size + size
+        message = json.loads(self._buffer[_HEADER.size : end])
+        self._buffer = self._buffer[end:]
+        taken, self._fds = self._fds[:fds], self._fds[fds:]
+        return message, taken
+
+    def pending(self) -> bool:
+        """Whether a whole message is already read and waiting."""
+        return self._whole()
+
+    def _whole(self) -> bool:
+        return (
+            len(self._buffer) >= _HEADER.size
+            and len(self._buffer) >= _HEADER.size + _HEADER.unpack_from(self._buffer)[0]
+        )
 
 
 def _child(request: dict[str, object], fds: list[int]) -> None:
@@ -135,28 +157,57 @@ def _child(request: dict[str, object], fds: list[int]) -> None:
 
 
 def serve(fd: int) -> None:
-    """Answer requests on the socket ``fd`` until the caller closes it."""
+    """Answer requests on the socket ``fd`` until the caller closes it. Children run side by
+    side: each request is answered with the child's process id at once, and each child's
+    end with its id and status when it comes."""
     import importlib
+    import selectors
+    import signal
 
     for name in WARM:
         importlib.import_module(name)
-    sock = socket.socket(fileno=fd)
-    while True:
-        try:
-            request, fds = receive_message(sock, fds=3)
-        except EOFError:
-            return
-        for stream in (sys.stdout, sys.stderr):
-            stream.flush()
-        pid = os.fork()
-        if pid == 0:
-            sock.close()
-            _child(request, fds)
-        for received in fds:
-            os.close(received)
-        send_message(sock, {"pid": pid})
-        _, wait_status = os.waitpid(pid, 0)
-        send_message(sock, {"status": os.waitstatus_to_exitcode(wait_status)})
+    channel = Channel(socket.socket(fileno=fd))
+    wake_read, wake_write = os.pipe()
+    os.set_blocking(wake_write, False)
+    signal.set_wakeup_fd(wake_write)
+    signal.signal(signal.SIGCHLD, lambda signum, frame: None)
+    running: set[int] = set()
+    with selectors.DefaultSelector() as selector:
+        selector.register(channel.sock, selectors.EVENT_READ)
+        selector.register(wake_read, selectors.EVENT_READ)
+        while True:
+            for key, _ in selector.select():
+                if key.fileobj == wake_read:
+                    os.read(wake_read, 4096)
+            while channel.pending() or _readable(channel.sock):
+                try:
+                    request, fds = channel.receive(fds=3)
+                except EOFError:
+                    return
+                for stream in (sys.stdout, sys.stderr):
+                    stream.flush()
+                pid = os.fork()
+                if pid == 0:
+                    signal.set_wakeup_fd(-1)
+                    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                    for ours in (channel.sock.fileno(), wake_read, wake_write):
+                        os.close(ours)
+                    _child(request, fds)
+                for received in fds:
+                    os.close(received)
+                running.add(pid)
+                channel.send({"pid": pid})
+            for pid in list(running):
+                ended, wait_status = os.waitpid(pid, os.WNOHANG)
+                if ended:
+                    running.discard(pid)
+                    channel.send({"ended": pid, "status": os.waitstatus_to_exitcode(wait_status)})
+
+
+def _readable(sock: socket.socket) -> bool:
+    import select
+
+    return bool(select.select([sock], [], [], 0)[0])
 
 
 if __name__ == "__main__":
