@@ -9,8 +9,8 @@ import io
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-import pdfplumber
 import pikepdf
+import pypdfium2 as pdfium
 
 EDGE_MARGIN = 18.0  # 0.25 in: home printers cannot print closer to the edge than this
 FONT_FILES = ("/FontFile", "/FontFile2", "/FontFile3")
@@ -125,21 +125,41 @@ def check_pdf_structure(pdf_bytes: bytes) -> PdfStructure:
         )
 
 
+# What pdfium calls each kind of page object, as a message names it.
+KINDS = {1: "text", 2: "drawing", 3: "image", 4: "shading", 5: "form"}
+FORM = 5
+
+
 def marks_near_edge(pdf_bytes: bytes, margin: float = EDGE_MARGIN) -> list[str]:
-    """Everything drawn within ``margin`` points of a page's edge, described for a message."""
+    """Everything drawn within ``margin`` points of a page's edge, described for a message:
+    the bounds of each page object (a run of text, a path, an image) as pdfium places it on
+    the page, inside forms too (an imposed page is one)."""
     found: list[str] = []
-    with pdfplumber.open(io.BytesIO(pdf_bytes)) as pdf:
-        for number, page in enumerate(pdf.pages, start=1):
-            for kind in ("chars", "rects", "lines", "curves", "images"):
-                for obj in getattr(page, kind):
-                    if (
-                        obj["x0"] < margin
-                        or obj["top"] < margin
-                        or obj["x1"] > page.width - margin
-                        or obj["bottom"] > page.height - margin
-                    ):
-                        what = obj.get("text", kind[:-1])
-                        found.append(
-                            f"page {number}: {what} at ({obj['x0']:.1f}, {obj['top']:.1f})"
-                        )
+    document = pdfium.PdfDocument(pdf_bytes)
+    try:
+        for number, page in enumerate(document, start=1):
+            width, height = page.get_width(), page.get_height()
+            # The matrices of the forms the objects stand in: pdfium gives an object's
+            # bounds in its form's space.
+            forms: list[pdfium.PdfMatrix] = []
+            for obj in page.get_objects():
+                del forms[obj.level :]
+                if obj.type == FORM:  # its own objects follow, one level down
+                    inner = obj.get_matrix()
+                    forms.append(inner.multiply(forms[-1]) if forms else inner)
+                    continue
+                left, bottom, right, top = obj.get_bounds()
+                if forms:
+                    corners = [
+                        forms[-1].on_point(x, y) for x in (left, right) for y in (bottom, top)
+                    ]
+                    left, right = min(x for x, _ in corners), max(x for x, _ in corners)
+                    bottom, top = min(y for _, y in corners), max(y for _, y in corners)
+                inside = margin <= left and right <= width - margin
+                if not inside or bottom < margin or top > height - margin:
+                    what = KINDS.get(obj.type, "object")
+                    found.append(f"page {number}: {what} at ({left:.1f}, {height - top:.1f})")
+            page.close()
+    finally:
+        document.close()
     return found

@@ -202,10 +202,26 @@ def test_no_marks_near_the_sheet_edges(seven_pages: tuple[Paper, bytes]) -> None
 
 
 def test_marks_near_the_edge_are_found() -> None:
+    """Each half's frame, drawn 9 pt inside its page (8 pt with its line), is found where
+    imposing put it: an object inside a form is carried to the sheet by the form's matrix,
+    so the right half's frame is found at 404 pt, not at 8 pt."""
     imposed = impose_saddle_stitch(
         numbered_pdf(2, HALF_PAPERS["letter"].portrait, margin=9), LETTER
     )
-    assert marks_near_edge(imposed)[0].startswith("page 1: rect at (")
+    assert marks_near_edge(imposed) == [
+        "page 1: drawing at (8.0, 8.0)",
+        "page 1: drawing at (404.0, 8.0)",
+    ]
+    # Text too: a word set 5 pt from the left edge, 20 pt below the top.
+    out = io.BytesIO()
+    page = canvas.Canvas(out, pagesize=LETTER.portrait)
+    page.drawString(5, LETTER.portrait[1] - 20, "edge")
+    page.drawString(100, 400, "clear")
+    page.save()
+    (found,) = marks_near_edge(out.getvalue())
+    place = re.fullmatch(r"page 1: text at \((\d+\.\d), (\d+\.\d)\)", found)
+    assert place is not None, found
+    assert 5 <= float(place[1]) < 7 and 5 < float(place[2]) < 20, found
 
 
 def test_score_sheet_follows_on_its_own_full_sheet(seven_pages: tuple[Paper, bytes]) -> None:
