@@ -18,9 +18,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pikepdf
-import pypdf
 import pytest
 from cups_scheduler import Scheduler, missing_programs
+from pagecheck import side_texts
 
 from sheetgen import printing
 
@@ -86,7 +86,8 @@ def last_id(cups: Scheduler) -> int:
 
 
 def pages_text(pdf: bytes) -> list[str]:
-    return [page.extract_text() or "" for page in pypdf.PdfReader(io.BytesIO(pdf)).pages]
+    """Each page's text, read with pdfium (pypdf took a second or more a booklet)."""
+    return side_texts(pdf)
 
 
 def page_boxes(pdf: bytes) -> list[tuple[float, float, int]]:
