@@ -63,10 +63,6 @@ SHEET_SLOT = "score-sheet"
 # order, and the result whose emptiest page is fullest kept.
 MIN_FILL = 0.28
 SPACINGS = ("", "tight", "loose", "tighter", "looser")
-# The spacings that give a page more to carry: the only ones tried when the emptiest page
-# is one of the cover's (the contents set apart on a page of their own), which a tighter
-# setting can only make emptier.
-LOOSER = ("loose", "looser")
 # A page moved by refit is planned this much fuller than MIN_FILL, for what the
 # measurements cannot see (the margin above a heading that now starts a page).
 FILL_SAFETY = 0.05
@@ -709,15 +705,6 @@ def _fills(pages: list[_Page]) -> list[float]:
     return [page.fill for page in pages]
 
 
-def spacings_to_try(pages: list[_Page]) -> tuple[str, ...]:
-    """The spacings to set a booklet in, in order, after the plain one and refit left
-    ``pages`` with a page emptier than MIN_FILL: all of them, or only the looser ones
-    where the emptiest page is one of the cover's, which a tighter setting would empty
-    further."""
-    shortest = min(pages, key=lambda page: page.fill)
-    return LOOSER if shortest.cover else SPACINGS[1:]
-
-
 def build_booklet(
     rules: HouseRules,
     *,
@@ -794,16 +781,16 @@ def _set_pages(weasyprint: Any, fonts: Any, html_for: Callable[[Flow], str]) -> 
             tried.append(second)
             found = lay_out(second)
             if found[0] > emptiest:
-                emptiest, document, pages = found
+                emptiest, document, _ = found
         # The other spacings keep the contents where the second layout put them.
         apart = PLAIN._replace(breaks=tuple(b for b in second.breaks if b == CONTENTS_APART))
-        for spacing in spacings_to_try(pages):
+        for spacing in SPACINGS[1:]:
             if emptiest >= MIN_FILL:
                 break
             tried.append(apart._replace(spacing=spacing))
             found = lay_out(tried[-1])
             if found[0] > emptiest:
-                emptiest, document, pages = found
+                emptiest, document, _ = found
     log.debug(
         "booklet laid out %d time(s), emptiest page %.0f%% full",
         len(tried),

@@ -55,17 +55,3 @@ def test_one_environment_renders_the_whole_booklet(monkeypatch: pytest.MonkeyPat
     assert "The series is played to 300 points instead of 500" in html and "{{" not in html
     assert made[0].autoescape("booklet.html.j2")  # type: ignore[attr-defined]
     assert made[0].undefined is templating.StrictUndefined  # type: ignore[attr-defined]
-
-
-def _page(fill: float, cover: bool = False) -> Any:
-    return booklet._Page(cover=cover, lines=[(0.1, 0.1 + fill)])
-
-
-def test_only_looser_settings_are_tried_for_a_short_contents_page() -> None:
-    """The contents set apart on a page of their own get fuller only as the text is set
-    looser; a tighter setting would empty that page further, at a layout each."""
-    contents_apart = [_page(0.6, cover=True), _page(0.24, cover=True), _page(0.7), _page(0.5)]
-    assert booklet.spacings_to_try(contents_apart) == ("loose", "looser")
-    short_last = [_page(0.6, cover=True), _page(0.7), _page(0.6), _page(0.2)]
-    assert booklet.spacings_to_try(short_last) == ("tight", "loose", "tighter", "looser")
-    assert set(booklet.LOOSER) < set(booklet.SPACINGS)

@@ -359,16 +359,6 @@ def contents(pages: list[Page]) -> list[tuple[str, str]]:
     return []
 
 
-def test_a_contents_page_set_apart_costs_no_tighter_layouts(
-    pdfs: Callable[[str, str, str], bytes], booklet_layouts: Callable[..., list[int]]
-) -> None:
-    """Everything on, folded Letter: the contents run over the cover and are set apart,
-    and that page is the emptiest. Only the looser settings can fill it, so the booklet
-    takes four layouts (plain, refit, loose, looser), not all six."""
-    pdfs("everything", "letter", "booklet")
-    assert booklet_layouts(GAME, LETTER, "booklet", "de", **TOGGLES["everything"]) == [4]
-
-
 @pytest.mark.parametrize(("toggles", "paper", "layout"), PAGES, ids=["-".join(c) for c in PAGES])
 def test_the_german_pages_flow_like_the_english_ones(
     pdfs: Callable[[str, str, str], bytes], toggles: str, paper: str, layout: str
