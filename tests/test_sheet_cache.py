@@ -231,10 +231,7 @@ def _remove_tree(top: Path) -> None:
 
 
 def test_a_deep_or_crowded_game_folder_is_not_walked_and_the_sheet_is_drawn(
-    own_game: Path,
-    cache_home: Path,
-    drawn: list[dict[str, Any]],
-    monkeypatch: pytest.MonkeyPatch,
+    own_game: Path, cache_home: Path, drawn: list[dict[str, Any]]
 ) -> None:
     deep = top = own_game / "x"
     deep.mkdir()
@@ -246,8 +243,6 @@ def test_a_deep_or_crowded_game_folder_is_not_walked_and_the_sheet_is_drawn(
     finally:
         _remove_tree(top)  # pytest's own clean-up (shutil.rmtree) recurses
     booklet._kept_sheets.cache_clear()
-    # A lower bound, to make a crowd of fewer files (each costs a file system call).
-    monkeypatch.setattr(booklet, "MAX_WALKED", 1200)
     crowd = own_game / "crowd"
     crowd.mkdir()
     for index in range(booklet.MAX_WALKED):
