@@ -13,6 +13,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import functools
+import json
 import os
 import pwd
 import resource
@@ -29,6 +30,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 import zygote
@@ -131,7 +133,7 @@ def run(
             resource.setrlimit(resource.RLIMIT_FSIZE, (file_limit, file_limit))
 
     process = subprocess.Popen(
-        [*python_for(user), *([str(script)] if script else ["-m", "sheetgen"]), *args],
+        [*python_for(user), "-P", *([str(script)] if script else ["-m", "sheetgen"]), *args],
         cwd=cwd,
         env={**_env(), **(environ or {})},
         user=user,
@@ -154,11 +156,11 @@ class _Warm:
     run as that user, started with the environment ``_env`` gives."""
 
     def __init__(self, user: str | None) -> None:
-        self.env = _env()
+        self.env, self.limits = _env(), _limits()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         server = str(Path(__file__).with_name("zygote.py"))
         self.process = subprocess.Popen(
-            [*python_for(user), server, str(theirs.fileno())],
+            [*python_for(user), "-P", server, str(theirs.fileno())],
             env=self.env,
             user=user,
             cwd="/",
@@ -171,10 +173,21 @@ class _Warm:
         self.ended: dict[int, int] = {}
         atexit.register(self.close)
 
-    def start(self, args: Sequence[str], cwd: Path, streams: Sequence[int]) -> int:
-        """A child running ``sheetgen ARGS`` in ``cwd`` with ``streams`` as its standard
-        input, output and error; its process id."""
-        self.channel.send({"argv": list(args), "cwd": str(cwd), "env": self.env}, streams)
+    def usable(self) -> bool:
+        """Whether a child would start as a fresh process would now: the server runs, and
+        the worker's environment and resource limits are what they were when it started."""
+        return self.process.poll() is None and (_env(), _limits()) == (self.env, self.limits)
+
+    def start(
+        self, args: Sequence[str], cwd: Path, streams: Sequence[int], probe: bool = False
+    ) -> int:
+        """A child running ``sheetgen ARGS`` (or with ``probe`` tests/process_probe.py) in
+        ``cwd`` with ``streams`` as its standard input, output and error, under the
+        worker's umask; its process id."""
+        mask = os.umask(0)
+        os.umask(mask)
+        request = {"argv": list(args), "cwd": str(cwd), "env": self.env, "umask": mask}
+        self.channel.send({**request, "probe": probe}, streams)
         while True:
             message, _ = self.channel.receive()
             if "pid" in message:
@@ -186,10 +199,8 @@ class _Warm:
         ``timeout`` seconds (0: only look)."""
         deadline = None if timeout is None else time.monotonic() + timeout
         while pid not in self.ended:
-            left = None if deadline is None else deadline - time.monotonic()
             if not self.channel.pending():
-                if left is not None and left <= 0:
-                    return None
+                left = None if deadline is None else max(deadline - time.monotonic(), 0)
                 if not select.select([self.channel.sock], [], [], left)[0]:
                     return None
             self._note(self.channel.receive()[0])
@@ -204,9 +215,27 @@ class _Warm:
             self.process.wait(timeout=10)
 
 
-@functools.cache
-def _warm(user: str | None) -> _Warm:
-    return _Warm(user)
+_SERVERS: dict[str | None, _Warm] = {}
+
+
+def _warm(user: str | None) -> _Warm | None:
+    """This worker's warm server for ``user`` if a child of it would start as a fresh
+    process would now; a new one if the last has died; None where the worker's
+    environment or limits changed since it started."""
+    server = _SERVERS.get(user)
+    if server is not None and server.process.poll() is not None:
+        server = None  # it died: its failure went to the worker's error output
+    if server is None:
+        server = _SERVERS[user] = _Warm(user)
+    return server if server.usable() else None
+
+
+def _limits() -> dict[str, tuple[int, int]]:
+    return {
+        name: resource.getrlimit(getattr(resource, name))
+        for name in dir(resource)
+        if name.startswith("RLIMIT_")
+    }
 
 
 class WarmProcess:
@@ -215,9 +244,15 @@ class WarmProcess:
     output and error are pipes read by ``communicate``, or /dev/null."""
 
     def __init__(
-        self, args: Sequence[str], cwd: Path, *, user: str | None = None, capture: bool = True
+        self,
+        server: _Warm,
+        args: Sequence[str],
+        cwd: Path,
+        *,
+        capture: bool = True,
+        probe: bool = False,
     ) -> None:
-        self._warm = _warm(user)
+        self._warm = server
         self.args = list(args)
         self.returncode: int | None = None
         self._pipes: dict[int, list[bytes]] = {}
@@ -231,7 +266,7 @@ class WarmProcess:
             theirs = [os.open(os.devnull, os.O_WRONLY), os.open(os.devnull, os.O_WRONLY)]
         stdin = _standard_input()
         try:
-            self.pid = self._warm.start(args, cwd, [stdin, *theirs])
+            self.pid = self._warm.start(args, cwd, [stdin, *theirs], probe=probe)
         finally:
             for fd in (*theirs, *([stdin] if stdin else [])):
                 os.close(fd)
@@ -291,11 +326,24 @@ class WarmProcess:
 
 def start(
     args: Sequence[str], cwd: Path, *, user: str | None = None, capture: bool = True
-) -> WarmProcess:
-    """``sheetgen ARGS`` started in ``cwd`` as a child of this worker's warm server, running
-    beside any others: for writers that race each other, or that a test kills."""
+) -> WarmProcess | subprocess.Popen[bytes]:
+    """``sheetgen ARGS`` started in ``cwd``, running beside any others (writers that race
+    each other, or that a test kills): a child of this worker's warm server, or a fresh
+    process where a warm child would not start as one would."""
     python_for(user)  # the same skip where the user may run no interpreter
-    return WarmProcess(args, cwd, user=user, capture=capture)
+    server = _warm(user)
+    if server is not None:
+        return WarmProcess(server, args, cwd, capture=capture)
+    output = subprocess.PIPE if capture else subprocess.DEVNULL
+    return subprocess.Popen(
+        [*python_for(user), "-P", "-m", "sheetgen", *args],
+        cwd=cwd,
+        env=_env(),
+        user=user,
+        stdout=output,
+        stderr=output,
+        start_new_session=True,
+    )
 
 
 def _standard_input() -> int:
@@ -307,15 +355,35 @@ def _standard_input() -> int:
     return 0
 
 
-def _warm_run(args: Sequence[str], cwd: Path, user: str | None, timeout: float) -> Done | None:
-    """``run`` through this worker's warm server (see ``zygote``); None where the
-    environment differs from the one the server started with, for a fresh process."""
-    if _env() != _warm(user).env:
+def _warm_run(
+    args: Sequence[str], cwd: Path, user: str | None, timeout: float, probe: bool = False
+) -> Done | None:
+    """``run`` through this worker's warm server (see ``zygote``); None where a warm child
+    would not start as a fresh process would, for a fresh one."""
+    server = _warm(user)
+    if server is None:
         return None
-    process = WarmProcess(args, cwd, user=user)
+    process = WarmProcess(server, args, cwd, probe=probe)
     out, err = process.communicate(timeout)
     assert_no_process_left(process.pid)
     return Done(process.wait(), out, err.decode("utf-8", "replace"))
+
+
+PROBE = Path(__file__).with_name("process_probe.py")
+
+
+def probe(cwd: Path, *, user: str | None = None, fresh: bool = False) -> dict[str, Any]:
+    """What a process started as ``run`` starts one knows of its start (see
+    process_probe): a warm server's child, or with ``fresh`` a new Python."""
+    done = (
+        run([], cwd, user=user, script=PROBE)
+        if fresh
+        else _warm_run([], cwd, user, timeout=120, probe=True)
+    )
+    assert done is not None, "no warm server could take the probe"
+    assert done.code == 0 and done.err == "", done.err
+    facts: dict[str, Any] = json.loads(done.out)
+    return facts
 
 
 def assert_no_process_left(session: int) -> None:

@@ -7,11 +7,13 @@ from __future__ import annotations
 import os
 import pwd
 import re
+import resource
 import signal
+import time
 from pathlib import Path
 
 import pytest
-from hostile import WARM_RUNS, Done, run, shared_folder, start, users  # noqa: F401  (users: a fixture)
+from hostile import WARM_RUNS, Done, probe, run, shared_folder, start, users  # noqa: F401  (users: a fixture)
 
 SERIES = """\
 title: Friday nights   # kept by hand
@@ -99,3 +101,71 @@ def test_warm_children_run_side_by_side_and_can_be_killed(tmp_path: Path) -> Non
     out, err = waiting.communicate(timeout=60)
     assert waiting.returncode == 0, err
     assert "Bob" in (tmp_path / "f.yaml").read_text(encoding="utf-8").split("games:")[1]
+
+
+@pytest.mark.parametrize("as_guest", [False, True], ids=["root", "guest"])
+def test_a_warm_child_starts_as_a_fresh_process_would(
+    as_guest: bool, request: pytest.FixtureRequest
+) -> None:
+    """Its own session and process group, no descriptor of the server's, the same module
+    path (the working folder not on it), environment, working folder, umask, resource
+    limits, ids, signal dispositions and standard streams."""
+    user = request.getfixturevalue("users")[0] if as_guest else None
+    with shared_folder() as folder:
+        warm = probe(folder, user=user)
+        fresh = probe(folder, user=user, fresh=True)
+    assert warm == fresh
+    assert warm["session leader"] and warm["group leader"]
+    assert warm["descriptors"] == [0, 1, 2, 3]  # 3: the one that read the list
+    assert str(folder) not in warm["path"] and warm["safe path"]
+
+
+def test_poll_sees_a_child_that_ended(tmp_path: Path) -> None:
+    child = start(["--version"], tmp_path, capture=False)
+    deadline = time.monotonic() + 60
+    while child.poll() is None:
+        assert time.monotonic() < deadline, "poll never saw the child end"
+        time.sleep(0.01)
+    assert child.returncode == 0
+
+
+PLANTED = 'open("{marker}", "w").close()\n'
+
+
+def test_code_planted_in_the_working_folder_never_runs(tmp_path: Path) -> None:
+    """Modules named as sheetgen's (yaml, csv, click) in the working folder stay unread,
+    warm or fresh: as for the installed command, the folder is not on the module path."""
+    marker = tmp_path / "ran"
+    for fresh in (False, True):
+        folder = tmp_path / ("fresh" if fresh else "warm")
+        folder.mkdir()
+        (folder / "f.yaml").write_text(SERIES, encoding="utf-8")
+        for name in ("yaml.py", "csv.py", "click.py", "openpyxl.py"):
+            (folder / name).write_text(PLANTED.format(marker=marker), encoding="utf-8")
+        done = run(["export", "f.yaml", "-o", "out.csv"], folder, fresh=fresh)
+        assert done.code == 0, done.err
+        assert not marker.exists(), f"planted code ran ({'fresh' if fresh else 'warm'})"
+
+
+def test_a_child_takes_the_workers_umask_and_limits(tmp_path: Path) -> None:
+    """The umask a test sets is the child's; limits changed since the server started send
+    the run to a fresh process (a warm child would have the server's)."""
+    (tmp_path / "f.yaml").write_text(SERIES, encoding="utf-8")
+    old = os.umask(0o077)
+    try:
+        before = len(WARM_RUNS)
+        done = run(["export", "f.yaml", "-o", "out.csv"], tmp_path)
+        assert done.code == 0 and len(WARM_RUNS) == before + 1, done.err
+        assert (tmp_path / "out.csv").stat().st_mode & 0o777 == 0o600
+    finally:
+        os.umask(old)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (soft - 1, hard))
+    try:
+        before = len(WARM_RUNS)
+        with pytest.raises(AssertionError, match="no warm server could take the probe"):
+            probe(tmp_path)
+        done = run(["--version"], tmp_path)
+        assert done.code == 0 and len(WARM_RUNS) == before  # a fresh process ran it
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

@@ -10,10 +10,14 @@ status, set up in the order ``subprocess`` sets them up. It runs
 (``sheetgen.start``: Ctrl-C, the exit path) is the real one.
 
 What a fork cannot give is a fresh interpreter: the start-up itself (Ctrl-C while modules
-load) and anything Python decides at start-up from the environment (the streams'
-encoding). ``hostile.run`` therefore sends a command here only when nothing of that is
-asked: no script in place of sheetgen, no environment of the test's own, standard
-output a pipe and no file-size limit; the rest start afresh.
+load) and what Python and the server decided when they started (the environment, the
+streams' encoding, resource limits, modules already loaded). ``hostile.run`` therefore
+sends a command here only when nothing of that differs: no script in place of sheetgen,
+no environment of the test's own, the worker's environment and limits as when the
+server started, standard output a pipe and no file-size limit; the rest start afresh.
+Fresh runs and the server both run Python with -P, so that, as for the installed
+``sheetgen`` command, the working folder is not on the module path (``python -m`` would
+put it first, and a planted ``yaml.py`` there would run).
 
 The server runs as the user its commands run as, on the interpreter a fresh process of
 that user would get. Protocol, over a Unix socket (``Channel``): the caller sends a JSON
@@ -54,6 +58,8 @@ WARM = (
 )
 
 _HEADER = struct.Struct("!I")
+# What a child runs in place of sheetgen when asked to describe itself.
+PROBE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "process_probe.py")
 
 
 class Channel:
@@ -109,22 +115,28 @@ def _child(request: dict[str, object], fds: list[int]) -> None:
     try:
         for target, fd in enumerate(fds):
             os.dup2(fd, target)
-        for fd in fds:
-            if fd > 2:
-                os.close(fd)
+        # Nothing of the server's stays open (its socket, its selector): as Popen's
+        # close_fds.
+        os.closerange(3, os.sysconf("SC_OPEN_MAX"))
         os.chdir(str(request["cwd"]))
         os.setsid()
+        os.umask(int(request["umask"]))  # type: ignore[call-overload]
         os.environ.clear()
         os.environ.update(request["env"])  # type: ignore[arg-type]
-        # As ``python -m``: the module's file as the program, the working folder first on
-        # the path.
-        main = os.path.join(os.path.dirname(sys.modules["sheetgen"].__file__ or ""), "__main__.py")
-        sys.argv = [main, *request["argv"]]  # type: ignore[misc]
-        sys.path[0] = os.getcwd()
         import runpy
 
         try:
-            runpy.run_module("sheetgen", run_name="__main__", alter_sys=True)
+            if request.get("probe"):
+                runpy.run_path(PROBE, run_name="__main__")
+            else:
+                # As ``python -P -m``: the module's file as the program; the working folder
+                # is not on the path (the server runs with -P too), as for the installed
+                # ``sheetgen`` command.
+                main = os.path.join(
+                    os.path.dirname(sys.modules["sheetgen"].__file__ or ""), "__main__.py"
+                )
+                sys.argv = [main, *request["argv"]]  # type: ignore[misc]
+                runpy.run_module("sheetgen", run_name="__main__", alter_sys=True)
             status = 0
         except SystemExit as done:
             code = done.code

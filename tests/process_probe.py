@@ -1,0 +1,58 @@
+"""What a process can tell of how it was started, printed as JSON: run as a fresh process's
+script (``hostile.run(..., script=PROBE, fresh=True)``) and by a warm server's child in place
+of sheetgen (``hostile.run(..., probe=True)``), so a test can compare the two."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import signal
+import sys
+
+
+def _handler(signum: int) -> str:
+    found = signal.getsignal(signum)
+    if found is signal.SIG_DFL:
+        return "default"
+    if found is signal.SIG_IGN:
+        return "ignored"
+    if found is signal.default_int_handler:
+        return "KeyboardInterrupt"
+    return repr(found)
+
+
+def facts() -> dict[str, object]:
+    mask = os.umask(0)
+    os.umask(mask)
+    limits = {
+        name: list(resource.getrlimit(getattr(resource, name)))
+        for name in sorted(dir(resource))
+        if name.startswith("RLIMIT_")
+    }
+    streams = {
+        name: [stream.isatty(), stream.encoding, stream.errors, stream.line_buffering]
+        for name, stream in (("stdin", sys.stdin), ("stdout", sys.stdout), ("stderr", sys.stderr))
+    }
+    return {
+        "session leader": os.getsid(0) == os.getpid(),
+        "group leader": os.getpgrp() == os.getpid(),
+        # The descriptor that reads the folder is among them, in both kinds of run.
+        "descriptors": sorted(int(name) for name in os.listdir("/proc/self/fd")),
+        "path": sys.path,
+        "safe path": sys.flags.safe_path,
+        "environment": dict(os.environ),
+        "working folder": os.getcwd(),
+        "umask": mask,
+        "limits": limits,
+        "ids": [os.getuid(), os.geteuid(), os.getgid(), os.getegid(), sorted(os.getgroups())],
+        "signals": {
+            name: _handler(getattr(signal, name))
+            for name in ("SIGINT", "SIGPIPE", "SIGCHLD", "SIGXFSZ", "SIGTERM", "SIGHUP")
+        },
+        "streams": streams,
+    }
+
+
+if __name__ == "__main__":
+    print(json.dumps(facts(), sort_keys=True))
