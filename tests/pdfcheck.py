@@ -138,7 +138,9 @@ def marks_near_edge(pdf_bytes: bytes, margin: float = EDGE_MARGIN) -> list[str]:
     document = pdfium.PdfDocument(pdf_bytes)
     try:
         for number, page in enumerate(document, start=1):
-            width, height = page.get_width(), page.get_height()
+            # The page as the objects stand on it: before any /Rotate (pdfium's width and
+            # height are after it), from the media box's own origin.
+            edge_left, edge_bottom, edge_right, edge_top = page.get_mediabox()
             # The matrices of the forms the objects stand in: pdfium gives an object's
             # bounds in its form's space.
             forms: list[pdfium.PdfMatrix] = []
@@ -155,10 +157,11 @@ def marks_near_edge(pdf_bytes: bytes, margin: float = EDGE_MARGIN) -> list[str]:
                     ]
                     left, right = min(x for x, _ in corners), max(x for x, _ in corners)
                     bottom, top = min(y for _, y in corners), max(y for _, y in corners)
-                inside = margin <= left and right <= width - margin
-                if not inside or bottom < margin or top > height - margin:
+                across = edge_left + margin <= left and right <= edge_right - margin
+                if not across or bottom < edge_bottom + margin or top > edge_top - margin:
                     what = KINDS.get(obj.type, "object")
-                    found.append(f"page {number}: {what} at ({left:.1f}, {height - top:.1f})")
+                    where = f"({left - edge_left:.1f}, {edge_top - top:.1f})"
+                    found.append(f"page {number}: {what} at {where}")
             page.close()
     finally:
         document.close()

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pdfplumber
+import pikepdf
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -219,6 +220,17 @@ def test_marks_near_the_edge_are_found() -> None:
     page.drawString(100, 400, "clear")
     page.save()
     (found,) = marks_near_edge(out.getvalue())
+    # A page turned by /Rotate keeps its objects where they stand: a frame 5 pt inside the
+    # right edge of an upright Letter page is found once the page is turned.
+    turned = io.BytesIO()
+    page = canvas.Canvas(turned, pagesize=LETTER.portrait)
+    page.rect(LETTER.portrait[0] - 55, 300, 50, 50)
+    page.save()
+    with pikepdf.open(io.BytesIO(turned.getvalue())) as document:
+        document.pages[0].Rotate = 90
+        rotated = io.BytesIO()
+        document.save(rotated)
+    assert marks_near_edge(rotated.getvalue()) == ["page 1: drawing at (556.0, 441.0)"]
     place = re.fullmatch(r"page 1: text at \((\d+\.\d), (\d+\.\d)\)", found)
     assert place is not None, found
     assert 5 <= float(place[1]) < 7 and 5 < float(place[2]) < 20, found
