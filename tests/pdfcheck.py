@@ -5,12 +5,14 @@ Helpers for any test that renders a document: ``from pdfcheck import check_pdf_s
 
 from __future__ import annotations
 
+import ctypes
 import io
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pikepdf
 import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
 
 EDGE_MARGIN = 18.0  # 0.25 in: home printers cannot print closer to the edge than this
 FONT_FILES = ("/FontFile", "/FontFile2", "/FontFile3")
@@ -126,43 +128,70 @@ def check_pdf_structure(pdf_bytes: bytes) -> PdfStructure:
 
 
 # What pdfium calls each kind of page object, as a message names it.
-KINDS = {1: "text", 2: "drawing", 3: "image", 4: "shading", 5: "form"}
-FORM = 5
+KINDS = {2: "drawing", 3: "image", 4: "shading"}
+TEXT, FORM = 1, 5
+Box = tuple[float, float, float, float]  # left, bottom, right, top, before any /Rotate
 
 
 def marks_near_edge(pdf_bytes: bytes, margin: float = EDGE_MARGIN) -> list[str]:
     """Everything drawn within ``margin`` points of a page's edge, described for a message:
-    the bounds of each page object (a run of text, a path, an image) as pdfium places it on
-    the page, inside forms too (an imposed page is one)."""
+    each letter by its font's box (as pdfminer measures one), each other page object (a
+    path with its line, an image) by its bounds, inside forms too (an imposed page is
+    one). Measured as the objects stand, before any /Rotate, from the media box."""
     found: list[str] = []
     document = pdfium.PdfDocument(pdf_bytes)
     try:
         for number, page in enumerate(document, start=1):
-            # The page as the objects stand on it: before any /Rotate (pdfium's width and
-            # height are after it), from the media box's own origin.
             edge_left, edge_bottom, edge_right, edge_top = page.get_mediabox()
-            # The matrices of the forms the objects stand in: pdfium gives an object's
-            # bounds in its form's space.
-            forms: list[pdfium.PdfMatrix] = []
-            for obj in page.get_objects():
-                del forms[obj.level :]
-                if obj.type == FORM:  # its own objects follow, one level down
-                    inner = obj.get_matrix()
-                    forms.append(inner.multiply(forms[-1]) if forms else inner)
-                    continue
-                left, bottom, right, top = obj.get_bounds()
-                if forms:
-                    corners = [
-                        forms[-1].on_point(x, y) for x in (left, right) for y in (bottom, top)
-                    ]
-                    left, right = min(x for x, _ in corners), max(x for x, _ in corners)
-                    bottom, top = min(y for _, y in corners), max(y for _, y in corners)
+            marks = [("text", box) for box in _letter_boxes(page)] + _drawn(page)
+            for what, (left, bottom, right, top) in marks:
                 across = edge_left + margin <= left and right <= edge_right - margin
                 if not across or bottom < edge_bottom + margin or top > edge_top - margin:
-                    what = KINDS.get(obj.type, "object")
                     where = f"({left - edge_left:.1f}, {edge_top - top:.1f})"
                     found.append(f"page {number}: {what} at {where}")
             page.close()
     finally:
         document.close()
     return found
+
+
+def _letter_boxes(page: pdfium.PdfPage) -> list[Box]:
+    """Each printed letter's box on the page, inside forms too: its advance across, its
+    font's ascent to descent up and down, however little ink the glyph has."""
+    textpage = page.get_textpage()
+    box = pdfium_c.FS_RECTF()
+    boxes = []
+    try:
+        handle = textpage.raw
+        for index in range(textpage.count_chars()):
+            if pdfium_c.FPDFText_IsGenerated(handle, index):
+                continue
+            if chr(pdfium_c.FPDFText_GetUnicode(handle, index)).isspace():
+                continue
+            pdfium_c.FPDFText_GetLooseCharBox(handle, index, ctypes.byref(box))
+            boxes.append((box.left, box.bottom, box.right, box.top))
+    finally:
+        textpage.close()
+    return boxes
+
+
+def _drawn(page: pdfium.PdfPage) -> list[tuple[str, Box]]:
+    """Each page object but text and forms, with its bounds on the page: pdfium gives an
+    object inside a form in the form's space, so the forms' matrices carry it out."""
+    drawn = []
+    forms: list[pdfium.PdfMatrix] = []  # the matrices of the forms the object stands in
+    for obj in page.get_objects():
+        del forms[obj.level :]
+        if obj.type == FORM:  # its own objects follow, one level down
+            inner = obj.get_matrix()
+            forms.append(inner.multiply(forms[-1]) if forms else inner)
+            continue
+        if obj.type == TEXT:  # read letter by letter
+            continue
+        left, bottom, right, top = obj.get_bounds()
+        if forms:
+            corners = [forms[-1].on_point(x, y) for x in (left, right) for y in (bottom, top)]
+            left, right = min(x for x, _ in corners), max(x for x, _ in corners)
+            bottom, top = min(y for _, y in corners), max(y for _, y in corners)
+        drawn.append((KINDS.get(obj.type, "object"), (left, bottom, right, top)))
+    return drawn
