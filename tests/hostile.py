@@ -57,6 +57,15 @@ class Done:
     err: str
 
 
+def _as(user: str | None) -> dict[str, Any]:
+    """What ``subprocess`` needs to start a process as ``user`` would run it: that user's
+    id, group and no other groups (``user=`` alone keeps root's group and groups)."""
+    if user is None:
+        return {}
+    account = pwd.getpwnam(user)
+    return {"user": account.pw_uid, "group": account.pw_gid, "extra_groups": []}
+
+
 def python_for(user: str | None) -> list[str]:
     """An interpreter ``user`` may run, with sheetgen and its dependencies importable."""
     if user is None:
@@ -79,7 +88,7 @@ def _interpreter_for(user: str) -> str | None:
             probe = subprocess.run(
                 [candidate, "-c", "import sheetgen.cli"],
                 env=_env(),
-                user=user,
+                **_as(user),
                 cwd="/",
                 capture_output=True,
                 check=False,
@@ -136,7 +145,7 @@ def run(
         [*python_for(user), "-P", *([str(script)] if script else ["-m", "sheetgen"]), *args],
         cwd=cwd,
         env={**_env(), **(environ or {})},
-        user=user,
+        **_as(user),
         stdout=subprocess.PIPE if stdout is None else stdout,
         stderr=subprocess.PIPE,
         start_new_session=True,
@@ -162,7 +171,7 @@ class _Warm:
         self.process = subprocess.Popen(
             [*python_for(user), "-P", server, str(theirs.fileno())],
             env=self.env,
-            user=user,
+            **_as(user),
             cwd="/",
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
@@ -339,7 +348,7 @@ def start(
         [*python_for(user), "-P", "-m", "sheetgen", *args],
         cwd=cwd,
         env=_env(),
-        user=user,
+        **_as(user),
         stdout=output,
         stderr=output,
         start_new_session=True,

@@ -118,6 +118,10 @@ def test_a_warm_child_starts_as_a_fresh_process_would(
     assert warm["session leader"] and warm["group leader"]
     assert warm["descriptors"] == [0, 1, 2, 3]  # 3: the one that read the list
     assert str(folder) not in warm["path"] and warm["safe path"]
+    if user is not None:  # the user's own group, and none of root's
+        account = pwd.getpwnam(user)
+        uid, gid = account.pw_uid, account.pw_gid
+        assert warm["ids"] == [uid, uid, gid, gid, []]
 
 
 def test_poll_sees_a_child_that_ended(tmp_path: Path) -> None:
