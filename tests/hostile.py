@@ -165,7 +165,7 @@ class _Warm:
     run as that user, started with the environment ``_env`` gives."""
 
     def __init__(self, user: str | None) -> None:
-        self.env, self.limits = _env(), _limits()
+        self.env, self.inherited = _env(), _inherited()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         server = str(Path(__file__).with_name("zygote.py"))
         self.process = subprocess.Popen(
@@ -184,8 +184,10 @@ class _Warm:
 
     def usable(self) -> bool:
         """Whether a child would start as a fresh process would now: the server runs, and
-        the worker's environment and resource limits are what they were when it started."""
-        return self.process.poll() is None and (_env(), _limits()) == (self.env, self.limits)
+        the worker's environment and what else a child inherits are as they were when it
+        started (the umask goes with each request)."""
+        alive = self.process.poll() is None
+        return alive and (_env(), _inherited()) == (self.env, self.inherited)
 
     def start(
         self, args: Sequence[str], cwd: Path, streams: Sequence[int], probe: bool = False
@@ -195,7 +197,8 @@ class _Warm:
         worker's umask; its process id."""
         mask = os.umask(0)
         os.umask(mask)
-        request = {"argv": list(args), "cwd": str(cwd), "env": self.env, "umask": mask}
+        # The server's environment is the worker's (``usable``), and so the child's.
+        request = {"argv": list(args), "cwd": os.path.abspath(cwd), "umask": mask}
         self.channel.send({**request, "probe": probe}, streams)
         while True:
             message, _ = self.channel.receive()
@@ -239,12 +242,22 @@ def _warm(user: str | None) -> _Warm | None:
     return server if server.usable() else None
 
 
-def _limits() -> dict[str, tuple[int, int]]:
-    return {
+def _inherited() -> tuple[object, ...]:
+    """What a process started by this worker inherits besides its environment and umask:
+    resource limits, supplementary groups, ignored signals, blocked signals, niceness."""
+    limits = {
         name: resource.getrlimit(getattr(resource, name))
         for name in dir(resource)
         if name.startswith("RLIMIT_")
     }
+    ignored = sorted(
+        int(number)
+        for number in signal.valid_signals()
+        if number not in (signal.SIGKILL, signal.SIGSTOP)
+        and signal.getsignal(number) is signal.SIG_IGN
+    )
+    blocked = sorted(int(number) for number in signal.pthread_sigmask(signal.SIG_BLOCK, []))
+    return limits, sorted(os.getgroups()), ignored, blocked, os.nice(0)
 
 
 class WarmProcess:
@@ -302,8 +315,9 @@ class WarmProcess:
         self.send_signal(signal.SIGKILL)
 
     def communicate(self, timeout: float | None = None) -> tuple[bytes, bytes]:
-        """Standard output and error to their end, then the exit status; on a timeout the
-        child's session is killed and TimeoutExpired raised."""
+        """Standard output and error to their end, then the exit status. If the streams
+        do not end in time the child's session is killed and TimeoutExpired raised; if
+        the child outlives them, TimeoutExpired is raised and the child left running."""
         deadline = None if timeout is None else time.monotonic() + timeout
         with selectors.DefaultSelector() as selector:
             for fd in self._pipes:

@@ -34,8 +34,13 @@ def facts() -> dict[str, object]:
         name: [stream.isatty(), stream.encoding, stream.errors, stream.line_buffering]
         for name, stream in (("stdin", sys.stdin), ("stdout", sys.stdout), ("stderr", sys.stderr))
     }
+    wakeup = signal.set_wakeup_fd(-1)
+    signal.set_wakeup_fd(wakeup)
     return {
         "session leader": os.getsid(0) == os.getpid(),
+        "signal wake-up descriptor": wakeup,
+        "blocked signals": sorted(int(n) for n in signal.pthread_sigmask(signal.SIG_BLOCK, [])),
+        "niceness": os.nice(0),
         "group leader": os.getpgrp() == os.getpid(),
         # The descriptor that reads the folder is among them, in both kinds of run.
         "descriptors": sorted(int(name) for name in os.listdir("/proc/self/fd")),
@@ -47,8 +52,9 @@ def facts() -> dict[str, object]:
         "limits": limits,
         "ids": [os.getuid(), os.geteuid(), os.getgid(), os.getegid(), sorted(os.getgroups())],
         "signals": {
-            name: _handler(getattr(signal, name))
-            for name in ("SIGINT", "SIGPIPE", "SIGCHLD", "SIGXFSZ", "SIGTERM", "SIGHUP")
+            found.name: _handler(found)
+            for found in signal.Signals
+            if found not in (signal.SIGKILL, signal.SIGSTOP)
         },
         "streams": streams,
     }

@@ -12,8 +12,9 @@ import signal
 import time
 from pathlib import Path
 
+import hostile
 import pytest
-from hostile import WARM_RUNS, Done, probe, run, shared_folder, start, users  # noqa: F401  (users: a fixture)
+from hostile import WARM_RUNS, Done, WarmProcess, probe, run, shared_folder, start, users  # noqa: F401  (users: a fixture)
 
 SERIES = """\
 title: Friday nights   # kept by hand
@@ -91,6 +92,7 @@ def test_warm_children_run_side_by_side_and_can_be_killed(tmp_path: Path) -> Non
         waiting = start(record, tmp_path)
         killed = start(record, tmp_path, capture=False)
         version = start(["--version"], tmp_path)
+        assert all(isinstance(child, WarmProcess) for child in (waiting, killed, version))
         out, err = version.communicate(timeout=60)
         assert (version.returncode, err) == (0, b"")
         assert out.startswith(b"sheetgen, version ")
@@ -126,6 +128,7 @@ def test_a_warm_child_starts_as_a_fresh_process_would(
 
 def test_poll_sees_a_child_that_ended(tmp_path: Path) -> None:
     child = start(["--version"], tmp_path, capture=False)
+    assert isinstance(child, WarmProcess)
     deadline = time.monotonic() + 60
     while child.poll() is None:
         assert time.monotonic() < deadline, "poll never saw the child end"
@@ -173,3 +176,38 @@ def test_a_child_takes_the_workers_umask_and_limits(tmp_path: Path) -> None:
         assert done.code == 0 and len(WARM_RUNS) == before  # a fresh process ran it
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_a_changed_environment_or_inheritance_sends_runs_to_fresh_processes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A warm child has the server's environment and inherits what the server did: once
+    the worker's differ, runs start afresh and see the worker's."""
+    probe(tmp_path)  # the server is up, with the worker's conditions
+    monkeypatch.setenv("SHEETGEN_TEST_MARK", "changed")
+    before = len(WARM_RUNS)
+    assert run(["--version"], tmp_path).code == 0
+    assert len(WARM_RUNS) == before
+    assert not isinstance(start(["--version"], tmp_path), WarmProcess)
+    assert probe(tmp_path, fresh=True)["environment"]["SHEETGEN_TEST_MARK"] == "changed"
+    with pytest.raises(AssertionError, match="no warm server could take the probe"):
+        probe(tmp_path)
+    monkeypatch.delenv("SHEETGEN_TEST_MARK")
+    probe(tmp_path)  # warm again
+    ignored = signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    try:
+        with pytest.raises(AssertionError, match="no warm server could take the probe"):
+            probe(tmp_path)
+        assert probe(tmp_path, fresh=True)["signals"]["SIGTERM"] == "ignored"
+    finally:
+        signal.signal(signal.SIGTERM, ignored)
+
+
+def test_a_server_that_died_is_replaced(tmp_path: Path) -> None:
+    probe(tmp_path)
+    server = hostile._SERVERS[None]
+    server.process.kill()
+    server.process.wait(timeout=60)
+    before = len(WARM_RUNS)
+    assert run(["--version"], tmp_path).code == 0
+    assert len(WARM_RUNS) == before + 1 and hostile._SERVERS[None] is not server

@@ -4,8 +4,9 @@ forks a child for each command the hostile suite runs.
 Starting Python and importing click, yaml, reportlab and sheetgen costs a fresh process
 about 0.15 s of processor time, which the suite paid some 300 times a run for nothing it
 tests. A child of this server is still a process of its own: its own session, its own
-standard streams (the caller's pipes), its working folder, its environment and its exit
-status, set up in the order ``subprocess`` sets them up. It runs
+standard streams (the caller's pipes), its working folder, its umask and its exit status,
+set up in the order ``subprocess`` sets them up; its environment is the server's, which
+``hostile`` uses only while it is the worker's. It runs
 ``sheetgen/__main__.py`` as ``python -m sheetgen`` does, so the command's own start
 (``sheetgen.start``: Ctrl-C, the exit path) is the real one.
 
@@ -21,7 +22,7 @@ put it first, and a planted ``yaml.py`` there would run).
 
 The server runs as the user its commands run as, on the interpreter a fresh process of
 that user would get. Protocol, over a Unix socket (``Channel``): the caller sends a JSON
-request (``argv``, ``cwd``, ``env``) with three descriptors (standard input, output and
+request (``argv``, ``cwd``, ``umask``) with three descriptors (standard input, output and
 error) and the server answers ``{"pid": ...}``; whenever a child ends, the server says
 ``{"ended": pid, "status": ...}``, the status as ``subprocess`` reports it (negative for
 a signal). Several children may run at once (writers racing for a series' lock).
@@ -121,8 +122,6 @@ def _child(request: dict[str, object], fds: list[int]) -> None:
         os.chdir(str(request["cwd"]))
         os.setsid()
         os.umask(int(request["umask"]))  # type: ignore[call-overload]
-        os.environ.clear()
-        os.environ.update(request["env"])  # type: ignore[arg-type]
         import runpy
 
         try:
