@@ -128,16 +128,18 @@ def check_pdf_structure(pdf_bytes: bytes) -> PdfStructure:
 
 
 # What pdfium calls each kind of page object, as a message names it.
-KINDS = {2: "drawing", 3: "image", 4: "shading"}
-TEXT, FORM = 1, 5
+KINDS = {1: "text", 2: "drawing", 3: "image", 4: "shading"}
+FORM = 5
 Box = tuple[float, float, float, float]  # left, bottom, right, top, before any /Rotate
 
 
 def marks_near_edge(pdf_bytes: bytes, margin: float = EDGE_MARGIN) -> list[str]:
     """Everything drawn within ``margin`` points of a page's edge, described for a message:
-    each letter by its font's box (as pdfminer measures one), each other page object (a
-    path with its line, an image) by its bounds, inside forms too (an imposed page is
-    one). Measured as the objects stand, before any /Rotate, from the media box."""
+    each letter by its font's box (as pdfminer measures one), and every page object (a run
+    of text by its ink, a path with its line, an image) by its bounds, inside forms too
+    (an imposed page is one); a run pdfium's text page leaves out (the same text again
+    within a few points, its way of seeing fake bold) is still measured as an object.
+    Measured as the objects stand, before any /Rotate, from the media box."""
     found: list[str] = []
     document = pdfium.PdfDocument(pdf_bytes)
     try:
@@ -165,9 +167,7 @@ def _letter_boxes(page: pdfium.PdfPage) -> list[Box]:
         handle = textpage.raw
         for index in range(textpage.count_chars()):
             if pdfium_c.FPDFText_IsGenerated(handle, index):
-                continue
-            if chr(pdfium_c.FPDFText_GetUnicode(handle, index)).isspace():
-                continue
+                continue  # a space or line end pdfium made up; nothing is drawn
             pdfium_c.FPDFText_GetLooseCharBox(handle, index, ctypes.byref(box))
             boxes.append((box.left, box.bottom, box.right, box.top))
     finally:
@@ -176,8 +176,8 @@ def _letter_boxes(page: pdfium.PdfPage) -> list[Box]:
 
 
 def _drawn(page: pdfium.PdfPage) -> list[tuple[str, Box]]:
-    """Each page object but text and forms, with its bounds on the page: pdfium gives an
-    object inside a form in the form's space, so the forms' matrices carry it out."""
+    """Each page object but forms, with its bounds on the page: pdfium gives an object
+    inside a form in the form's space, so the forms' matrices carry it out."""
     drawn = []
     forms: list[pdfium.PdfMatrix] = []  # the matrices of the forms the object stands in
     for obj in page.get_objects():
@@ -185,8 +185,6 @@ def _drawn(page: pdfium.PdfPage) -> list[tuple[str, Box]]:
         if obj.type == FORM:  # its own objects follow, one level down
             inner = obj.get_matrix()
             forms.append(inner.multiply(forms[-1]) if forms else inner)
-            continue
-        if obj.type == TEXT:  # read letter by letter
             continue
         left, bottom, right, top = obj.get_bounds()
         if forms:

@@ -219,10 +219,23 @@ def test_marks_near_the_edge_are_found() -> None:
     page.drawString(5, LETTER.portrait[1] - 20, "edge")
     page.drawString(100, 400, "clear")
     page.save()
-    # Each letter of the word, by its font's box (from its advance, not its ink); none of
-    # the word in the middle of the page.
-    found = marks_near_edge(out.getvalue())
-    assert len(found) == len("edge") and found[0] == "page 1: text at (5.0, 8.7)", found
+    # Each letter of the word by its font's box (from its advance, not its ink), then the
+    # run by its ink; nothing of the word in the middle of the page.
+    assert marks_near_edge(out.getvalue()) == [
+        "page 1: text at (5.0, 8.7)",
+        "page 1: text at (11.7, 8.7)",
+        "page 1: text at (18.3, 8.7)",
+        "page 1: text at (25.0, 8.7)",
+        "page 1: text at (5.5, 11.4)",
+    ]
+    # The same word drawn again 6 pt further out, as fake bold is, past the margin: pdfium's
+    # text page keeps only the first of the two, and the second is still found, as a run.
+    bold = io.BytesIO()
+    page = canvas.Canvas(bold, pagesize=LETTER.portrait)
+    page.drawString(21, 400, "bold")
+    page.drawString(15, 400, "bold")
+    page.save()
+    assert [mark[:23] for mark in marks_near_edge(bold.getvalue())] == ["page 1: text at (15.7, "]
     # A page turned by /Rotate keeps its objects where they stand: a frame 5 pt inside the
     # right edge of an upright Letter page is found once the page is turned.
     turned = io.BytesIO()
