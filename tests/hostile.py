@@ -141,14 +141,14 @@ def run(
         def limit() -> None:
             resource.setrlimit(resource.RLIMIT_FSIZE, (file_limit, file_limit))
 
-    process = subprocess.Popen(
-        [*python_for(user), "-P", *([str(script)] if script else ["-m", "sheetgen"]), *args],
-        cwd=cwd,
-        env={**_env(), **(environ or {})},
-        **_as(user),
+    process = _fresh(
+        args,
+        cwd,
+        user,
         stdout=subprocess.PIPE if stdout is None else stdout,
         stderr=subprocess.PIPE,
-        start_new_session=True,
+        script=script,
+        environ=environ,
         preexec_fn=limit,
     )
     out, err = process.communicate(timeout=timeout)
@@ -358,14 +358,31 @@ def start(
     if server is not None:
         return WarmProcess(server, args, cwd, capture=capture)
     output = subprocess.PIPE if capture else subprocess.DEVNULL
+    return _fresh(args, cwd, user, stdout=output, stderr=output)
+
+
+def _fresh(
+    args: Sequence[str],
+    cwd: Path,
+    user: str | None,
+    *,
+    stdout: int,
+    stderr: int,
+    script: Path | None = None,
+    environ: dict[str, str] | None = None,
+    preexec_fn: Callable[[], None] | None = None,
+) -> subprocess.Popen[bytes]:
+    """A new Python running ``python -P -m sheetgen ARGS`` (or ``script``) as ``user``, in
+    its own session; ``environ`` adds to its environment."""
     return subprocess.Popen(
-        [*python_for(user), "-P", "-m", "sheetgen", *args],
+        [*python_for(user), "-P", *([str(script)] if script else ["-m", "sheetgen"]), *args],
         cwd=cwd,
-        env=_env(),
+        env={**_env(), **(environ or {})},
         **_as(user),
-        stdout=output,
-        stderr=output,
+        stdout=stdout,
+        stderr=stderr,
         start_new_session=True,
+        preexec_fn=preexec_fn,
     )
 
 
@@ -392,7 +409,7 @@ def _warm_run(
     return Done(process.wait(), out, err.decode("utf-8", "replace"))
 
 
-PROBE = Path(__file__).with_name("process_probe.py")
+PROBE = Path(zygote.PROBE)
 
 
 def probe(cwd: Path, *, user: str | None = None, fresh: bool = False) -> dict[str, Any]:

@@ -82,7 +82,7 @@ class Channel:
 
     def receive(self, fds: int = 0) -> tuple[dict[str, object], list[int]]:
         """The next message, and the ``fds`` descriptors sent with it."""
-        while not self._whole():
+        while not self.pending():
             if fds:
                 data, received, _, _ = socket.recv_fds(self.sock, 1 << 16, fds)
                 self._fds += received
@@ -100,9 +100,6 @@ class Channel:
 
     def pending(self) -> bool:
         """Whether a whole message is already read and waiting."""
-        return self._whole()
-
-    def _whole(self) -> bool:
         return (
             len(self._buffer) >= _HEADER.size
             and len(self._buffer) >= _HEADER.size + _HEADER.unpack_from(self._buffer)[0]
@@ -198,11 +195,9 @@ def serve(fd: int) -> None:
                 for stream in (sys.stdout, sys.stderr):
                     stream.flush()
                 pid = os.fork()
-                if pid == 0:
+                if pid == 0:  # the server's descriptors are closed in _child
                     signal.set_wakeup_fd(-1)
                     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-                    for ours in (channel.sock.fileno(), wake_read, wake_write):
-                        os.close(ours)
                     _child(request, fds)
                 for received in fds:
                     os.close(received)
