@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import process_probe
 import pytest
 import zygote
 
@@ -245,19 +246,9 @@ def _warm(user: str | None) -> _Warm | None:
 def _inherited() -> tuple[object, ...]:
     """What a process started by this worker inherits besides its environment and umask:
     resource limits, supplementary groups, ignored signals, blocked signals, niceness."""
-    limits = {
-        name: resource.getrlimit(getattr(resource, name))
-        for name in dir(resource)
-        if name.startswith("RLIMIT_")
-    }
-    ignored = sorted(
-        int(number)
-        for number in signal.valid_signals()
-        if number not in (signal.SIGKILL, signal.SIGSTOP)
-        and signal.getsignal(number) is signal.SIG_IGN
-    )
-    blocked = sorted(int(number) for number in signal.pthread_sigmask(signal.SIG_BLOCK, []))
-    return limits, sorted(os.getgroups()), ignored, blocked, os.nice(0)
+    ignored = [name for name, how in process_probe.dispositions().items() if how == "ignored"]
+    groups = sorted(os.getgroups())
+    return process_probe.limits(), groups, ignored, process_probe.blocked(), os.nice(0)
 
 
 class WarmProcess:

@@ -1,5 +1,5 @@
 """The hostile suite's warm server (tests/zygote.py) runs a command as a fresh
-``python -m sheetgen`` process would: the same status, output, messages and files, as the
+``python -P -m sheetgen`` process would: the same status, output, messages and files, as the
 same user, in a session of its own (``hostile.run`` checks that none of it is left)."""
 
 from __future__ import annotations
