@@ -85,11 +85,6 @@ def last_id(cups: Scheduler) -> int:
     return max(ids, default=0)
 
 
-def pages_text(pdf: bytes) -> list[str]:
-    """Each page's text, read with pdfium (pypdf took a second or more a booklet)."""
-    return side_texts(pdf)
-
-
 def page_boxes(pdf: bytes) -> list[tuple[float, float, int]]:
     with pikepdf.open(io.BytesIO(pdf)) as document:
         return [
@@ -126,8 +121,8 @@ def test_sheet_print_goes_to_the_default_printer_with_every_option(
     assert job["multiple-document-handling"] == "separate-documents-collated-copies"
     # The printer makes the copies: the document holds one.
     document = on_cups.document(job["job-id"])
-    assert len(pages_text(document)) == 1
-    assert "Café night" in pages_text(document)[0]
+    assert len(side_texts(document)) == 1
+    assert "Café night" in side_texts(document)[0]
     assert not (tmp_path / "output").exists()  # --print without -o writes no file
     request = f"simplex-{job['job-id']}"
     assert (
@@ -141,11 +136,11 @@ def test_sheet_with_o_writes_the_file_as_asked_and_prints_copies(runner, on_cups
     before = last_id(on_cups)
     result = runner("sheet", "--printer", "duplex", "--copies", "2", "-o", "s.pdf")
     assert result.exit_code == 0, result.output
-    assert len(pages_text((tmp_path / "s.pdf").read_bytes())) == 2  # the file as without --print
+    assert len(side_texts((tmp_path / "s.pdf").read_bytes())) == 2  # the file as without --print
     [job] = new_jobs(on_cups, "duplex", before)
     assert job["copies"] == 2
     assert job["sides"] == "one-sided"  # even on a printer that prints both sides
-    assert len(pages_text(on_cups.document(job["job-id"]))) == 1
+    assert len(side_texts(on_cups.document(job["job-id"]))) == 1
 
 
 @needs_cups
@@ -212,9 +207,9 @@ def test_rules_pages_two_sided_long_edge_and_the_score_sheet_apart(
     )
     assert (sheet["orientation-requested"], sheet["print-scaling"]) == (4, "none")
     # Together the two jobs are the file, page for page: the score sheet is its last page.
-    texts = pages_text(written)
-    assert pages_text(on_cups.document(body["job-id"])) == texts[:-1]
-    assert pages_text(on_cups.document(sheet["job-id"])) == texts[-1:]
+    texts = side_texts(written)
+    assert side_texts(on_cups.document(body["job-id"])) == texts[:-1]
+    assert side_texts(on_cups.document(sheet["job-id"])) == texts[-1:]
     assert f"Wrote {tmp_path / 'rules.pdf'}\n" in result.stderr
 
 
@@ -244,8 +239,8 @@ def test_folded_booklet_gives_two_jobs_short_edge_then_one_sided(
     sheet_pages = page_boxes(on_cups.document(sheet["job-id"]))
     assert len(folded_pages) % 2 == 0  # whole sheets, front and back
     assert len(folded_pages) + len(sheet_pages) == len(page_boxes(written))
-    assert pages_text(on_cups.document(sheet["job-id"])) == pages_text(written)[-1:]
-    assert "Series winner:" in pages_text(on_cups.document(sheet["job-id"]))[0]
+    assert side_texts(on_cups.document(sheet["job-id"])) == side_texts(written)[-1:]
+    assert "Series winner:" in side_texts(on_cups.document(sheet["job-id"]))[0]
 
 
 @needs_cups
@@ -309,17 +304,17 @@ def test_one_sided_printer_gets_fronts_a_prompt_then_backs(
     before = last_id(on_cups)
     result = runner("rules", "--printer", "simplex", "--paper", "a4", "-o", "r.pdf", input="\n")
     assert result.exit_code == 0, result.output
-    texts = pages_text((tmp_path / "r.pdf").read_bytes())
+    texts = side_texts((tmp_path / "r.pdf").read_bytes())
     body = texts[:-1]
     fronts, backs, sheet = new_jobs(on_cups, "simplex", before)
     assert [job["sides"] for job in (fronts, backs, sheet)] == ["one-sided"] * 3
     assert fronts["job-name"] == "Skip-Bo rules (fronts)"
     assert backs["job-name"] == "Skip-Bo rules (backs)"
-    assert pages_text(on_cups.document(fronts["job-id"])) == body[0::2]
-    back_texts = pages_text(on_cups.document(backs["job-id"]))
+    assert side_texts(on_cups.document(fronts["job-id"])) == body[0::2]
+    back_texts = side_texts(on_cups.document(backs["job-id"]))
     sheets = (len(body) + 1) // 2
     assert back_texts == body[1::2] + [""] * (sheets - len(body[1::2]))  # a blank after an odd page
-    assert pages_text(on_cups.document(sheet["job-id"])) == texts[-1:]
+    assert side_texts(on_cups.document(sheet["job-id"])) == texts[-1:]
     prompt = (
         f"Printing the fronts of {sheets} sheets of 'Skip-Bo rules' on simplex. When they are "
         "all out, take the stack from the output tray, turn it over without changing the "
@@ -402,7 +397,7 @@ def test_no_default_printer_names_the_ones_there_are(runner, on_cups, tmp_path) 
         "Error: no default printer: name one with --printer NAME (CUPS has closed, duplex, "
         "live, simplex), or choose a default with lpoptions -d NAME"
     )
-    assert len(pages_text((tmp_path / "kept.pdf").read_bytes())) == 1  # the file is still written
+    assert len(side_texts((tmp_path / "kept.pdf").read_bytes())) == 1  # the file is still written
 
 
 @needs_cups
