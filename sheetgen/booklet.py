@@ -198,6 +198,51 @@ def extra_title(markdown: str | None, lang: Language = ENGLISH) -> str:
     return first.title if first is not None else lang._("Our own rules")
 
 
+def game_view(game: GameDef) -> dict[str, Any]:
+    """What a template may read of a game: its facts and words, nothing of its folder."""
+    return {
+        "id": game.id,
+        "name": game.name,
+        "min_players": game.min_players,
+        "max_players": game.max_players,
+        "player_span": game.player_span,
+        "hand": game.hand,
+        "words": game.words,
+        "official_stock": game.official_stock,
+        "short_stock": game.short_stock,
+        "decks": game.decks,
+        "partnership_players": game.partnership_players,
+        "laid_out": game.laid_out,
+        "draw_left": game.draw_left,
+        "standard_rules": game.standard_rules,
+        "bonus": game.bonus,
+        "per_card": game.per_card,
+        "target": game.target,
+        "toggles": sorted(game.toggles),
+        "lang": game.lang,
+    }
+
+
+def rules_view(rules: HouseRules) -> dict[str, Any]:
+    """What a template may read of a table's rules: the values, and every toggle the game
+    declares by its name with ``_`` for ``-`` (``rules.first_player``)."""
+    return {
+        **{key.replace("-", "_"): value for key, value in rules.toggles.items()},
+        "game": rules.game,
+        "players": rules.players,
+        "stock": rules.stock,
+        "deck": rules.deck,
+        "partnerships": rules.partnerships,
+        "series": rules.series,
+        "scoring": rules.scoring,
+        "target": rules.target,
+        "bonus": rules.bonus,
+        "per_card": rules.per_card,
+        "games_to_play": rules.games_to_play,
+        "extra": rules.extra is not None,
+    }
+
+
 def build_context(
     rules: HouseRules, extra_markdown: str | None = None, lang: Language = ENGLISH
 ) -> dict[str, Any]:
@@ -215,10 +260,10 @@ def build_context(
     table = _example_table(rules, lang)
     scoring = rules.scoring
     context: dict[str, Any] = {
-        "game": game,
+        "game": game_view(game),
         "words": {**game.words, **deck.words},
-        "rules": rules,
-        "official": official_of(rules),
+        "rules": rules_view(rules),
+        "official": rules_view(official_of(rules)),
         "deck": deck,
         "deal": {
             "players": rules.players,
@@ -271,14 +316,19 @@ def booklet_environment(game: GameDef, lang: Language = ENGLISH) -> Environment:
 
 
 def _chapters(
-    env: Environment, game: GameDef, context: Mapping[str, Any], extra: str | None
+    env: Environment,
+    game: GameDef,
+    rules: HouseRules,
+    context: Mapping[str, Any],
+    extra: str | None,
+    lang: Language,
 ) -> list[Chapter]:
     picture = None
     if game.picture:
         picture = check_picture(
             render_template(env, game.picture, context), str(game.folder / game.picture)
         )
-    examples = _examples(env, game, context)
+    examples = _examples(env, game, rules.deck, context)
     chapters: list[Chapter] = []
     sections: list[Section] = list(game.sections)
     if not any(section.slot == "extra" for section in sections):
@@ -286,10 +336,8 @@ def _chapters(
     for number, section in enumerate(sections, start=1):
         if section.slot == "extra":
             if extra is not None:
-                source = str(context["rules"].extra or "--extra")
-                chapters.append(
-                    _extra_chapter(extra, source, context["extra_title"], Language(context["lang"]))
-                )
+                source = str(rules.extra or "--extra")
+                chapters.append(_extra_chapter(extra, source, context["extra_title"], lang))
             continue
         if section.when and not evaluate(
             env, section.when, context, f"{game.folder / 'game.toml'}, sections {number}, when"
@@ -319,14 +367,12 @@ def _chapters(
 
 
 def _examples(
-    env: Environment, game: GameDef, context: Mapping[str, Any]
+    env: Environment, game: GameDef, deck: str, context: Mapping[str, Any]
 ) -> dict[str, list[Figure]]:
     """The game's worked examples drawn as cards of this table's deck, by the section
     each follows."""
     data = load_examples(game.folder, None if game.lang == "en" else game.text_folder)
-    faces: dict[str, Any] = data["faces"].get(context["rules"].deck) or next(
-        iter(data["faces"].values()), {}
-    )
+    faces: dict[str, Any] = data["faces"].get(deck) or next(iter(data["faces"].values()), {})
     drawn: dict[str, list[Figure]] = {}
     place = str(game.text_folder / "examples.toml")
     for example in data["examples"]:
@@ -447,7 +493,7 @@ def render_html(
         key: render_string(env, text, context, f"{definition}, picture_labels.{key}")
         for key, text in game.picture_labels.items()
     }
-    chapters = _chapters(env, game, context, extra_markdown)
+    chapters = _chapters(env, game, rules, context, extra_markdown, lang)
     width, height = page_size_override or paper.portrait
     page = {
         "width": width,

@@ -3,10 +3,13 @@
 A game folder is not trusted, and its pictures are pasted into the HTML booklet as
 they are, where a browser would run a script in them or fetch what they name. So a
 picture may hold only drawing: SVG shapes, text, patterns, markers and gradients,
-styled by CSS that names nothing outside the picture (``url(#id)`` only). Anything else
-is refused by name: a script, a foreign object, another kind of element, an event
-attribute (``onload``), a link or ``url()`` to elsewhere, ``@import``, a CSS escape,
-a DOCTYPE, CDATA, comment or processing instruction (where an HTML reader and an XML
+styled by CSS that names nothing outside the picture (``url(#id)`` only). The CSS is read
+as a browser reads it (tinycss2), every declaration and selector of it, and a ``<style>``
+holds text only: ``<style><g/>@import url(...)</style>`` is refused, not passed because
+its first run of text was harmless. Anything else is refused by name: a script, a
+foreign object, another kind of element, an event attribute (``onload``), a link or
+``url()`` to elsewhere, an at-rule (``@import``, ``@font-face``), a CSS escape, a
+DOCTYPE, CDATA, comment or processing instruction (where an HTML reader and an XML
 reader could disagree about what is text). A picture that passes is used unchanged,
 so the PDF looks as before.
 """
@@ -15,6 +18,10 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ElementTree
+from collections.abc import Iterable
+from typing import Any
+
+import tinycss2
 
 from sheetgen.errors import GameDefinitionError
 
@@ -70,7 +77,6 @@ COMPUTING = frozenset(
 )
 _MARKUP = re.compile(r"<[!?]")
 _URL = re.compile(r"url\(\s*(['\"]?)\s*(.*?)\s*\1\s*\)", re.IGNORECASE | re.DOTALL)
-_FUNCTION = re.compile(r"([A-Za-z_-][\w-]*)\(")
 
 
 def check_picture(svg: str, place: str) -> str:
@@ -92,7 +98,10 @@ def check_picture(svg: str, place: str) -> str:
         for name, value in element.attrib.items():
             _check_attribute(tag, name, value, place)
         if tag == f"{SVG}style":
+            if len(element):
+                _refuse(place, f"a <{_local(element[0].tag)}> inside a <style>")
             _check_css(element.text or "", place, "a <style>")
+
     return svg
 
 
@@ -116,7 +125,7 @@ def _check_attribute(tag: str, name: str, value: str, place: str) -> None:
     if local == "href" and not value.startswith("#"):
         _refuse(place, what)
     if local == "style":
-        _check_css(value, place, what)
+        _check_css(value, place, what, declarations=True)
     elif "\\" in value or _outside(value):
         _refuse(place, what)
 
@@ -126,9 +135,46 @@ def _outside(css: str) -> bool:
     return any(not match.group(2).startswith("#") for match in _URL.finditer(css))
 
 
-def _check_css(css: str, place: str, what: str) -> None:
+def _check_css(css: str, place: str, what: str, declarations: bool = False) -> None:
+    """Refuse CSS that could fetch, escape or do more than compute a colour or a shape.
+
+    The text is checked as it stands (an escape, ``@`` or ``url()`` to elsewhere anywhere
+    in it) and then as parsed: a style sheet of plain rules, or for a ``style`` attribute
+    a list of declarations, whose functions are COMPUTING ones or ``url(#id)``."""
     if "\\" in css or "@" in css or _outside(css):
         _refuse(place, f"{what} that fetches or escapes ({css.strip()[:60]!r})")
-    for function in _FUNCTION.findall(_URL.sub("", css)):
-        if function.lower() not in COMPUTING:
-            _refuse(place, f"{what} with the CSS function {function}()")
+    if declarations:
+        parts: list[Any] = tinycss2.parse_blocks_contents(css)
+    else:
+        parts = []
+        for rule in tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True):
+            if rule.type != "qualified-rule":
+                _refuse(place, f"{what} holding {_shown(rule)}")
+            parts += [*rule.prelude, *tinycss2.parse_blocks_contents(rule.content)]
+    for token in _tokens(parts):
+        if token.type in ("error", "at-rule", "at-keyword"):
+            _refuse(place, f"{what} holding {_shown(token)}")
+        if token.type == "url" and not token.value.startswith("#"):
+            _refuse(place, f"{what} that fetches or escapes ({css.strip()[:60]!r})")
+        if token.type == "function":
+            name = token.lower_name
+            if name == "url":
+                inside = [part for part in token.arguments if part.type != "whitespace"]
+                if not (len(inside) == 1 and str(inside[0].value).startswith("#")):
+                    _refuse(place, f"{what} that fetches or escapes ({css.strip()[:60]!r})")
+            elif name not in COMPUTING:
+                _refuse(place, f"{what} with the CSS function {token.name}()")
+
+
+def _tokens(parts: Iterable[Any]) -> Iterable[Any]:
+    """Every token of parsed CSS, the insides of blocks, functions and declarations too."""
+    for part in parts:
+        yield part
+        if part.type == "declaration":
+            yield from _tokens(part.value)
+        elif part.type in ("function", "() block", "[] block", "{} block"):
+            yield from _tokens(part.arguments if part.type == "function" else part.content)
+
+
+def _shown(node: Any) -> str:
+    return repr(tinycss2.serialize([node]).strip()[:60])

@@ -4,14 +4,23 @@ HTML, XML, SVG and .j2 templates are autoescaped; Markdown section files and
 the one-line sentences of a game definition are not (they are game text that
 goes through Markdown, which allows no raw HTML). Undefined names fail loudly.
 
-A game folder is not trusted (``--rules-dir`` may name anyone's download), so the
-Environment is jinja2's immutable sandbox: no attributes that start with ``_``, no
-Python internals, no changing lists or dicts. On top of the sandbox, the work one
-template can ask for is bounded: ``range`` hands out at most RANGE_BUDGET numbers
-per Environment, and ``*``, ``+`` and ``**`` refuse results longer than MAX_TEXT
-characters or items (or a power above MAX_POWER), as does any call given a number
-above MAX_ARGUMENT (``"x".center(10**9)``). Every template error becomes one
-:class:`~sheetgen.errors.GameDefinitionError` naming the file and line.
+A game folder is not trusted (``--rules-dir`` may name anyone's download), so:
+
+- A template is handed plain data only (:func:`template_data`): text, numbers, truth
+  values, and lists and mappings of those. No Path, game definition or function, so no
+  method of the context reaches the file system, the process or the environment.
+- The Environment is jinja2's immutable sandbox: no attributes that start with ``_``, no
+  Python internals, no changing lists or dicts; of a text's methods only those in
+  TEXT_METHODS, of jinja2's filters only those in FILTERS.
+- The work of one document's templates is bounded. ``range`` hands out at most
+  RANGE_BUDGET numbers; ``*``, ``+``, ``~`` and ``%`` refuse a result (or a %-format)
+  longer than MAX_TEXT characters or items, ``**`` a power above MAX_POWER, a call a
+  number above MAX_ARGUMENT; every loop pass and everything an operator, call or filter
+  makes is charged to WORK_BUDGET; a render writes at most MAX_OUTPUT characters; and
+  the templates stop after MAX_SECONDS.
+
+Every template error becomes one :class:`~sheetgen.errors.GameDefinitionError` naming
+the file and line.
 
 Compiling the templates is a sixth of a booklet's own work, so their compiled code is
 kept between runs, as Python keeps ``.pyc`` files: in the user's private cache folder
@@ -21,8 +30,12 @@ which decides how it is compiled. A cache that cannot be used is passed by.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import hashlib
-from collections.abc import Mapping, Sequence
+import re
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -33,23 +46,104 @@ from jinja2 import (
     FileSystemLoader,
     StrictUndefined,
     TemplateError,
+    nodes,
+    pass_context,
+    pass_environment,
+    pass_eval_context,
     select_autoescape,
 )
 from jinja2.sandbox import ImmutableSandboxedEnvironment
+from jinja2.visitor import NodeTransformer
+from markupsafe import Markup
 
 from sheetgen.compiledcache import CompiledTemplates, private_folder
 from sheetgen.errors import GameDefinitionError
 from sheetgen.language import ENGLISH, ENGLISH_COUNTING, Language
 
-# Bounds on what one template may ask for (the largest real booklet needs a few hundred).
+# Bounds on what the templates of one document may ask for (the largest real booklet
+# needs a few hundred numbers, a few thousand loop passes and well under a second).
 RANGE_BUDGET = 100_000
 MAX_TEXT = 1_000_000
 MAX_POWER = 10**30
 MAX_ARGUMENT = 100_000
+# Loop passes, plus every character or item that an operator, call or filter makes.
+WORK_BUDGET = 20_000_000
+# What one render may write: a booklet's HTML with its fonts inside is about 2 MB.
+MAX_OUTPUT = 16_000_000
+MAX_SECONDS = 20.0
+# The methods of a text a template may call: none of them makes more text than it is given
+# (``replace`` and ``join``, which can, are checked before they run).
+TEXT_METHODS = frozenset(
+    {
+        "capitalize", "casefold", "count", "endswith", "find", "index", "isalnum",
+        "isalpha", "isdecimal", "isdigit", "islower", "isnumeric", "isspace", "istitle",
+        "isupper", "join", "lower", "lstrip", "partition", "removeprefix", "removesuffix",
+        "replace", "rfind", "rindex", "rpartition", "rsplit", "rstrip", "split",
+        "splitlines", "startswith", "strip", "swapcase", "title", "upper",
+    }
+)  # fmt: skip
+# jinja2's filters a template may use; the rest (center, indent, format, wordwrap, ...)
+# can make far more text than they are given and no booklet needs them.
+FILTERS = frozenset(
+    {
+        "abs", "attr", "capitalize", "d", "default", "dictsort", "e", "escape", "first",
+        "float", "forceescape", "groupby", "int", "items", "join", "last", "length", "list",
+        "lower", "map", "max", "min", "reject", "rejectattr", "replace", "reverse", "round",
+        "safe", "select", "selectattr", "sort", "string", "striptags", "sum", "title",
+        "trim", "truncate", "unique", "upper", "wordcount",
+    }
+)  # fmt: skip
+# A %-format's conversions: their widths and precisions decide how long the result is.
+_CONVERSION = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d*))?")
+
+# What a template may be handed: text, numbers, truth values and nothing, and lists and
+# mappings of those. Nothing with a method that reaches the file system, the process or
+# the environment (a Path's read_text, say) can be reached from a game's templates.
+TemplateData = (
+    str | int | float | bool | None | list["TemplateData"] | dict[str | int, "TemplateData"]
+)
+_PLAIN = frozenset({str, Markup, int, float, bool, type(None)})
 
 
 class TemplateLimitError(TemplateError):
     """A template asked for more work or memory than a booklet can need."""
+
+
+def template_data(value: object, where: str = "context") -> Any:
+    """``value`` as the plain data a template is handed: text, numbers, truth values and
+    None as they are; mappings as dicts, sequences and sets as lists; a named tuple or
+    dataclass as a dict of its fields and properties. Anything else (a Path, a function,
+    a game definition) is a TypeError naming where it was: build the template's view of
+    it by hand instead."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if isinstance(value, Mapping):
+        data: dict[str | int, Any] = {}
+        for key, item in value.items():
+            if type(key) not in (str, int):
+                raise TypeError(f"{where} has the key {key!r}; a template's keys are text")
+            data[key] = template_data(item, f"{where}[{key!r}]")
+        return data
+    fields = getattr(value, "_fields", None)
+    if isinstance(value, tuple) and fields is not None:
+        named = {name: getattr(value, name) for name in fields}
+        return template_data({**named, **_properties(value)}, where)
+    if isinstance(value, list | tuple | set | frozenset):
+        items = sorted(value, key=repr) if isinstance(value, set | frozenset) else value
+        return [template_data(item, f"{where}[{n}]") for n, item in enumerate(items)]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        named = {field.name: getattr(value, field.name) for field in dataclasses.fields(value)}
+        return template_data({**named, **_properties(value)}, where)
+    raise TypeError(f"{where} is a {kind.__name__}; a template is handed plain data only")
+
+
+def _properties(value: object) -> dict[str, Any]:
+    return {
+        name: getattr(value, name)
+        for name in dir(type(value))
+        if not name.startswith("_") and isinstance(getattr(type(value), name), property)
+    }
 
 
 class _ContainedLoader(FileSystemLoader):
@@ -67,15 +161,53 @@ class _ContainedLoader(FileSystemLoader):
         return source, filename, uptodate
 
 
-class _BoundedSandbox(ImmutableSandboxedEnvironment):
-    """The sandbox with bounded ranges, repetitions, concatenations and powers."""
+def _size(value: object) -> int:
+    return len(value) if isinstance(value, str | list | tuple | dict) else 1
 
-    intercepted_binops = frozenset({"*", "+", "**"})
+
+class _BoundedSandbox(ImmutableSandboxedEnvironment):
+    """The sandbox with a budget: ranges, loop passes, what operators, calls and filters
+    make, what a render writes and how long the document's templates take are bounded.
+
+    One Environment renders one document: its budget and its clock start when it is made.
+    Loops and ``~`` are bounded by rewriting the parsed template (``_generate``), so that
+    a template compiled once, or kept from an earlier run, is bounded too.
+    """
+
+    intercepted_binops = frozenset({"*", "+", "**", "%"})
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.range_left = RANGE_BUDGET
+        self.work_left = WORK_BUDGET
+        self.deadline = time.monotonic() + MAX_SECONDS
         self.globals["range"] = self._range
+        del self.globals["lipsum"]  # a call can ask it for megabytes of Latin
+        self.filters = {name: _bounded(self.filters[name]) for name in FILTERS}
+        self.filters["_sheetgen_loop"] = _loop
+        self.filters["_sheetgen_joined"] = _joined
+        self.concat = self._concat  # type: ignore[method-assign]
+
+    def spend(self, work: int) -> None:
+        """Charge ``work`` to the document's budget; past it, or past the clock, stop."""
+        self.work_left -= work
+        if self.work_left < 0:
+            raise TemplateLimitError(
+                f"the templates ask for more than {WORK_BUDGET:,} steps of work in all"
+            )
+        if time.monotonic() > self.deadline:
+            raise TemplateLimitError(f"the templates take longer than {MAX_SECONDS:g} seconds")
+
+    def _concat(self, pieces: Iterable[str]) -> str:
+        kept: list[str] = []
+        length = 0
+        for piece in pieces:
+            length += len(piece)
+            if length > MAX_OUTPUT:
+                raise TemplateLimitError(f"a template writes more than {MAX_OUTPUT:,} characters")
+            kept.append(piece)
+        self.spend(length)
+        return "".join(kept)
 
     def _range(self, *args: int) -> range:
         numbers = range(*args)
@@ -86,9 +218,31 @@ class _BoundedSandbox(ImmutableSandboxedEnvironment):
             )
         return numbers
 
+    def _generate(
+        self,
+        source: nodes.Template,
+        name: str | None,
+        filename: str | None,
+        defer_init: bool = False,
+    ) -> str:
+        bounded = _Bounds().visit(source)
+        return super()._generate(bounded, name, filename, defer_init)
+
+    def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
+        if isinstance(obj, str) and attr not in TEXT_METHODS:
+            return False
+        return super().is_safe_attribute(obj, attr, value)
+
+    def wrap_str_format(self, value: Any) -> None:
+        # str.format is not one of TEXT_METHODS: a width in its format ("{:>999999999}")
+        # would ask for any amount of memory.
+        return None
+
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
         self._check_binop(operator, left, right)
-        return super().call_binop(context, operator, left, right)
+        made = super().call_binop(context, operator, left, right)
+        self.spend(_size(made))
+        return made
 
     @staticmethod
     def _check_binop(operator: str, left: Any, right: Any) -> None:
@@ -116,14 +270,102 @@ class _BoundedSandbox(ImmutableSandboxedEnvironment):
             and len(left) + len(right) > MAX_TEXT
         ):
             raise TemplateLimitError(f"a text longer than {MAX_TEXT:,} characters")
+        elif operator == "%" and isinstance(left, str):
+            _check_format(left)
 
     def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:
-        for value in (*args, *kwargs.values()):
-            if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_ARGUMENT:
-                raise TemplateLimitError(
-                    f"a call with the number {value} (at most {MAX_ARGUMENT:,})"
-                )
-        return super().call(__context, __obj, *args, **kwargs)
+        _check_arguments(args, kwargs)
+        owner = getattr(__obj, "__self__", None)
+        if isinstance(owner, str):
+            _check_text_method(owner, getattr(__obj, "__name__", ""), args)
+        __self.spend(1)
+        made = super().call(__context, __obj, *args, **kwargs)
+        __self.spend(_size(made))
+        return made
+
+
+def _check_arguments(args: Sequence[Any], kwargs: Mapping[str, Any]) -> None:
+    for value in (*args, *kwargs.values()):
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_ARGUMENT:
+            raise TemplateLimitError(f"a call with the number {value} (at most {MAX_ARGUMENT:,})")
+
+
+def _check_format(text: str) -> None:
+    """Refuse a %-format whose widths and precisions ask for more than MAX_TEXT characters."""
+    asked = 0
+    for conversion in _CONVERSION.finditer(text):
+        for figure in conversion.groups():
+            if figure == "*":
+                raise TemplateLimitError("a %-format may not take its width from its values")
+            asked += int(figure or 0)
+    if asked > MAX_TEXT:
+        raise TemplateLimitError(f"a %-format wider than {MAX_TEXT:,} characters")
+
+
+def _check_text_method(text: str, method: str, args: Sequence[Any]) -> None:
+    """Refuse ``replace`` and ``join`` calls whose result would pass MAX_TEXT."""
+    if method == "join" and args and isinstance(args[0], list | tuple):
+        longest = sum(len(str(item)) for item in args[0]) + len(text) * len(args[0])
+    elif method == "replace" and len(args) >= 2 and isinstance(args[1], str):
+        old = str(args[0])
+        longest = len(text) + (text.count(old) if old else len(text) + 1) * len(args[1])
+    else:
+        return
+    if longest > MAX_TEXT:
+        raise TemplateLimitError(f"a text longer than {MAX_TEXT:,} characters")
+
+
+class _Bounds(NodeTransformer):
+    """Every ``for`` loop's iterable and every ``~`` goes through a filter that charges the
+    document's budget."""
+
+    def visit_For(self, node: nodes.For) -> nodes.For:
+        self.generic_visit(node)
+        node.iter = nodes.Filter(node.iter, "_sheetgen_loop", [], [], None, None)
+        return node
+
+    def visit_Concat(self, node: nodes.Concat) -> nodes.Filter:
+        self.generic_visit(node)
+        return nodes.Filter(node, "_sheetgen_joined", [], [], None, None, lineno=node.lineno)
+
+
+def _bounded(filter_: Callable[..., Any]) -> Callable[..., Any]:
+    """``filter_`` with its numbers checked, ``replace`` checked before it runs, and what
+    it makes charged to the document's budget."""
+    passes_first = getattr(filter_, "jinja_pass_arg", None) is not None
+
+    def bounded(first: Any, *args: Any, **kwargs: Any) -> Any:
+        environment = getattr(first, "environment", first)
+        values = args
+        _check_arguments(values[1:], kwargs)
+        if filter_.__name__ == "do_replace" and len(values) >= 3:
+            _check_text_method(str(values[0]), "replace", (values[1], str(values[2])))
+        if filter_.__name__ == "do_join" and values and isinstance(values[0], list | tuple):
+            _check_text_method(str(values[1]) if len(values) > 1 else "", "join", values[:1])
+        made = filter_(first, *args, **kwargs) if passes_first else filter_(*args, **kwargs)
+        environment.spend(_size(made))
+        return made
+
+    functools.update_wrapper(bounded, filter_)
+    return bounded if passes_first else pass_environment(bounded)
+
+
+@pass_context
+def _loop(context: Any, iterable: Any) -> Iterator[Any]:
+    """Every ``for`` loop's iterable, each pass charged to the document's budget."""
+    environment = context.environment
+    for item in iterable:
+        environment.spend(1)
+        yield item
+
+
+@pass_eval_context
+def _joined(eval_context: Any, joined: str) -> str:
+    """What ``~`` made, refused past MAX_TEXT and charged to the document's budget."""
+    if len(joined) > MAX_TEXT:
+        raise TemplateLimitError(f"a text longer than {MAX_TEXT:,} characters")
+    eval_context.environment.spend(len(joined))
+    return joined
 
 
 def spell(number: int) -> str:
@@ -186,7 +428,24 @@ def make_environment(search_path: Sequence[Path], lang: Language = ENGLISH) -> E
     env.filters["quoted"] = counting.quoted
     env.globals["plural"] = counting.plural
     env.install_gettext_translations(lang.translations(), newstyle=True)  # type: ignore[attr-defined]
+    for name in ("_", "gettext", "ngettext", "pgettext", "npgettext"):
+        translate = env.globals[name]
+        assert callable(translate)
+        env.globals[name] = _checked_format(translate)
     return env
+
+
+def _checked_format(translate: Callable[..., Any]) -> Callable[..., Any]:
+    """A gettext function of the i18n extension whose message, a %-format, is checked
+    first: ``_("%(n)0900000000d", n=1)`` would ask for gigabytes."""
+
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        for value in args:
+            if isinstance(value, str):
+                _check_format(value)
+        return translate(*args, **kwargs)
+
+    return functools.update_wrapper(checked, translate)
 
 
 def _line_of(exc: BaseException, filename: str | None) -> int | None:
@@ -220,10 +479,11 @@ _FAILURES = (TemplateError, OverflowError, MemoryError, RecursionError, TypeErro
 def render_template(env: Environment, name: str, context: Mapping[str, Any]) -> str:
     """Render the template file ``name`` with ``context``."""
     filename = None
+    data = template_data(context)
     try:
         template = env.get_template(name)
         filename = template.filename
-        return template.render(context)
+        return template.render(data)
     except _FAILURES as exc:
         filename = filename or getattr(exc, "filename", None)
         raise _refused(exc, filename or name, filename) from None
@@ -233,8 +493,9 @@ def render_string(
     env: Environment, source: str, context: Mapping[str, Any], place: str = "a sentence"
 ) -> str:
     """Render a short template held in data, such as a house-rules sentence."""
+    data = template_data(context)
     try:
-        return _from_string(env, source).render(context)
+        return _from_string(env, source).render(data)
     except _FAILURES as exc:
         raise _refused(exc, place, "<template>") from None
 
@@ -257,7 +518,8 @@ def evaluate(
     env: Environment, expression: str, context: Mapping[str, Any], place: str = "a when"
 ) -> bool:
     """Whether a definition's ``when`` expression holds for this context."""
+    data = template_data(context)
     try:
-        return bool(env.compile_expression(expression, undefined_to_none=False)(**context))
+        return bool(env.compile_expression(expression, undefined_to_none=False)(**data))
     except _FAILURES as exc:
         raise _refused(exc, place, "<template>") from None

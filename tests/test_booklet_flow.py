@@ -37,7 +37,7 @@ def test_the_context_is_plain_data_and_renders_no_sentence() -> None:
     assert context["changed"] == ["stock"]
     assert context["noted"] == ["first-player"]
     assert "differences" not in context
-    assert context["official"].stock == 30 and context["deal"]["stock"] == 10
+    assert context["official"]["stock"] == 30 and context["deal"]["stock"] == 10
 
 
 def test_one_environment_renders_the_whole_booklet(monkeypatch: pytest.MonkeyPatch) -> None:

