@@ -1,4 +1,4 @@
-"""How big a blank sheet may be: the command line's ranges and the core's checks read these."""
+"""How big a sheet or a series may be: the command line's ranges and the core's checks."""
 
 from __future__ import annotations
 
@@ -6,11 +6,18 @@ import tomllib
 from typing import Any
 
 DEFAULT_GAMES = 10
+# Game rows on a sheet, and so the most games a cards-left series may agree to play.
 MAX_GAMES = 200
 MAX_COPIES = 100
-# A series file is read whole: 64 MiB holds about a million games, far more than any table
-# records, and stops a stray disk image from filling the memory before it is refused.
-MAX_SERIES_BYTES = 64 * 1024 * 1024
+# Every command reads a whole series file: these bounds keep each of them (standings,
+# record, fill, export) under 10 s and 1 GB on a two-core machine, both for the longest
+# series and for the 10 MiB that cost a reader most (tests/perf/bench.py --limits; the
+# slowest, a YAML list of one-letter names, takes 4 s). 10,000 games are decades of
+# weekly play; 10 MiB holds them with six long names and comments to spare.
+MAX_SERIES_BYTES = 10 * 1024 * 1024
+MAX_SERIES_GAMES = 10_000
+# How deeply a series file's lists and mappings may nest: a series needs four levels.
+MAX_SERIES_DEPTH = 32
 
 # How deeply a TOML file (a game definition, house rules, drawn examples) may nest its
 # arrays and tables: real ones need four levels; tomllib and the code reading the data

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
 from sheetgen.errors import RuleError
+from sheetgen.limits import MAX_GAMES, MAX_SERIES_GAMES
 from sheetgen.names import choices
 from sheetgen.numbers import whole_number
 
@@ -64,6 +65,12 @@ class ScoringRules:
         if self.games_to_play <= 0:
             raise RuleError(
                 f"a series of {self.games_to_play} games cannot be played; give 1 or more",
+                field="games_to_play",
+            )
+        if self.games_to_play > MAX_GAMES:
+            raise RuleError(
+                f"a series of {self.games_to_play} games is more than a score sheet holds; "
+                f"give 1 to {MAX_GAMES}",
                 field="games_to_play",
             )
         for name in ("bonus", "per_card"):
@@ -289,9 +296,21 @@ def _scores(table: Table, game: Game, rules: ScoringRules) -> dict[str, int]:
     return scores
 
 
+def check_game_count(count: int) -> None:
+    """Refuse ``count`` games if a series may not hold that many; readers ask as the games
+    come in, before they are checked one by one."""
+    if count > MAX_SERIES_GAMES:
+        raise RuleError(
+            f"a series holds at most {MAX_SERIES_GAMES:,} games; "
+            "start a new series file for more games",
+            game=MAX_SERIES_GAMES + 1,
+        )
+
+
 def score_series(series: Series) -> SeriesResult:
     """Check every game of a series and derive its points, totals and winner."""
     table, rules = series.table, series.scoring
+    check_game_count(len(series.games))
     totals = dict.fromkeys(table.sides, 0)
     results: list[GameResult] = []
     winner: str | None = None

@@ -3,8 +3,8 @@
 Reading turns a file into a checked ``Series`` (every rule of the scoring
 module applies); writing appends one game under a lock, by an atomic rename,
 keeping every byte the user wrote. A player name is text whatever it looks
-like: YAML is read node by node, so ``No``, ``007`` or ``2024-05-01`` stay
-exactly those names.
+like: YAML is read from its parser's events, nothing typed, so ``No``, ``007``
+or ``2024-05-01`` stay exactly those names.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ import csv
 import gc
 import io
 import json
+import os
 import re
 import stat
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
-from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -26,15 +26,23 @@ from sheetgen import fonts
 from sheetgen.atomic import (
     check_replaceable,
     create_bytes,
+    hold_lock,
     sweep_stale_temporaries,
     write_bytes,
 )
 from sheetgen.errors import OutputError, RuleError, SeriesFileError, SheetgenError
 from sheetgen.games import DEFAULT_GAME, GameDef, game_of, load_game
-from sheetgen.limits import MAX_SERIES_BYTES
+from sheetgen.limits import MAX_SERIES_BYTES, MAX_SERIES_DEPTH, MAX_SERIES_GAMES
 from sheetgen.names import check_title, find_name, normal
 from sheetgen.numbers import whole_number
-from sheetgen.scoring import Game, ScoringRules, Series, SeriesResult, score_series
+from sheetgen.scoring import (
+    Game,
+    ScoringRules,
+    Series,
+    SeriesResult,
+    check_game_count,
+    score_series,
+)
 from sheetgen.table import make_table
 
 SERIES_KEYS = (
@@ -62,12 +70,12 @@ GAME_KEYS = ("winner", "left")
 BOM = "\ufeff"
 FORMATS = {".yaml": "yaml", ".yml": "yaml", ".json": "json", ".csv": "csv"}
 LOCK_TIMEOUT = 30.0
-# The tags the base loaders give a node that carries none: every other tag was written
-# in the file (!!binary, !!float, !foo), which would change or drop what the value says.
+# The tags a value may carry: none, YAML's "!" (none either) or the one it has anyway.
+# Every other tag (!!binary, !!float, !foo) would change or drop what the value says.
 _YAML_TAG = "tag:yaml.org,2002:"
-_TEXT_TAG = _YAML_TAG + "str"
-_PLAIN_TAGS = frozenset({_TEXT_TAG, _YAML_TAG + "seq", _YAML_TAG + "map"})
-FAST_PARSER_DEPTH = 200
+_SCALAR_TAGS = frozenset({None, "!", _YAML_TAG + "str"})
+_SEQUENCE_TAGS = frozenset({None, "!", _YAML_TAG + "seq"})
+_MAPPING_TAGS = frozenset({None, "!", _YAML_TAG + "map"})
 _YAML11_WORDS = re.compile(r"(?i)y|n|yes|no|on|off|true|false|null|~")
 # Characters YAML cannot hold as they are (its "printable" set, inverted).
 _YAML_UNPRINTABLE = re.compile(
@@ -161,9 +169,8 @@ def _is_export(path: Path) -> bool:
     if series_format(path) != "csv":
         return False
     try:
-        _check_size(path, path.stat().st_size)
-        return _has_worked_columns(path.read_bytes().decode("utf-8"))
-    except (OSError, UnicodeDecodeError, csv.Error, SeriesFileError):
+        return _has_worked_columns(_read(path))
+    except (csv.Error, SeriesFileError):
         return False
 
 
@@ -260,285 +267,220 @@ def _check_size(path: Path, size: int) -> None:
         raise SeriesFileError(
             file=path,
             problem=f"is larger than {MAX_SERIES_BYTES // 2**20} MB, the most a series file "
-            "may hold (about a million games)",
+            f"may hold (and a series holds at most {MAX_SERIES_GAMES:,} games)",
         )
 
 
 def _read(path: Path) -> str:
-    # A FIFO or a device would block or never end: a series is an ordinary file. (A file
-    # that cannot be looked at is left to the reading, which says why.)
-    with contextlib.suppress(OSError):
-        info = path.stat()
-        if not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
-            raise SeriesFileError(file=path, problem="is not an ordinary file; give a series file")
-        _check_size(path, info.st_size)
+    """A series file's text, read from the one descriptor it was opened on.
+
+    What was opened is checked, not what the name pointed at a moment before: a FIFO or a
+    device would block or never end (opened without waiting for a writer, it is refused),
+    and no more than MAX_SERIES_BYTES is read whatever size the file claims (a file that
+    grows while it is read, or one under /proc that says 0).
+    """
     try:
-        # Bytes, not read_text: line endings must come back exactly as they were.
-        return path.read_bytes().decode("utf-8")
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        with open(fd, "rb") as handle:
+            info = os.fstat(fd)
+            if stat.S_ISDIR(info.st_mode):
+                raise SeriesFileError(file=path, problem="is a folder, not a series file")
+            if not stat.S_ISREG(info.st_mode):
+                raise SeriesFileError(
+                    file=path, problem="is not an ordinary file; give a series file"
+                )
+            _check_size(path, info.st_size)
+            # Bytes, not text: line endings must come back exactly as they were.
+            data = handle.read(MAX_SERIES_BYTES + 1)
     except FileNotFoundError:
         raise SeriesFileError(file=path, problem="no such series file") from None
-    except IsADirectoryError:
-        raise SeriesFileError(file=path, problem="is a folder, not a series file") from None
-    except UnicodeDecodeError as exc:
-        raise SeriesFileError(file=path, problem=f"is not UTF-8 text (byte {exc.start})") from None
     except OSError as exc:
         raise SeriesFileError(
             file=path, problem=f"cannot be read ({exc.strerror or exc})"
         ) from None
+    _check_size(path, len(data))
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SeriesFileError(file=path, problem=f"is not UTF-8 text (byte {exc.start})") from None
 
 
 # Reading -----------------------------------------------------------------
 
 
 def _yaml_data(text: str, path: Path) -> Any:
+    """A YAML series file as plain data, made from the parser's events one at a time.
+
+    No tree of nodes is built (a node and its two marks cost a hundred times the bytes it
+    was read from), nothing recurses however deep the text nests, and no tag is resolved:
+    every scalar is the text written. The parser is libyaml's where PyYAML has it, else
+    PyYAML's own, which gives the same events.
+    """
     import yaml
 
-    # libyaml's composer recurses in C and can overflow the stack on absurd nesting,
-    # so only text that cannot nest deeply goes to it; the rest takes the pure-Python
-    # composer, which stops with a RecursionError instead.
-    # Every scalar is read as the text written, so no tag resolution is needed: the base
-    # loaders skip the resolver's regular expressions, a third of the time of a long series.
-    fast = _text_loader()
-    loader = yaml.BaseLoader if fast is None or _could_nest_deeply(text, fast) else fast
-    # Millions of nodes, none of them in a cycle: the garbage collector's passes over
+    # Many lists and mappings, none of them in a cycle: the garbage collector's passes over
     # them, as they are made, would cost more than making them.
     collecting = gc.isenabled()
     gc.disable()
+    loader = None
     try:
-        return _yaml_nodes(yaml, text, path, loader)
-    finally:
-        if collecting:
-            gc.enable()
-
-
-@cache
-def _text_loader() -> Any:
-    """libyaml's base loader (None without libyaml), asking no Python question per node.
-
-    libyaml calls the loader's ``resolve`` for every untagged node; the base resolver has
-    no implicit or path resolvers, so it always answers the default tag of the node's
-    kind. Answering that from a table directly is a fifth of the time of a long series.
-    """
-    import yaml
-    from yaml.nodes import MappingNode, ScalarNode, SequenceNode
-    from yaml.resolver import BaseResolver
-
-    base = getattr(yaml, "CBaseLoader", None)
-    if base is None:
-        return None
-    tags: dict[type, str] = {
-        ScalarNode: BaseResolver.DEFAULT_SCALAR_TAG,
-        SequenceNode: BaseResolver.DEFAULT_SEQUENCE_TAG,
-        MappingNode: BaseResolver.DEFAULT_MAPPING_TAG,
-    }
-
-    class TextLoader(base):  # type: ignore[misc, valid-type]
-        @staticmethod
-        def resolve(kind: type, value: Any, implicit: Any) -> str:
-            return tags[kind]
-
-    return TextLoader
-
-
-def _yaml_nodes(yaml: Any, text: str, path: Path, loader: Any) -> Any:
-    try:
-        node = yaml.compose(text, Loader=loader)
+        loader = (_text_loader() or yaml.BaseLoader)(text)
+        return _YamlReader(path).read(loader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}: " if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        if "nesting depth" in problem:
+            # libyaml's own bound (a thousand levels), met while it looks ahead for a key.
+            raise _too_deep(path) from None
         raise SeriesFileError(file=path, problem=f"{where}not valid YAML ({problem})") from None
-    except RecursionError:
-        raise _too_deep(path) from None
-    if node is None:
-        raise SeriesFileError(
-            file=path, problem="the file is empty; a series needs at least its players"
-        )
-    try:
-        return _node_value(node, path, anchors="&" in text)
-    except RecursionError:
-        raise _too_deep(path) from None
+    finally:
+        if loader is not None:
+            loader.dispose()
+        if collecting:
+            gc.enable()
 
 
-def _could_nest_deeply(text: str, fast: Any) -> bool:
-    """Whether YAML text might nest deeper than ``FAST_PARSER_DEPTH`` levels.
+def _text_loader() -> Any:
+    """libyaml's base loader, or None where PyYAML was built without libyaml.
 
-    Every level needs an opening bracket, more indentation or a block indicator
-    on its line, so their counts bound the depth from above. A series written by
-    ``record`` has a bracket on every game's line, so past that bound the depth
-    is measured from libyaml's events: its parser keeps its own stack instead of
-    recursing, and only its composer must be spared deep text.
+    Only its parser is used: a base loader says that nothing is resolved or constructed.
     """
-    lines = text.splitlines()
-    # The quick answer for ordinary files: no more opening brackets than the limit (the
-    # bracket bound counts no others), and no line longer than it (a line's indentation and
-    # indicators, two characters each, never add up to more than its length).
-    if (
-        text.count("[") + text.count("{") <= FAST_PARSER_DEPTH
-        and max(map(len, lines), default=0) <= FAST_PARSER_DEPTH
-    ):
-        return False
-    if _flow_depth_bound(text) <= FAST_PARSER_DEPTH and not any(
-        len(line) - len(body) + body.count("- ") + body.count("? ") + body.count(": ")
-        > FAST_PARSER_DEPTH
-        for line in lines
-        if (body := line.lstrip()) is not None
-    ):
-        return False
-    return _event_depth(text, fast) > FAST_PARSER_DEPTH
-
-
-_BRACKET = re.compile(r"[\[\]{}]")
-
-
-def _flow_depth_bound(text: str) -> int:
-    """An upper bound of how deep brackets nest, in one pass.
-
-    On a line without quotes or a comment a closing bracket really closes (outside
-    brackets it is plain text, so the count never drops below 0); on a line with
-    them it may be text, so only its opening brackets count.
-    """
-    depth = deepest = 0
-    for line in text.splitlines():
-        if "[" not in line and "{" not in line and not depth:
-            continue
-        if "'" in line or '"' in line or "#" in line:
-            depth += line.count("[") + line.count("{")
-        else:
-            for match in _BRACKET.finditer(line):
-                depth = depth + 1 if match.group() in "[{" else max(0, depth - 1)
-                deepest = max(deepest, depth)
-        deepest = max(deepest, depth)
-    return deepest
-
-
-def _event_depth(text: str, fast: Any) -> int:
-    """How deep the text nests, from the parser's events; unparsable text counts as deep,
-    so the pure-Python reader reports where it breaks."""
     import yaml
-    from yaml.events import CollectionEndEvent, CollectionStartEvent
 
-    depth = deepest = 0
-    try:
-        for event in yaml.parse(text, Loader=fast):
-            if isinstance(event, CollectionStartEvent):
-                depth += 1
-                deepest = max(deepest, depth)
-                if deepest > FAST_PARSER_DEPTH:
-                    break
-            elif isinstance(event, CollectionEndEvent):
-                depth -= 1
-    except yaml.YAMLError:
-        return FAST_PARSER_DEPTH + 1
-    return deepest
+    return getattr(yaml, "CBaseLoader", None)
+
+
+# A mapping waiting for its next key (rather than for the value of the key it has).
+_KEY = object()
+
+
+class _YamlReader:
+    """Parser events turned into plain data, refusing what no series file needs: an alias,
+    a tag, a second document and lists or mappings nested deeper than MAX_SERIES_DEPTH."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        # Each list or mapping being read: its value so far, for a mapping the key whose
+        # value comes next (or _KEY), and the event that started it.
+        self.open: list[list[Any]] = []
+
+    def read(self, loader: Any) -> Any:
+        from yaml.events import (
+            AliasEvent,
+            DocumentStartEvent,
+            MappingEndEvent,
+            MappingStartEvent,
+            ScalarEvent,
+            SequenceEndEvent,
+            SequenceStartEvent,
+        )
+
+        path, open_ = self.path, self.open
+        documents = 0
+        root = None
+        while (event := loader.get_event()) is not None:
+            kind = type(event)
+            if kind is ScalarEvent:  # most events: checked first
+                if event.tag not in _SCALAR_TAGS:
+                    raise self.tagged(event)
+                # Only a plain empty value or ~ is "nothing": a player called Null keeps the
+                # name. (libyaml calls the plain style "", the pure-Python parser None.)
+                value = None if not event.style and event.value in ("", "~") else event.value
+                where = event
+            elif kind is MappingStartEvent or kind is SequenceStartEvent:
+                mapping = kind is MappingStartEvent
+                if event.tag not in (_MAPPING_TAGS if mapping else _SEQUENCE_TAGS):
+                    raise self.tagged(event)
+                if len(open_) == MAX_SERIES_DEPTH:
+                    raise _too_deep(path)
+                open_.append([{} if mapping else [], _KEY, event])
+                continue
+            elif kind is MappingEndEvent or kind is SequenceEndEvent:
+                value, _, where = open_.pop()
+            elif kind is AliasEvent:
+                # Refused, not followed: a few hundred bytes of nested aliases would expand
+                # into billions of values.
+                raise SeriesFileError(
+                    file=path,
+                    problem=f"line {event.start_mark.line + 1}: this value is used again "
+                    "through an alias (*name); a series file writes every value out in full",
+                )
+            elif kind is DocumentStartEvent:
+                documents += 1
+                if documents > 1:
+                    raise SeriesFileError(
+                        file=path,
+                        problem=f"line {event.start_mark.line + 1}: not valid YAML "
+                        "(but found another document)",
+                    )
+                continue
+            else:
+                continue
+            if not open_:
+                root = value
+                continue
+            top = open_[-1]
+            container = top[0]
+            if type(container) is list:
+                container.append(value)
+            elif top[1] is _KEY:
+                if type(value) is not str:
+                    raise SeriesFileError(
+                        file=path,
+                        problem=f"line {where.start_mark.line + 1}: a key must be a plain name",
+                    )
+                if value in container:
+                    raise SeriesFileError(
+                        file=path,
+                        problem=f"line {where.start_mark.line + 1}: {value!r} is given twice",
+                    )
+                top[1] = value
+            else:
+                container[top[1]] = value
+                top[1] = _KEY
+        if not documents:
+            raise SeriesFileError(
+                file=path, problem="the file is empty; a series needs at least its players"
+            )
+        return root
+
+    def place(self) -> list[str | int]:
+        """The keys and (1-based) positions that lead to the value being read."""
+        steps: list[str | int] = []
+        for container, key, _ in self.open:
+            if type(container) is list:
+                steps.append(len(container) + 1)
+            elif key is _KEY:
+                break  # the value is a key, or inside one
+            else:
+                steps.append(key)
+        return steps
+
+    def tagged(self, event: Any) -> SeriesFileError:
+        """The refusal of a value carrying a YAML tag, naming the game and field it is in."""
+        tag = str(event.tag)
+        shown = "!!" + tag.removeprefix(_YAML_TAG) if tag.startswith(_YAML_TAG) else tag
+        place = self.place()
+        game = None
+        field = " ".join(str(step) for step in place) or None
+        if len(place) >= 2 and place[0] == "games" and isinstance(place[1], int):
+            game, field = place[1], " ".join(str(step) for step in place[2:]) or None
+        elif len(place) == 2 and place[0] == "players":
+            field = f"players, player {place[1]}"
+        return SeriesFileError(
+            file=self.path,
+            game=game,
+            field=field,
+            problem=f"line {event.start_mark.line + 1}: a YAML tag ({shown}) is not allowed; "
+            "write the value as plain text",
+        )
 
 
 def _too_deep(path: Path) -> SeriesFileError:
     return SeriesFileError(
         file=path, problem="lists or mappings are nested too deeply for a series file"
     )
-
-
-def _node_value(root: Any, path: Path, anchors: bool = True) -> Any:
-    """A YAML node as plain data, every scalar kept as the text that was written.
-
-    An alias hands back a node already read; refusing it keeps a few hundred bytes of
-    nested aliases from expanding into billions of values. Text without an anchor
-    (``&name``) can hold no alias, so then no node needs remembering.
-    """
-    return _NodeReader(root, path, anchors).value(root)
-
-
-class _NodeReader:
-    """One document's nodes read as plain data. A class, not a function that calls itself
-    from its own closure: that closure would be a reference cycle holding every node of
-    the file until the garbage collector came by (in a batch, after many passes over them).
-    """
-
-    def __init__(self, root: Any, path: Path, anchors: bool) -> None:
-        from yaml.nodes import MappingNode, ScalarNode
-
-        self.scalar, self.mapping = ScalarNode, MappingNode
-        self.root = root
-        self.path = path
-        self.anchors = anchors
-        self.seen: set[int] = set()
-
-    def value(self, node: Any) -> Any:
-        path = self.path
-        if self.anchors:
-            if id(node) in self.seen:
-                raise SeriesFileError(
-                    file=path,
-                    problem=f"line {node.start_mark.line + 1}: this value is used again "
-                    "through an alias (*name); a series file writes every value out in full",
-                )
-            self.seen.add(id(node))
-        if isinstance(node, self.scalar):  # most nodes: checked first
-            if node.tag != _TEXT_TAG:
-                raise _tagged(self.root, node, path)
-            # Only a plain empty value or ~ is "nothing": a player called Null keeps the
-            # name. (libyaml calls the plain style "", the pure-Python reader None.)
-            if not node.style and node.value in ("", "~"):
-                return None
-            return str(node.value)
-        if node.tag not in _PLAIN_TAGS:
-            raise _tagged(self.root, node, path)
-        if isinstance(node, self.mapping):
-            result: dict[str, Any] = {}
-            for key_node, value_node in node.value:
-                key = self.value(key_node)
-                if not isinstance(key, str):
-                    raise SeriesFileError(
-                        file=path,
-                        problem=f"line {key_node.start_mark.line + 1}: a key must be a plain name",
-                    )
-                if key in result:
-                    raise SeriesFileError(
-                        file=path,
-                        problem=f"line {key_node.start_mark.line + 1}: {key!r} is given twice",
-                    )
-                result[key] = self.value(value_node)
-            return result
-        return [self.value(item) for item in node.value]
-
-
-def _tagged(root: Any, node: Any, path: Path) -> SeriesFileError:
-    """The refusal of a value carrying a YAML tag, naming the game and field it is in."""
-    tag = str(node.tag)
-    shown = "!!" + tag.removeprefix(_YAML_TAG) if tag.startswith(_YAML_TAG) else tag
-    place = _place_of(root, node) or []
-    game = None
-    field = " ".join(str(step) for step in place) or None
-    if len(place) >= 2 and place[0] == "games" and isinstance(place[1], int):
-        game, field = place[1], " ".join(str(step) for step in place[2:]) or None
-    elif len(place) == 2 and place[0] == "players":
-        field = f"players, player {place[1]}"
-    return SeriesFileError(
-        file=path,
-        game=game,
-        field=field,
-        problem=f"line {node.start_mark.line + 1}: a YAML tag ({shown}) is not allowed; "
-        "write the value as plain text",
-    )
-
-
-def _place_of(node: Any, wanted: Any) -> list[str | int] | None:
-    """The keys and (1-based) positions that lead from ``node`` to ``wanted``."""
-    from yaml.nodes import MappingNode, SequenceNode
-
-    if node is wanted:
-        return []
-    steps: list[tuple[str | int, Any]] = []
-    if isinstance(node, MappingNode):
-        steps = [(str(key.value), value) for key, value in node.value]
-    elif isinstance(node, SequenceNode):
-        steps = [(number, item) for number, item in enumerate(node.value, start=1)]
-    for step, child in steps:
-        found = _place_of(child, wanted)
-        if found is not None:
-            return [step, *found]
-    return None
 
 
 def _json_data(text: str, path: Path) -> Any:
@@ -579,21 +521,32 @@ def _csv_data(text: str, path: Path) -> dict[str, Any]:
     ``total <side>`` after the players, as ``sheetgen export --format csv`` writes them,
     are worked out again from the games, so they are skipped."""
     try:
-        rows = [
-            [unescape_cell(cell) for cell in row]
-            for row in csv.reader(io.StringIO(text))
-            if any(c.strip() for c in row)
-        ]
+        return _csv_rows_data(_csv_rows(text), path)
     except csv.Error as exc:
         raise SeriesFileError(file=path, problem=f"not valid CSV ({exc})") from None
-    if not rows:
+    except RuleError as exc:
+        raise SeriesFileError(exc.problem, file=path, game=exc.game, field=exc.field) from None
+
+
+def _csv_rows(text: str) -> Iterator[list[str]]:
+    """The rows of a CSV series that hold anything, each read as it is reached."""
+    for row in csv.reader(io.StringIO(text)):
+        if "".join(row).strip():
+            yield [unescape_cell(cell) for cell in row]
+
+
+def _csv_rows_data(rows: Iterator[list[str]], path: Path) -> dict[str, Any]:
+    """The settings rows, the header and the games, taken from ``rows`` as they come: no
+    list of every row is made, only the games."""
+    row = next(rows, None)
+    if row is None:
         raise SeriesFileError(
             file=path, problem="the file is empty; the first row names the columns"
         )
     data: dict[str, Any] = {}
     teams: dict[str, list[str]] = {}
-    while rows and rows[0][0].strip() in (*CSV_SETTINGS, "team") and not _is_header(rows[0]):
-        key, *values = [cell.strip() for cell in rows.pop(0)]
+    while row is not None and row[0].strip() in (*CSV_SETTINGS, "team") and not _is_header(row):
+        key, *values = [cell.strip() for cell in row]
         values = [value for value in values if value]
         if key == "team" and len(values) >= 2:
             teams[values[0]] = values[1:]
@@ -607,9 +560,10 @@ def _csv_data(text: str, path: Path) -> dict[str, Any]:
                 file=path,
                 field=key,
             )
+        row = next(rows, None)
     if teams:
         data["teams"] = teams
-    header = [cell.strip() for cell in rows[0]] if rows else []
+    header = [cell.strip() for cell in row] if row is not None else []
     if header[:2] != ["game", "winner"] or len(header) < 3:
         raise SeriesFileError(
             file=path, problem="the first row must be game,winner and then one column per player"
@@ -617,7 +571,8 @@ def _csv_data(text: str, path: Path) -> dict[str, Any]:
     players = _csv_players(header[2:], list(teams))
     data["players"] = players
     games = []
-    for number, row in enumerate(rows[1:], start=1):
+    for number, row in enumerate(rows, start=1):
+        check_game_count(number)
         if len(row) != len(header):
             raise SeriesFileError(
                 game=number,
@@ -648,12 +603,16 @@ def _is_header(row: list[str]) -> bool:
 
 
 def _has_worked_columns(text: str) -> bool:
-    """Whether a CSV series carries points and totals columns (an export does)."""
-    rows = list(csv.reader(io.StringIO(text.removeprefix(BOM))))
-    teams = [row[1].strip() for row in rows if len(row) > 1 and row[0].strip() == "team"]
-    header = next((row for row in rows if _is_header(row)), [])
-    columns = [cell.strip() for cell in header[2:]]
-    return _csv_players(columns, teams) != columns
+    """Whether a CSV series carries points and totals columns (an export does); read only
+    as far as its header."""
+    teams: list[str] = []
+    for row in csv.reader(io.StringIO(text.removeprefix(BOM))):
+        if _is_header(row):
+            columns = [cell.strip() for cell in row[2:]]
+            return _csv_players(columns, teams) != columns
+        if len(row) > 1 and row[0].strip() == "team":
+            teams.append(row[1].strip())
+    return False
 
 
 def _csv_players(columns: list[str], teams: list[str]) -> list[str]:
@@ -744,6 +703,7 @@ def _games(value: Any) -> tuple[Game, ...]:
         return ()
     if not isinstance(value, list):
         raise RuleError("give a list of games, each with winner and left", field="games")
+    check_game_count(len(value))
     games = []
     for number, item in enumerate(value, start=1):
         if not isinstance(item, dict):
@@ -974,24 +934,16 @@ def _edit_series(
     ``edit`` gets the file's text and series and gives the new text and the series it
     must hold; the file is written only if the whole series still scores and the new
     text reads back as exactly that series. ``waiting`` is called once if another
-    writer holds the lock, before waiting up to LOCK_TIMEOUT seconds for it.
+    writer holds the lock, before waiting up to LOCK_TIMEOUT seconds for it; a lock
+    held longer, or a link or anything but a plain file in the lock's place, is refused.
     """
-    from filelock import FileLock, Timeout
-
     series_format(path)
     check_replaceable(path)  # before the lock, which would leave its file behind
-    # Lock the real file, so that two links to one series still wait for each other.
-    real = path.resolve()
-    lock = FileLock(str(real.with_name(f".{real.name}.lock")), timeout=LOCK_TIMEOUT)
     try:
-        try:
-            lock.acquire(timeout=0)
-        except Timeout:
-            if waiting is not None:
-                waiting()
-            lock.acquire()
-        try:
+        # The real file's lock, so that two links to one series still wait for each other.
+        with hold_lock(path, timeout=LOCK_TIMEOUT, waiting=waiting) as real:
             sweep_stale_temporaries(real)
+            read_as = _file_state(path)
             text = _read(path)
             series = parse_series(text, path)
             bom = BOM if text.startswith(BOM) else ""
@@ -1017,13 +969,15 @@ def _edit_series(
                     problem="sheetgen could not change the games without changing what is "
                     "already there; edit the file by hand",
                 )
+            # An editor that saves in place (truncate, then write) is no sheetgen and takes
+            # no lock: if the file is not the one read, writing would drop what it saved.
+            if read_as is None or _file_state(path) != read_as:
+                raise SeriesFileError(
+                    file=path,
+                    problem="the file changed while sheetgen was changing it (an editor "
+                    "saving it?); nothing was written: check the file and try again",
+                )
             write_bytes(path, new_text.encode("utf-8"))
-        finally:
-            lock.release()
-    except Timeout:
-        raise SeriesFileError(
-            file=path, problem="another sheetgen is still writing this file; try again"
-        ) from None
     except OSError as exc:
         raise SeriesFileError(
             file=path,
@@ -1031,6 +985,24 @@ def _edit_series(
             "sheetgen needs to write in its folder",
         ) from None
     return updated, result
+
+
+def _file_state(path: Path) -> tuple[int, int, int, int, bytes] | None:
+    """What tells one state of a file from another: its identity (device and inode), size,
+    time of change in nanoseconds and a hash of its bytes; None if it is no ordinary file
+    or cannot be read (opened without waiting: a FIFO would block)."""
+    import hashlib
+    import os
+
+    try:
+        with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                return None
+            digest = hashlib.file_digest(handle, "sha256").digest()
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, digest
 
 
 def _rewrite_game(text: str, path: Path, series: Series, index: int) -> str:

@@ -3,8 +3,9 @@
 Run by hand from the repository root (pytest never collects this file)::
 
     python tests/perf/bench.py            # 7 runs of each single command, 3 of each batch
-    python tests/perf/bench.py --quick    # 3 runs, 200 series, 20,000 games: a first look
+    python tests/perf/bench.py --quick    # 3 runs, 200 series, 1 run of each batch: a first look
     python tests/perf/bench.py --stages   # where the time of a batch and a booklet goes
+    python tests/perf/bench.py --limits   # only the series files at the limits (issue 28)
 
 Every measurement is a fresh process started with ``posix_spawn`` and reaped with
 ``os.wait4``, which returns the resource usage of that one child (and of the
@@ -21,8 +22,15 @@ reportlab script drawing a comparable grid with the same embedded typeface, a
 bare weasyprint render of a one-line page (and of the booklet's own HTML), and
 headless Chromium printing an HTML version of the sheet when /usr/bin/chromium is
 there. The 1000 series of the batch are made from a seeded random generator, in the
-real series format; so are the long series (100,000 games) that ``standings`` reads in
-YAML, JSON and CSV, the YAML as ``record`` writes it, each format against JSON.
+real series format; so are the long series (the most games a series holds) that
+``standings`` reads in YAML, JSON and CSV, the YAML as ``record`` writes it, each format
+against JSON.
+
+Series files at the limits (issue 28): every command that reads a series file answers in
+under 10 s and 1 GB on the project's two-core machine, for the longest series a file may
+hold (six players, padded to the byte limit with what costs ``record`` most) and for the
+files of that size that cost a reader most per byte, which it refuses. Each is judged in
+absolute terms, and shown against ``standings`` of the longest series in JSON.
 """
 
 from __future__ import annotations
@@ -191,35 +199,71 @@ def write_series(folder: Path, count: int, seed: int = 8) -> list[Path]:
     return paths
 
 
-def write_long_series(folder: Path, games: int, scoring: str) -> dict[str, Path]:
-    """One series of ``games`` three-player games in YAML (as ``record`` writes it), JSON
-    (as ``record`` writes it) and, for cards-left scoring, CSV; the same games in each."""
+def write_long_series(
+    folder: Path,
+    games: int,
+    scoring: str,
+    names: tuple[str, ...] = tuple(NAMES[:3]),
+    pad_to: int = 0,
+) -> dict[str, Path]:
+    """One series of ``games`` games in YAML and JSON (both as ``record`` writes them) and
+    CSV; the same games in each. With ``pad_to``, each file is filled up to that many bytes
+    at its end with what costs ``record`` most and the reader least: YAML comment lines,
+    blank lines in JSON and CSV."""
     rng = random.Random(14)
-    names = NAMES[:3]
+    stock = STOCK[len(names)]
     played = []
     for _ in range(games):
         winner = rng.choice(names)
-        played.append((winner, {name: rng.randint(1, 30) for name in names if name != winner}))
+        played.append((winner, {name: rng.randint(1, stock) for name in names if name != winner}))
     # A target no series of this length reaches, so that every game counts.
     goal = ("games_to_play", games) if scoring == "cards-left" else ("target", 100 * 25 * games)
     folder.mkdir(parents=True, exist_ok=True)
-    stem = folder / f"long-{scoring}"
-    paths = {"yaml": stem.with_suffix(".yaml"), "json": stem.with_suffix(".json")}
-    lines = [f"scoring: {scoring}\n{goal[0]}: {goal[1]}\nstock: 30\n"]
+    stem = folder / f"long-{scoring}-{len(names)}"
+    lines = [f"scoring: {scoring}\n{goal[0]}: {goal[1]}\nstock: {stock}\n"]
     lines.append(f"players: [{', '.join(names)}]\ngames:\n")
     for winner, left in played:
         counts = ", ".join(f"{name}: {n}" for name, n in left.items())
         lines.append(f"  - winner: {winner}\n    left: {{{counts}}}\n")
-    paths["yaml"].write_text("".join(lines), encoding="utf-8")
-    data = {"scoring": scoring, goal[0]: goal[1], "stock": 30, "players": names}
+    data = {"scoring": scoring, goal[0]: goal[1], "stock": stock, "players": names}
     data["games"] = [{"winner": winner, "left": left} for winner, left in played]
-    paths["json"].write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    if scoring == "cards-left":
-        paths["csv"] = stem.with_suffix(".csv")
-        rows = [f"scoring,{scoring}", f"{goal[0]},{goal[1]}", "game,winner," + ",".join(names)]
-        for number, (winner, left) in enumerate(played, 1):
-            rows.append(f"{number},{winner}," + ",".join(str(left.get(n, 0)) for n in names))
-        paths["csv"].write_text("\n".join(rows) + "\n", encoding="utf-8")
+    rows = [f"scoring,{scoring}", f"{goal[0]},{goal[1]}", "game,winner," + ",".join(names)]
+    for number, (winner, left) in enumerate(played, 1):
+        rows.append(f"{number},{winner}," + ",".join(str(left.get(n, 0)) for n in names))
+    texts = {
+        "yaml": ("".join(lines), "#\n"),
+        "json": (json.dumps(data, indent=2) + "\n", "\n"),
+        "csv": ("\n".join(rows) + "\n", "\n"),
+    }
+    paths = {}
+    for fmt, (text, pad) in texts.items():
+        paths[fmt] = stem.with_suffix(f".{fmt}")
+        size = len(text.encode("utf-8"))
+        paths[fmt].write_text(text + pad * max(0, (pad_to - size) // len(pad)), encoding="utf-8")
+    return paths
+
+
+# What costs a reader most for each byte: the most values (one-letter names in a flow list)
+# or the most lists (empty ones) in YAML and JSON; the most rows (team rows before any
+# header) or cells (a header of one-letter players) in CSV. Each file is refused. The text
+# before, the text repeated, the text after.
+COSTLIEST = {
+    "names.yaml": ("players: [", "a,", "a]\n"),
+    "lists.yaml": ("games: [", "[],", "[]]\n"),
+    "lists.json": ('{"games": [', "[],", "[]]}"),
+    "teams.csv": ("", "team,a,b\n", ""),
+    "players.csv": ("game,winner,", "p,", "p\n"),
+}
+
+
+def write_costliest_series(folder: Path, size: int) -> dict[str, Path]:
+    """The files of COSTLIEST, each as near ``size`` bytes as its repeated text allows."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = {}
+    for name, (head, unit, tail) in COSTLIEST.items():
+        paths[name] = folder / name
+        repeats = (size - len(head) - len(tail)) // len(unit)
+        paths[name].write_text(head + unit * repeats + tail, encoding="utf-8")
     return paths
 
 
@@ -287,8 +331,9 @@ def child_env(work: Path) -> dict[str, str]:
     return env
 
 
-def run_once(argv: list[str], cwd: Path, sample_tree: bool = False) -> Run:
-    """Run one process to the end; its wall time and peak memory. Fails loudly on exit != 0."""
+def run_once(argv: list[str], cwd: Path, sample_tree: bool = False, refused: bool = False) -> Run:
+    """Run one process to the end; its wall time and peak memory. Fails loudly on exit != 0,
+    or if ``refused``, on anything but exit 1 with one ``Error:`` line."""
     log = cwd / ".bench-stderr"
     with open(log, "wb") as err:
         start = time.perf_counter()
@@ -311,10 +356,10 @@ def run_once(argv: list[str], cwd: Path, sample_tree: bool = False) -> Run:
         if sampler:
             sampler.join()
         proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
-        raise SystemExit(
-            f"{' '.join(argv)} exited {proc.returncode}:\n{log.read_text(errors='replace')}"
-        )
+    said = log.read_text(errors="replace")
+    clean_refusal = said.startswith("Error: ") and len(said.splitlines()) == 1
+    if proc.returncode != (1 if refused else 0) or (refused and not clean_refusal):
+        raise SystemExit(f"{' '.join(argv)[:300]} exited {proc.returncode}:\n{said[-2000:]}")
     return Run(seconds, usage.ru_maxrss / 1024, peak[0] / 1024, usage.ru_utime + usage.ru_stime)
 
 
@@ -326,17 +371,25 @@ def measure(
 
 
 def measure_interleaved(
-    commands: dict[str, list[str]], cwd: Path, runs: int, sample_tree: bool = False
+    commands: dict[str, list[str]],
+    cwd: Path,
+    runs: int,
+    sample_tree: bool = False,
+    refused: frozenset[str] = frozenset(),
 ) -> dict[str, Measure]:
     """Time every command ``runs`` times, round by round, so drift in the machine's load
-    falls on a command and its baseline alike."""
+    falls on a command and its baseline alike. The commands labelled in ``refused`` must
+    refuse their input."""
     results = {label: Measure(label) for label in commands}
     # The warm-up fills the page cache and the bytecode cache and is not timed; for a batch it
     # also samples the process tree's memory, since walking /proc would slow the timed runs.
-    warm = {label: run_once(argv, cwd, sample_tree) for label, argv in commands.items()}
+    warm = {
+        label: run_once(argv, cwd, sample_tree, label in refused)
+        for label, argv in commands.items()
+    }
     for _ in range(runs):
         for label, argv in commands.items():
-            results[label].runs.append(run_once(argv, cwd))
+            results[label].runs.append(run_once(argv, cwd, refused=label in refused))
     for label, result in results.items():
         result.runs[0].tree_mb = warm[label].tree_mb
         print(
@@ -430,20 +483,96 @@ def stages(work: Path, series_dir: Path) -> None:
     print(done.stdout or done.stderr)
 
 
+def from_a_fresh_copy(source: Path, copy: Path, argv: list[str]) -> list[str]:
+    """``argv`` run on a fresh copy of ``source`` (a command that changes the file it reads)."""
+    return ["sh", "-c", 'cp "$1" "$2" && shift 2 && exec "$@"', "sh", str(source), str(copy), *argv]
+
+
+def limits_rows(work: Path, runs: int) -> list[Row]:
+    """Issue 28: standings, record, fill and export of series files at the limits, each
+    within 10 s and 1 GB; against standings of the longest series in JSON."""
+    from sheetgen.limits import MAX_SERIES_BYTES, MAX_SERIES_GAMES
+
+    folder = work / "limits"
+    size = f"{MAX_SERIES_BYTES // 2**20} MB"
+    # A game short of the most a series holds, so that record adds the last one.
+    games = MAX_SERIES_GAMES - 1
+    # Six players with names of a good length: the longest rows of a sheet and of an export.
+    players = tuple(f"{name} of the long table" for name in NAMES)
+    longest = write_long_series(folder, games, "winner", players, pad_to=MAX_SERIES_BYTES)
+    costliest = write_costliest_series(folder, MAX_SERIES_BYTES)
+    left = ",".join(f"{name}=3" for name in players[1:])
+
+    def commands(path: Path) -> dict[str, list[str]]:
+        record = [*SHEETGEN, "record", str(folder / f"copy{path.suffix}"), "--yes"]
+        return {
+            "standings": [*SHEETGEN, "standings", str(path)],
+            "record": from_a_fresh_copy(
+                path,
+                folder / f"copy{path.suffix}",
+                [*record, "--winner", players[0], "--left", left],
+            ),
+            "fill": [*SHEETGEN, "fill", str(path), "-o", str(folder / "out.pdf")],
+            "export": [*SHEETGEN, "export", str(path), "-o", str(folder / "out.json")],
+        }
+
+    argvs = {
+        f"{command} {name}": argv
+        for name, path in {**longest, **costliest}.items()
+        for command, argv in commands(path).items()
+    }
+    refused = frozenset(label for label in argvs if label.split()[1] in costliest)
+    timed = measure_interleaved(argvs, work, runs, refused=refused)
+    base = timed["standings json"]
+    rows = []
+    for label, m in timed.items():
+        command, name = label.split()
+        what = (
+            f"`sheetgen {command}`, {games:,} games of six players padded to {size}, {name.upper()}"
+            if name in longest
+            else f"`sheetgen {command}` refusing {name} ({size})"
+        )
+        rows.append(
+            Row(
+                what,
+                f"{m.median:.3f}",
+                f"{m.peak_mb:.0f}",
+                f"{m.median / base.median:.2f}x standings of the JSON (CPU {m.cpu / base.cpu:.2f}x)",
+                "<= 10 s, <= 1024 MB",
+                verdict(m.median <= 10 and m.peak_mb <= 1024),
+                f"{m.cpu:.3f}",
+            )
+        )
+    return rows
+
+
+def print_table(rows: list[Row]) -> None:
+    print("| What | Median s | CPU s | Peak MB | Compared | Target | |")
+    print("| --- | ---: | ---: | ---: | --- | --- | --- |")
+    for row in rows:
+        print(
+            f"| {row.what} | {row.seconds} | {row.cpu} | {row.memory} | {row.compared} "
+            f"| {row.target} | {row.verdict} |"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7, help="runs of each single command")
     parser.add_argument("--batch-runs", type=int, default=3, help="runs of each batch")
     parser.add_argument("--series", type=int, default=1000, help="series in the batch")
     parser.add_argument(
-        "--games", type=int, help="games in the long series standings reads (100,000)"
+        "--games",
+        type=int,
+        help="games in the long series standings reads (the most a series holds)",
     )
-    parser.add_argument(
-        "--quick", action="store_true", help="3 runs, 1 batch run, 200 series, 20,000 games"
-    )
+    parser.add_argument("--quick", action="store_true", help="3 runs, 1 batch run, 200 series")
     parser.add_argument("--keep", type=Path, help="keep the work folder here")
     parser.add_argument(
         "--stages", action="store_true", help="only time the stages of a batch and a booklet"
+    )
+    parser.add_argument(
+        "--limits", action="store_true", help="only measure series files at the limits"
     )
     args = parser.parse_args()
     # An installed sheetgen is byte-compiled (pip does it); a checkout may not be, and where
@@ -451,11 +580,23 @@ def main() -> None:
     compileall.compile_dir(ROOT / "sheetgen", quiet=1)
     if args.quick:
         args.runs, args.batch_runs, args.series = 3, 1, 200
+    sys.path.insert(0, str(ROOT))
+    from sheetgen.limits import MAX_GAMES, MAX_SERIES_GAMES
+
     if args.games is None:
-        args.games = 20_000 if args.quick else 100_000
+        args.games = MAX_SERIES_GAMES
 
     work = args.keep or Path(tempfile.mkdtemp(prefix="sheetgen-bench-"))
     work.mkdir(parents=True, exist_ok=True)
+    if args.limits:
+        table = limits_rows(work, args.batch_runs)
+        print(f"\nMedian wall time of {args.batch_runs} runs of each command, in turn; CPU is")
+        print("the median processor time; peak memory the largest resident set of the process.")
+        print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores.\n")
+        print_table(table)
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+        return
     (work / "minimal_reportlab.py").write_text(MINIMAL_REPORTLAB)
     (work / "bare_weasyprint.py").write_text(BARE_WEASYPRINT)
     (work / "bare_booklet.py").write_text(BARE_BOOKLET)
@@ -691,25 +832,29 @@ def main() -> None:
     else:
         rows.append(Row("`sheetgen rules`", "not built yet", "", "", "<= 2x", "n/a"))
 
-    # Issue 14: reading any series stays within 2x of JSON for the same games.
+    # Issue 14: reading any series stays within 2x of JSON for the same games (a cards-left
+    # series is as long as the games it agrees on, at most a sheet's rows).
     long_dir = work / "long"
-    for scoring in ("winner", "cards-left"):
-        files = write_long_series(long_dir, args.games, scoring)
+    for scoring, games in (("winner", args.games), ("cards-left", min(args.games, MAX_GAMES))):
+        files = write_long_series(long_dir, games, scoring)
         read = measure_interleaved(
             {fmt: [*SHEETGEN, "standings", str(path)] for fmt, path in files.items()},
             work,
             batch_runs,
         )
-        plain_row(f"`sheetgen standings`, {args.games:,} games, {scoring}, JSON", read["json"])
+        plain_row(f"`sheetgen standings`, {games:,} games, {scoring}, JSON", read["json"])
         for fmt in files:
             if fmt != "json":
                 ratio_row(
-                    f"`sheetgen standings`, {args.games:,} games, {scoring}, {fmt.upper()}",
+                    f"`sheetgen standings`, {games:,} games, {scoring}, {fmt.upper()}",
                     fmt,
                     "json",
                     2.0,
                     read,
                 )
+
+    # Issue 28: every command on series files at the limits, within 10 s and 1 GB.
+    rows += limits_rows(work, batch_runs)
 
     print()
     print(f"Median wall time of {runs} runs of each command, taken in turn with the baselines")
@@ -722,13 +867,7 @@ def main() -> None:
         f"{'taskset' if TASKSET else 'no taskset'}."
     )
     print()
-    print("| What | Median s | CPU s | Peak MB | Compared | Target | |")
-    print("| --- | ---: | ---: | ---: | --- | --- | --- |")
-    for row in rows:
-        print(
-            f"| {row.what} | {row.seconds} | {row.cpu} | {row.memory} | {row.compared} "
-            f"| {row.target} | {row.verdict} |"
-        )
+    print_table(rows)
     if not args.keep:
         shutil.rmtree(work, ignore_errors=True)
 
