@@ -26,7 +26,7 @@ from jinja2 import Environment
 
 from sheetgen import __version__
 from sheetgen.cards import lay_out, load_examples
-from sheetgen.errors import ChoiceError, HouseRulesError
+from sheetgen.errors import ChoiceError
 from sheetgen.fonts import font_files
 from sheetgen.games import TEAM_SIZE, GameDef, Section
 from sheetgen.houserules import HouseRules, differences, official_of
@@ -249,12 +249,12 @@ def build_context(
     """Every value the templates may use, derived from the validated house rules, with the
     game's prose in ``lang``.
 
-    ``extra_markdown`` is the table's own rules (read from ``rules.extra`` when not
+    ``extra_markdown`` is the table's own rules (``rules.extra_text`` when not
     given); only their title is used here, so the house-rules box can point to it.
     """
     game = lang.game(rules.definition)
     if extra_markdown is None:
-        extra_markdown = _read_extra(rules)
+        extra_markdown = rules.extra_text
     deck = game.deck(rules.deck)
     dealt = deal(rules.players, rules.stock, game=game, deck=deck.id)
     table = _example_table(rules, lang)
@@ -432,30 +432,6 @@ def _extra_chapter(extra: str, source: str, title: str, lang: Language = ENGLISH
     )
 
 
-def _read_extra(rules: HouseRules) -> str | None:
-    if rules.extra is None:
-        return None
-    from sheetgen.markdown import MAX_MARKDOWN, check_size
-
-    try:
-        with rules.extra.open("rb") as handle:  # no further than the cap: it may be huge
-            raw = handle.read(4 * MAX_MARKDOWN + 1)
-        if len(raw) > 4 * MAX_MARKDOWN:
-            raise HouseRulesError(
-                f"{rules.extra}: a booklet takes at most {MAX_MARKDOWN:,} characters "
-                "of a table's own rules"
-            )
-        text = raw.decode("utf-8-sig")
-        check_size(text, str(rules.extra))
-        return text
-    except UnicodeDecodeError as exc:
-        raise HouseRulesError(f"{rules.extra}: is not UTF-8 text (byte {exc.start})") from None
-    except OSError as exc:
-        raise HouseRulesError(
-            f"{rules.extra}: cannot read the table's own rules ({exc.strerror or exc})"
-        ) from None
-
-
 def render_html(
     rules: HouseRules,
     *,
@@ -476,7 +452,7 @@ def render_html(
     """
     game = lang.game(rules.definition)
     if extra_markdown is None:
-        extra_markdown = _read_extra(rules)
+        extra_markdown = rules.extra_text
     context = build_context(rules, extra_markdown, lang)
     context["screen"] = screen
     env = booklet_environment(game, lang)

@@ -4,7 +4,8 @@ Like the sheet, the chart is laid out here as plain shapes (no reportlab) and
 drawn by the painter: axes, grid and the target line form a background that
 charts of the same shape share. The chart reads on a black-and-white printer:
 every side has its own dash pattern and marker (the marker stands on each game
-the side won), is named at the end of its line and in the key, and each side's
+the side won; past six sides, lines are also black or grey), is named at the end
+of its line and in the key, and each side's
 line is drawn a hair off its true values, the same hair all along (in the order of
 the key, at most LANE * 2.5 above or below), so level lines run side by side and
 none hides another, while a running total is never drawn going down. A label
@@ -15,7 +16,7 @@ sits above the axis, and the ink is centred on the page.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from sheetgen.fitting import Measure, fit, wrap
 from sheetgen.games import game_of
@@ -24,9 +25,24 @@ from sheetgen.layout import MARGIN, MIN_TEXT, TITLE_SIZE, Grid, Rule, Text
 from sheetgen.scoring import SeriesResult
 from sheetgen.wording import games_count, series_name
 
-Marker = Literal["circle", "square", "triangle", "diamond", "cross", "wedge"]
-# Six sides, six looks that differ in both the line and the marker: solid, long dashes, dots,
-# dash-dot, short dashes, dash-dot-dot; hollow and solid markers alternate.
+Marker = Literal[
+    "circle",
+    "square",
+    "triangle",
+    "diamond",
+    "cross",
+    "wedge",
+    "disc",
+    "box",
+    "delta",
+    "lozenge",
+    "plus",
+    "vee",
+]
+# The first six sides get six looks that differ in both the line and the marker: solid, long
+# dashes, dots, dash-dot, short dashes, dash-dot-dot; hollow and solid markers alternate.
+# More sides (a game folder may declare any number) take the same dashes in grey, and the
+# markers' twins (a solid circle, a hollow square ...): see ``side_look``.
 DASHES: tuple[tuple[float, ...], ...] = (
     (),
     (8, 3),
@@ -35,7 +51,21 @@ DASHES: tuple[tuple[float, ...], ...] = (
     (3, 2.5),
     (10, 2.5, 1.5, 2.5, 1.5, 2.5),
 )
-MARKERS: tuple[Marker, ...] = ("circle", "square", "triangle", "diamond", "cross", "wedge")
+GRAYS = (0.0, 0.5)  # black, and a grey any black-and-white printer shows as one
+MARKERS: tuple[Marker, ...] = (
+    "circle",
+    "square",
+    "triangle",
+    "diamond",
+    "cross",
+    "wedge",
+    "disc",
+    "box",
+    "delta",
+    "lozenge",
+    "plus",
+    "vee",
+)
 LABEL_SIZE = 9.0
 TICK_SIZE = 8.0
 KEY_ROW = 16.0
@@ -50,12 +80,39 @@ STEPS = (10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10_000)
 
 @dataclass(frozen=True)
 class Trace:
-    """One side's line through its running totals, with its dash pattern and markers."""
+    """One side's line through its running totals, with its dash pattern, grey and markers."""
 
     points: tuple[tuple[float, float], ...]
     dash: tuple[float, ...]
     marker: Marker
     marks: tuple[tuple[float, float], ...] = ()
+    gray: float = 0.0
+
+
+class Look(NamedTuple):
+    """How one side's line and markers are drawn."""
+
+    dash: tuple[float, ...]
+    gray: float
+    marker: Marker
+
+
+def side_look(index: int) -> Look:
+    """The look of side ``index`` (from 0), for any number of sides.
+
+    The first six are those of ``DASHES`` and ``MARKERS``, in black. Every sixth side
+    on, the line turns grey or black again and the markers move one further, so no two of
+    the first twelve sides draw the same line and no two of the first 72 the same line
+    and marker (a dash's marker moves 7 places each time, and 7 shares no factor with 12).
+    Past that the looks repeat: the key and the name at each line's end still tell every
+    side apart.
+    """
+    turn = index // len(DASHES)
+    return Look(
+        DASHES[index % len(DASHES)],
+        GRAYS[turn % len(GRAYS)],
+        MARKERS[(index + turn) % len(MARKERS)],
+    )
 
 
 @dataclass(frozen=True)
@@ -157,7 +214,8 @@ def race_chart(
         for index in chunk:
             sample = ((x, y), (x + KEY_SAMPLE, y))
             mark = ((x + KEY_SAMPLE / 2, y),) if sides[index] in winners else ()
-            traces.append(Trace(sample, DASHES[index], MARKERS[index], mark))
+            look = side_look(index)
+            traces.append(Trace(sample, look.dash, look.marker, mark, look.gray))
             texts.append(Text(labels[index], x + KEY_SAMPLE + 6, y - 3, key_size))
             x += widths[index] + KEY_GAP
     bottom = MARGIN + len(rows) * KEY_ROW + 30
@@ -230,7 +288,8 @@ def race_chart(
             if game.winner == side:
                 marks.append(point)
         tips[index] = points[-1]
-        traces.append(Trace(tuple(points), DASHES[index], MARKERS[index], tuple(marks)))
+        look = side_look(index)
+        traces.append(Trace(tuple(points), look.dash, look.marker, tuple(marks), look.gray))
 
     placed = _spread(
         [
@@ -262,8 +321,11 @@ def race_chart(
 
 
 def lane_offset(index: int, sides: int) -> float:
-    """How far side ``index``'s line is drawn above (+) or below (-) its true values."""
-    return (index - (sides - 1) / 2) * LANE
+    """How far side ``index``'s line is drawn above (+) or below (-) its true values: LANE
+    apart, or closer with more than six sides, so that none is drawn more than LANE * 2.5
+    off its values."""
+    apart = LANE if sides <= 6 else LANE * 5 / (sides - 1)
+    return (index - (sides - 1) / 2) * apart
 
 
 def _spread(

@@ -13,7 +13,7 @@ import functools
 import io
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager, nullcontext, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -226,6 +226,7 @@ def main() -> None:
         # Descriptor 2 closed (`2>&-`): messages go nowhere. Left None, click would write
         # them to standard output, into the JSON or PDF the run writes there.
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives until the process ends
+    _never_unprintable(sys.stdout, sys.stderr)
     answer_ctrl_c()
     try:
         cli(prog_name="sheetgen")
@@ -247,6 +248,17 @@ def main() -> None:
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, 1)
             sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives until the process ends
+
+
+def _never_unprintable(*streams: Any) -> None:
+    """Text a stream's encoding lacks (a Greek name on a latin-1 terminal) is written as
+    ``\\u0391`` escapes, as Python writes standard error: what a command prints, often
+    after its file is written, must never fail it."""
+    for stream in streams:
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with suppress(OSError, ValueError):  # a closed stream: writing to it says so
+                reconfigure(errors="backslashreplace")
 
 
 @contextmanager
@@ -280,6 +292,15 @@ def _said(path: Path) -> None:
     """Tell the user where a document went, by its full path (unless to standard output)."""
     if str(path) != "-":
         click.echo(f"Wrote {path.absolute()}", err=True)
+
+
+def _check_source_date() -> None:
+    """Refuse a malformed SOURCE_DATE_EPOCH before anything is drawn or written. Every
+    command that makes a document checks it, even where this run dates no PDF (an HTML
+    booklet, a kept score sheet): one answer for one environment."""
+    from sheetgen.sourcedate import source_date_epoch
+
+    source_date_epoch()
 
 
 FORCE_HELP = "Replace the file at -o even if it is not a document of this kind."
@@ -424,7 +445,9 @@ scoring_option = click.option(
     "--target", type=WholeNumber(), show_default="the game's", help="Points that win the series."
 )
 @click.option(
-    "--games-to-play", type=WholeNumber(), help="With cards-left scoring: games in the series."
+    "--games-to-play",
+    type=WholeRange(1, MAX_GAMES),
+    help="With cards-left scoring: games in the series.",
 )
 @click.option("--title", help="A name for the series, printed on its sheets.")
 def new(
@@ -594,8 +617,10 @@ def undo(file: Path, yes: bool) -> None:
     # With --yes nothing was shown or asked: the game last when the lock is held goes,
     # even if another record added one meanwhile.
     removed, result = undo_game(file, expected=expected, waiting=_waiting(file))
-    click.echo(f"Removed {game_text(len(result.games) + 1, removed)}.")
-    click.echo(standings_text(result), nl=False)
+    number = len(result.games) + 1
+    with _already_written(file, f"game {number} was removed"):
+        click.echo(f"Removed {game_text(number, removed)}.")
+        click.echo(standings_text(result), nl=False)
 
 
 series_inputs = click.argument(
@@ -936,7 +961,9 @@ def _sent(sent: Sent) -> None:
 @scoring_option
 @click.option("--target", type=WholeRange(1), show_default="the game's", help="Points to win.")
 @click.option("--title", show_default="the game's sheet title", help="Heading of the sheet.")
-@click.option("--games-to-play", type=WholeRange(1), help="With cards-left scoring: games.")
+@click.option(
+    "--games-to-play", type=WholeRange(1, MAX_GAMES), help="With cards-left scoring: games."
+)
 @click.option(
     "--copies",
     type=WholeRange(1, MAX_COPIES),
@@ -986,6 +1013,7 @@ def sheet(
     from sheetgen.sheet import blank_sheet
     from sheetgen.table import parse_names
 
+    _check_source_date()
     definition = load_game(game or DEFAULT_GAME)
     figures = {"way": scoring, "target": target, "games_to_play": games_to_play}
     rules = ScoringRules.from_mapping(figures, definition.scoring)
@@ -1243,6 +1271,7 @@ def rules(
     if list_presets:
         click.echo(presets_text(game), nl=False)
         return
+    _check_source_date()
 
     given = click.get_current_context().get_parameter_source
     options = {
@@ -1343,6 +1372,7 @@ def fill(
 
     if split_dir is not None and output is not None:
         raise click.UsageError("give --split FOLDER or -o FILE, not both")
+    _check_source_date()
     title = _checked_title(title)
     found = _series_files(inputs)
     paths = found.paths

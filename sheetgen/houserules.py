@@ -10,7 +10,10 @@ The result is one validated, frozen HouseRules.
 
 from __future__ import annotations
 
+import errno
+import os
 import re
+import stat
 import textwrap
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -66,6 +69,8 @@ class HouseRules:
     toggles: Mapping[str, Any]
     definition: GameDef = field(compare=False, repr=False)
     extra: Path | None = None
+    # The table's own rules, read from ``extra`` once, when the rules were resolved.
+    extra_text: str | None = field(default=None, compare=False, repr=False)
     # The game's official rules for this many players, read with these (None: these are they).
     official: HouseRules | None = field(default=None, compare=False, repr=False)
 
@@ -151,14 +156,103 @@ def parse_settings(items: Iterable[str]) -> dict[str, str]:
 def _beside(house_rules: Path, extra: str) -> Path:
     """The house rules' ``extra`` file, which must sit in the house-rules file's folder or
     below it: a shared house-rules file cannot print /etc/passwd into a booklet."""
-    folder = house_rules.parent.resolve()
     path = house_rules.parent / extra
-    if not path.resolve().is_relative_to(folder):
+    try:
+        inside = path.resolve().is_relative_to(house_rules.parent.resolve())
+    except (OSError, RuntimeError) as exc:  # Python 3.11 reports a loop of links as the latter
+        raise _unusable(extra, exc) from None
+    if not inside:
         raise HouseRulesError(
             f"{extra} is outside the folder of the house-rules file; "
             "keep the table's Markdown beside it"
         )
     return path
+
+
+def _unusable(name: str, exc: OSError | RuntimeError | None = None) -> HouseRulesError:
+    """The refusal of a file name no file can be opened by: a NUL in it (``exc`` None), too
+    long a name, a loop of links. The name is escaped and, if very long, cut short."""
+    shown = repr(name) if len(name) <= 80 else f"{name[:60]!r}... ({len(name)} characters)"
+    if exc is None:
+        why = "holds a NUL character, which no file name can"
+    elif isinstance(exc, RuntimeError) or exc.errno == errno.ELOOP:
+        why = "cannot be opened (its links lead round in a loop)"
+    else:
+        why = f"cannot be opened ({(exc.strerror or str(exc)).lower()})"
+    return HouseRulesError(f"{shown} {why}; give the name of a Markdown file")
+
+
+def read_own_rules(path: Path, origin: Origin) -> str:
+    """The text of a table's own rules (Markdown), opened once and read from what was opened.
+
+    Named in a house-rules file, the file is opened one folder at a time from that file's
+    folder, following no link and no ``..``: swapping a name for a link to a private file
+    between a check and the opening cannot make it read another file. Named on the
+    command line, it is the user's own choice, links and all. Either way it must be a
+    regular file (not a FIFO that would block), at most a booklet's worth of UTF-8 text.
+    """
+    from sheetgen.markdown import MAX_MARKDOWN, check_size
+
+    try:
+        handle = _open_inside(path, origin.parent) if isinstance(origin, Path) else _open(path)
+        with os.fdopen(handle, "rb") as opened:
+            if not stat.S_ISREG(os.fstat(opened.fileno()).st_mode):
+                raise HouseRulesError(f"{path} is not a readable Markdown file")
+            raw = opened.read(4 * MAX_MARKDOWN + 1)
+    except OSError as exc:
+        raise HouseRulesError(
+            f"{path}: cannot read the table's own rules ({exc.strerror or exc})"
+        ) from None
+    if len(raw) > 4 * MAX_MARKDOWN:
+        raise HouseRulesError(
+            f"{path}: a booklet takes at most {MAX_MARKDOWN:,} characters of a table's own rules"
+        )
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise HouseRulesError(f"{path}: is not UTF-8 text (byte {exc.start})") from None
+    check_size(text, str(path))
+    return text
+
+
+_READ = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC
+
+
+def _open(path: Path) -> int:
+    return os.open(path, _READ)
+
+
+def _open_inside(path: Path, folder: Path) -> int:
+    """``path`` opened from ``folder`` down, one name at a time, through no link."""
+    try:
+        parts = path.relative_to(folder).parts
+    except ValueError:
+        parts = ("..",)
+    if not parts or ".." in parts:
+        raise HouseRulesError(
+            f"{path} is outside the folder of the house-rules file; keep the table's Markdown "
+            "beside it"
+        )
+    where = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        for part in parts[:-1]:
+            inner = os.open(part, _READ | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=where)
+            os.close(where)
+            where = inner
+        try:
+            return os.open(parts[-1], _READ | os.O_NOFOLLOW, dir_fd=where)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise HouseRulesError(
+                    f"{path} is a link; name the table's Markdown file itself"
+                ) from None
+            raise
+    except NotADirectoryError:
+        raise HouseRulesError(
+            f"{path}: a folder on its way is a link or not a folder; name the file itself"
+        ) from None
+    finally:
+        os.close(where)
 
 
 def resolve(
@@ -309,6 +403,9 @@ def _build(game: GameDef, merged: Mapping[str, tuple[Any, Origin]]) -> HouseRule
         toggles=values,
         definition=game,
         extra=values.get("extra"),
+        extra_text=checked("extra", read_own_rules, values["extra"], origin("extra"))
+        if values.get("extra") is not None
+        else None,
     )
 
 
@@ -413,8 +510,14 @@ def _value(game: GameDef, toggle: Toggle, value: Any, origin: Origin) -> Any:
         return None
     if not isinstance(value, (str, Path)) or not str(value).strip():
         raise HouseRulesError(f"{value!r} is not a file name; give a Markdown file")
+    if "\0" in str(value):
+        raise _unusable(str(value))
     extra = _beside(origin, str(value)) if isinstance(origin, Path) else Path(value)
-    if not extra.is_file():
+    try:
+        readable = extra.is_file()
+    except OSError as exc:
+        raise _unusable(str(value), exc) from None
+    if not readable:
         raise HouseRulesError(f"{extra} is not a readable Markdown file")
     return extra
 

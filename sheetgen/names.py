@@ -76,6 +76,18 @@ def is_control(char: str) -> bool:
     return unicodedata.category(char) in ("Cc", "Zl", "Zp") or char in BIDI_CONTROLS
 
 
+def refuse_half_characters(text: str, field: str) -> None:
+    """Refuse a lone surrogate: half of a character, which a ``\\ud800`` escape in JSON (or a
+    byte that is not UTF-8 in a command's arguments) gives, but no file or page can hold."""
+    half = next((char for char in text if "\ud800" <= char <= "\udfff"), None)
+    if half is not None:
+        raise RuleError(
+            f"{text!r} holds U+{ord(half):04X}, half of a character (a lone surrogate); "
+            "write the character itself, or escape both of its halves",
+            field=field,
+        )
+
+
 def normal(text: str) -> str:
     """The composed (NFC) form: ``José`` typed either way is one name."""
     return unicodedata.normalize("NFC", text)
@@ -93,6 +105,7 @@ def check_title(title: object, field: str) -> str:
         raise RuleError(f"{title!r} is not text", field=field)
     if not title.strip():
         raise RuleError("a title cannot be blank", field=field)
+    refuse_half_characters(title, field)
     control = next((char for char in title if is_control(char)), None)
     if control is not None:
         raise RuleError(

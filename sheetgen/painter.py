@@ -10,7 +10,6 @@ the sheet reads the same in black and white.
 from __future__ import annotations
 
 import io
-import os
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -23,6 +22,7 @@ from reportlab.pdfgen.canvas import Canvas
 from sheetgen import __version__, fonts
 from sheetgen.fitting import fit
 from sheetgen.layout import MIN_TEXT, Box, Grid, Layout, Rule, Text
+from sheetgen.sourcedate import source_date_epoch
 
 if TYPE_CHECKING:  # a blank sheet has no chart: the chart module loads with a filled one
     from sheetgen.chart import Chart
@@ -57,8 +57,9 @@ class Meta(NamedTuple):
 
 
 def reproducible() -> bool:
-    """True when SOURCE_DATE_EPOCH asks for byte-identical output."""
-    return bool(os.environ.get("SOURCE_DATE_EPOCH", "").strip())
+    """True when SOURCE_DATE_EPOCH asks for byte-identical output (a malformed one is
+    refused: reportlab would fail on it)."""
+    return source_date_epoch() is not None
 
 
 class Painter:
@@ -111,6 +112,7 @@ class Painter:
             if len(trace.points) < 2:
                 continue
             canvas.setDash(list(trace.dash) or [], 0)
+            canvas.setStrokeGray(trace.gray)
             # The stroked path as drawPath writes it ("n", the moves and lines, then "S"),
             # without a method call per point of every side's line.
             start, *rest = trace.points
@@ -118,6 +120,7 @@ class Painter:
             canvas.addLiteral(" ".join(["n", f"{fp_str(*start)} m", *lines]))
             canvas.addLiteral("S")
         canvas.setDash([], 0)
+        canvas.setStrokeGray(0)
         if chart.leaders:
             canvas.setLineWidth(0.4)
             leaders = canvas.beginPath()
@@ -261,33 +264,44 @@ def _in_box(box: Box, value: str, bold: bool = False) -> Text:
     return Text(value, box.x + box.width / 2, baseline, size, bold, "center")
 
 
+# Each marker's shape and whether it is filled white (hollow) or black (solid); the twelve
+# are six shapes, each hollow and solid (a cross and a plus are only stroked).
+_HOLLOW = frozenset({"circle", "triangle", "box", "lozenge", "vee"})
+
+
 def _marker(hollow: Any, solid: Any, kind: str, x: float, y: float) -> None:
     size = MARKER_SIZE
-    if kind == "circle":
-        _ellipse(hollow, x, y, size, size)
-    elif kind == "square":
-        solid.rect(x - size, y - size, 2 * size, 2 * size)
-    elif kind == "triangle":
-        hollow.moveTo(x - size, y - size)
-        hollow.lineTo(x + size, y - size)
-        hollow.lineTo(x, y + size * 1.1)
-        hollow.close()
-    elif kind == "wedge":
-        solid.moveTo(x - size, y + size)
-        solid.lineTo(x + size, y + size)
-        solid.lineTo(x, y - size * 1.1)
-        solid.close()
-    elif kind == "diamond":
-        solid.moveTo(x, y - size * 1.2)
-        solid.lineTo(x + size, y)
-        solid.lineTo(x, y + size * 1.2)
-        solid.lineTo(x - size, y)
-        solid.close()
+    path = hollow if kind in _HOLLOW else solid
+    if kind in ("circle", "disc"):
+        _ellipse(path, x, y, size, size)
+    elif kind in ("square", "box"):
+        path.rect(x - size, y - size, 2 * size, 2 * size)
+    elif kind in ("triangle", "delta"):
+        path.moveTo(x - size, y - size)
+        path.lineTo(x + size, y - size)
+        path.lineTo(x, y + size * 1.1)
+        path.close()
+    elif kind in ("wedge", "vee"):
+        path.moveTo(x - size, y + size)
+        path.lineTo(x + size, y + size)
+        path.lineTo(x, y - size * 1.1)
+        path.close()
+    elif kind in ("diamond", "lozenge"):
+        path.moveTo(x, y - size * 1.2)
+        path.lineTo(x + size, y)
+        path.lineTo(x, y + size * 1.2)
+        path.lineTo(x - size, y)
+        path.close()
+    elif kind == "plus":
+        path.moveTo(x - size * 1.2, y)
+        path.lineTo(x + size * 1.2, y)
+        path.moveTo(x, y - size * 1.2)
+        path.lineTo(x, y + size * 1.2)
     else:
-        solid.moveTo(x - size, y - size)
-        solid.lineTo(x + size, y + size)
-        solid.moveTo(x - size, y + size)
-        solid.lineTo(x + size, y - size)
+        path.moveTo(x - size, y - size)
+        path.lineTo(x + size, y + size)
+        path.moveTo(x - size, y + size)
+        path.lineTo(x + size, y - size)
 
 
 def _quarters(

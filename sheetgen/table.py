@@ -17,6 +17,7 @@ from sheetgen.names import (
     is_ignorable,
     name_key,
     normal,
+    refuse_half_characters,
     refuse_lookalikes,
 )
 
@@ -147,6 +148,7 @@ def check_name(name: object, field: str) -> str:
         raise RuleError("a name cannot be blank", field=field)
     if name != name.strip():
         raise RuleError(f"{name!r} starts or ends with spaces", field=field)
+    refuse_half_characters(name, field)
     control = next((char for char in name if is_control(char)), None)
     if control is not None:
         raise RuleError(

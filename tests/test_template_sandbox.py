@@ -7,7 +7,9 @@ gigabytes in one line. Every context any template of any game receives is walked
 
 from __future__ import annotations
 
+import os
 import shutil
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +21,7 @@ from markupsafe import Markup
 
 from sheetgen import templating
 from sheetgen.booklet import render_html
-from sheetgen.errors import GameDefinitionError
+from sheetgen.errors import GameDefinitionError, HouseRulesError
 from sheetgen.games import load_game, use_rules_dirs
 from sheetgen.houserules import resolve
 from sheetgen.language import Language
@@ -302,3 +304,75 @@ def test_the_html_booklet_forbids_every_fetch(tmp_path: Path) -> None:
     policy = "default-src 'none'; style-src 'unsafe-inline'; font-src data:; img-src data:"
     assert f'<meta http-equiv="Content-Security-Policy" content="{policy};' in head
     assert head.index("Content-Security-Policy") < head.index("<style>")
+
+
+# 3: the table's own rules are opened once, through no link, and read from what was opened.
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Path:
+    folder = tmp_path / "table"
+    folder.mkdir()
+    (folder / "ours.md").write_text("# Ours\n\nWe play to the end.\n", encoding="utf-8")
+    (folder / "house.toml").write_text('players = 4\nextra = "ours.md"\n', encoding="utf-8")
+    (tmp_path / "secret.md").write_text("# SECRET hunter2\n", encoding="utf-8")
+    return folder
+
+
+def test_own_rules_are_read_when_the_rules_are_resolved(table: Path) -> None:
+    rules = resolve(house_rules=table / "house.toml")
+    assert rules.extra_text == "# Ours\n\nWe play to the end.\n"
+
+
+@pytest.mark.parametrize(
+    ("make", "problem"),
+    [
+        (
+            lambda folder: (folder / "ours.md").symlink_to(folder.parent / "secret.md"),
+            "ours.md is outside the folder of the house-rules file",
+        ),
+        (
+            lambda folder: (folder / "ours.md").symlink_to("inside.md"),
+            "ours.md is a link; name the table's Markdown file itself",
+        ),
+    ],
+    ids=["outside", "inside"],
+)
+def test_own_rules_are_never_read_through_a_link(table: Path, make: Any, problem: str) -> None:
+    (table / "ours.md").rename(table / "inside.md")
+    make(table)
+    with pytest.raises(HouseRulesError) as refused:
+        resolve(house_rules=table / "house.toml")
+    assert problem in str(refused.value)
+    assert str(refused.value).startswith(f"{table / 'house.toml'}, extra: ")
+
+
+def test_own_rules_swapped_for_a_link_never_print_the_linked_file(table: Path) -> None:
+    """The attacker's race: ``ours.md`` flips between a plain file and a link to a private
+    file while the booklet is made (it printed the private file in 14 to 17 of 40 to 60
+    runs when the file was checked, then opened again by name)."""
+    plain, link = table / "plain.md", table / "link.md"
+    plain.write_text("# Ours\n", encoding="utf-8")
+    link.symlink_to(table.parent / "secret.md")
+    stop = threading.Event()
+
+    def flip() -> None:
+        while not stop.is_set():
+            for source in (plain, link):
+                os.link(source, table / "next.md", follow_symlinks=False)
+                os.replace(table / "next.md", table / "ours.md")
+
+    flipper = threading.Thread(target=flip)
+    flipper.start()
+    read: list[str] = []
+    try:
+        for _ in range(300):
+            try:
+                read.append(resolve(house_rules=table / "house.toml").extra_text or "")
+            except HouseRulesError:
+                read.append("refused")
+    finally:
+        stop.set()
+        flipper.join()
+    assert not any("SECRET" in text for text in read)
+    assert "# Ours\n" in read  # the race was run: the plain file was read at times
