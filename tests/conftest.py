@@ -50,12 +50,12 @@ import pytest
 from click.testing import CliRunner, Result
 from filelock import FileLock
 
-import sheetgen.booklet
+import sheetgen.booklet.build
 from sheetgen import fonts
-from sheetgen.booklet import rules_document
+from sheetgen.booklet.build import rules_document
 from sheetgen.cli import cli
-from sheetgen.houserules import HouseRules, resolve
-from sheetgen.language import ENGLISH, Language, language
+from sheetgen.game.houserules import HouseRules, resolve
+from sheetgen.game.language import ENGLISH, Language, language
 from sheetgen.paper import Paper
 from sheetgen.resources import rules_dir
 
@@ -261,7 +261,7 @@ def rendered(
     def get(*args: str, suffix: str = ".pdf") -> Path:
         def make(out: Path) -> None:
             with default_conditions(no_system_fonts), pytest.MonkeyPatch.context() as patch:
-                patch.setattr(sheetgen.booklet, "rules_document", rules_documents)
+                patch.setattr(sheetgen.booklet.build, "rules_document", rules_documents)
                 result = CliRunner().invoke(cli, [*args, "-o", str(out)], catch_exceptions=True)
             assert result.exit_code == 0, (args, result.output, result.exception)
 
@@ -286,7 +286,7 @@ class LayoutCount(logging.Handler):
 @contextlib.contextmanager
 def counting_layouts() -> Iterator[list[int]]:
     """The number of layouts of each booklet built inside the block, in order."""
-    logger = logging.getLogger("sheetgen.booklet")
+    logger = logging.getLogger("sheetgen.booklet.build")
     handler, level = LayoutCount(), logger.level
     logger.addHandler(handler)
     logger.setLevel(logging.DEBUG)
@@ -318,7 +318,7 @@ def _document_key(
 @pytest.fixture(scope="session")
 def rules_documents(once: Once, no_system_fonts: Path) -> Callable[..., bytes]:
     """``rules_documents(rules, paper=..., layout="pages", fmt="pdf", lang=ENGLISH)``:
-    ``sheetgen.booklet.rules_document``'s bytes for these house rules, made once a run in
+    ``sheetgen.booklet.build.rules_document``'s bytes for these house rules, made once a run in
     the default conditions (with the number of layouts it took, which ``booklet_layouts``
     reads). A game from outside the package is made afresh each time."""
     memo: dict[tuple[Any, ...], bytes] = {}
@@ -352,7 +352,7 @@ def rules_documents(once: Once, no_system_fonts: Path) -> Callable[..., bytes]:
 def rules_made_once(rules_documents: Callable[..., bytes], monkeypatch: pytest.MonkeyPatch) -> None:
     """For the rest of the test, ``sheetgen rules`` (and whatever else makes a rules
     document) takes it from ``rules_documents``: for tests of what is done with it."""
-    monkeypatch.setattr(sheetgen.booklet, "rules_document", rules_documents)
+    monkeypatch.setattr(sheetgen.booklet.build, "rules_document", rules_documents)
 
 
 def _booklet_key(

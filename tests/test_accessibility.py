@@ -9,8 +9,8 @@ import pikepdf
 import pytest
 from pdfcheck import PdfStructure, check_pdf_structure
 
-from sheetgen.booklet import rules_document
-from sheetgen.houserules import resolve
+from sheetgen.booklet.build import rules_document
+from sheetgen.game.houserules import resolve
 from sheetgen.paper import A4
 
 PDFUA_PART = "{http://www.aiim.org/pdfua/ns/id/}part"

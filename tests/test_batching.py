@@ -132,7 +132,7 @@ def test_workers_die_with_a_killed_parent() -> None:
 def test_kill_9_of_a_fill_batch_leaves_no_worker_running(tmp_path: Path) -> None:
     """A batch big enough for workers (asked for: the machine may be busy), killed once they
     are seen: they go with it."""
-    from sheetgen.fill import PARALLEL_FROM
+    from sheetgen.sheet.fill import PARALLEL_FROM
 
     source = (
         "players: [Ann, Bob, Cy]\ngames:\n" + "  - winner: Ann\n    left: {Bob: 4, Cy: 9}\n" * 30

@@ -13,9 +13,10 @@ import pytest
 from pagecheck import chars_text, read_chars
 from pypdf import PdfReader
 
-from sheetgen import __version__, booklet
-from sheetgen.booklet import asset_path, build_booklet
-from sheetgen.houserules import resolve
+from sheetgen import __version__
+from sheetgen.booklet import build as booklet
+from sheetgen.booklet.build import asset_path, build_booklet
+from sheetgen.game.houserules import resolve
 from sheetgen.paper import A4, LETTER
 
 # The module's booklets are rendered once: its tests run in one xdist worker.
@@ -273,8 +274,8 @@ def test_house_rules_box_lists_the_differences(toggled: Rendered) -> None:
 
 
 def test_worked_example_is_computed_for_this_table(teams: Rendered) -> None:
-    from sheetgen.scoring import Game, ScoringRules, game_points, max_points
-    from sheetgen.table import make_table
+    from sheetgen.game.scoring import Game, ScoringRules, game_points, max_points
+    from sheetgen.game.seating import make_table
 
     table = make_table(
         ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"],

@@ -6,8 +6,10 @@ from typing import Any
 
 import pytest
 
-from sheetgen import booklet, houserules, templating
-from sheetgen.houserules import differences, official_rules, resolve
+from sheetgen.booklet import build as booklet
+from sheetgen.booklet import templating
+from sheetgen.game import houserules
+from sheetgen.game.houserules import differences, official_rules, resolve
 from sheetgen.paper import A4
 
 

@@ -42,9 +42,9 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas
 
-from sheetgen.booklet import render_html, rules_document
-from sheetgen.houserules import resolve
-from sheetgen.imposition import half_paper
+from sheetgen.booklet.build import render_html, rules_document
+from sheetgen.booklet.imposition import half_paper
+from sheetgen.game.houserules import resolve
 from sheetgen.paper import A4, LETTER, Paper
 from sheetgen.resources import fonts_dir
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from sheetgen.booklet import render_html
-from sheetgen.cards import POINTS_PER_UNIT, face, lay_out
-from sheetgen.houserules import resolve
+from sheetgen.booklet.build import render_html
+from sheetgen.game.examples import POINTS_PER_UNIT, face, lay_out
+from sheetgen.game.houserules import resolve
 from sheetgen.paper import A4, LETTER
 
 

@@ -84,7 +84,7 @@ def test_an_english_blank_sheet_loads_only_what_it_draws(tmp_path) -> None:
         f"    cli(['sheet', '-o', {str(tmp_path / 's.pdf')!r}], prog_name='sheetgen')\n"
         "except SystemExit as exit:\n"
         "    assert not exit.code, exit.code\n"
-        "unwanted = ('babel', 'pikepdf', 'sheetgen.printing', 'sheetgen.chart', 'subprocess')\n"
+        "unwanted = ('babel', 'pikepdf', 'sheetgen.printing', 'sheetgen.sheet.chart', 'subprocess')\n"
         "print(sorted(name for name in unwanted if name in sys.modules))\n"
     )
     result = subprocess.run(

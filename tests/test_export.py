@@ -8,7 +8,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from sheetgen.seriesfile import load_series
+from sheetgen.series.file import load_series
 
 FRIDAY = """\
 title: Friday nights

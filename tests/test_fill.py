@@ -10,13 +10,13 @@ import pdfplumber
 import pikepdf
 import pytest
 
-from sheetgen import fill
 from sheetgen.batching import Workers
-from sheetgen.export_md import markdown_export
-from sheetgen.fill import fill_pdf, filled_pages, load_results
+from sheetgen.game.scoring import score_series
 from sheetgen.paper import paper
-from sheetgen.scoring import score_series
-from sheetgen.seriesfile import load_series, series_paths
+from sheetgen.series.file import load_series, series_paths
+from sheetgen.series.markdown import markdown_export
+from sheetgen.sheet import fill
+from sheetgen.sheet.fill import fill_pdf, filled_pages, load_results
 
 # The module's series and sheets are made once: its tests run in one xdist worker.
 pytestmark = pytest.mark.xdist_group("test_fill")

@@ -8,8 +8,8 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sheetgen.fitting import ELLIPSIS, fit, wrap
 from sheetgen.fonts import string_width
+from sheetgen.sheet.fitting import ELLIPSIS, fit, wrap
 
 
 class Counting:

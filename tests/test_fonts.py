@@ -17,7 +17,7 @@ from conftest import machine_font_covering
 from sheetgen import fonts
 from sheetgen.errors import FontCoverageError
 from sheetgen.paper import paper
-from sheetgen.sheet import blank_sheet
+from sheetgen.sheet.blank import blank_sheet
 
 ARC = "\u2312"  # in DejaVu Sans Mono, not in DejaVu Sans
 CJK = "王芳"

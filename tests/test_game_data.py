@@ -19,11 +19,11 @@ from sheetgen.errors import (
     SeriesFileError,
     SheetgenError,
 )
-from sheetgen.games import RULES_PATH_ENV, load_game
-from sheetgen.houserules import resolve
+from sheetgen.game.definition import RULES_PATH_ENV, load_game
+from sheetgen.game.houserules import resolve
+from sheetgen.game.seating import deal, make_table
 from sheetgen.numbers import whole_number
 from sheetgen.resources import rules_dir
-from sheetgen.table import deal, make_table
 
 
 def copy_skip_bo(folder: Path, name: str, **changes: str) -> Path:

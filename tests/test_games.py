@@ -12,8 +12,8 @@ import pdfplumber
 import pytest
 from pagecheck import chars_text, read_chars
 
-from sheetgen.booklet import render_html
-from sheetgen.houserules import resolve
+from sheetgen.booklet.build import render_html
+from sheetgen.game.houserules import resolve
 from sheetgen.paper import A4
 
 A4_POINTS = (595, 842)
@@ -389,8 +389,8 @@ def test_every_game_definition_pickles_for_fill_s_workers() -> None:
     (MappingProxyType) in a game definition could not be pickled, and the batch failed."""
     import pickle
 
-    from sheetgen.games import game_folders, load_game
-    from sheetgen.language import translated
+    from sheetgen.game.definition import game_folders, load_game
+    from sheetgen.game.language import translated
 
     for game_id in game_folders():
         for code in ("en", "de"):

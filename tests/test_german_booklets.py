@@ -31,9 +31,9 @@ from pagecheck import (
 )
 from test_booklet_pages import PAPERS, Booklet, colophon_and_back_cover, column_headings
 
-from sheetgen.booklet import render_html, rules_document
-from sheetgen.houserules import resolve
-from sheetgen.language import Language, glossary
+from sheetgen.booklet.build import render_html, rules_document
+from sheetgen.game.houserules import resolve
+from sheetgen.game.language import Language, glossary
 from sheetgen.paper import A4, LETTER, Paper
 
 GERMAN = Language("de")

@@ -9,7 +9,7 @@ import click
 import pytest
 
 from sheetgen.cli import COMMAND_ORDER, RULES_SECTIONS, cli
-from sheetgen.games import game_ids, load_game
+from sheetgen.game.definition import game_ids, load_game
 
 
 def _help(runner, *args: str) -> str:

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sheetgen.seriesfile import load_series
+from sheetgen.series.file import load_series
 
 FAST = settings(
     max_examples=60,

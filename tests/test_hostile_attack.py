@@ -27,15 +27,16 @@ from hostile import (
     users,
 )
 
-from sheetgen import compiledcache, fill
 from sheetgen.batching import usable_cores
-from sheetgen.compiledcache import CompiledTemplates, private_folder
+from sheetgen.booklet import compiledcache
+from sheetgen.booklet.compiledcache import CompiledTemplates, private_folder
+from sheetgen.booklet.pictures import check_picture
+from sheetgen.booklet.templating import make_environment, render_template
 from sheetgen.errors import GameDefinitionError
 from sheetgen.paper import paper
-from sheetgen.pictures import check_picture
 from sheetgen.resources import rules_dir
-from sheetgen.seriesfile import series_paths
-from sheetgen.templating import make_environment, render_template
+from sheetgen.series.file import series_paths
+from sheetgen.sheet import fill
 
 __all__ = ["users"]  # the fixture, imported for pytest to find
 
@@ -98,7 +99,7 @@ def _interrupted_at_start(
 
 
 # Where the Ctrl-C lands: while click loads, and while the sheet's own modules load.
-@pytest.mark.parametrize("at", ["click", "sheetgen.layout"])
+@pytest.mark.parametrize("at", ["click", "sheetgen.sheet.layout"])
 def test_ctrl_c_while_the_command_line_is_imported_exits_quietly_with_130(
     folder: Path, at: str
 ) -> None:
@@ -538,8 +539,8 @@ def test_both_yaml_readers_see_nothing_and_tags_alike(
     monkeypatch: pytest.MonkeyPatch, text: str, message: str
 ) -> None:
     """libyaml's reader (the usual one) and the pure-Python one (deeply nested text)."""
-    from sheetgen import seriesfile
     from sheetgen.errors import SeriesFileError
+    from sheetgen.series import file as seriesfile
 
     for reader in (seriesfile._text_loader, lambda: None):
         monkeypatch.setattr(seriesfile, "_text_loader", reader)

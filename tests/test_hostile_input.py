@@ -545,7 +545,7 @@ def test_a_name_too_long_is_refused_by_its_length(folder: Path) -> None:
 
 
 def test_repeated_headings_in_extra_are_linear_and_the_input_is_capped(folder: Path) -> None:
-    from sheetgen.markdown import MAX_MARKDOWN, render_markdown
+    from sheetgen.booklet.markdown import MAX_MARKDOWN, render_markdown
 
     rendered = render_markdown("# Same\n" * 4000, id_prefix="x")
     ids = [heading.id for heading in rendered.headings]
@@ -615,7 +615,7 @@ def test_a_newline_is_called_a_control_character(folder: Path) -> None:
 # do since numbers are bounded, but a bug or an exhausted machine still could.
 FRAGILE = """\
 import sys
-from sheetgen import fill
+from sheetgen.sheet import fill
 drawn = fill._paint_series
 def fragile(painter, result, *args, **kwargs):
     if result.series.title == "Breaks":

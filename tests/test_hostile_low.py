@@ -20,8 +20,8 @@ import pytest
 from hostile import assert_clean, assert_refused, run, snapshot, temporaries
 from pagecheck import page_texts
 
-import sheetgen.seriesfile
-from sheetgen.chart import DASHES, LANE, MARKERS, lane_offset, side_look
+import sheetgen.series.file
+from sheetgen.sheet.chart import DASHES, LANE, MARKERS, lane_offset, side_look
 
 GAMES = Path(__file__).parent / "games"
 HALF = (
@@ -313,13 +313,13 @@ def test_a_file_saved_while_it_is_changed_is_left_as_saved(
     if save is _same_size_same_time:
         saved = HALF_SAVED.replace("Bob: 1", "Bob: 3", 1).encode("utf-8")
     args, edit = COMMANDS[command]
-    original = getattr(sheetgen.seriesfile, edit)
+    original = getattr(sheetgen.series.file, edit)
 
     def editor_saves_meanwhile(*given: Any) -> Any:
         save(path, saved)
         return original(*given)
 
-    monkeypatch.setattr(sheetgen.seriesfile, edit, editor_saves_meanwhile)
+    monkeypatch.setattr(sheetgen.series.file, edit, editor_saves_meanwhile)
     result = runner(*args)
     assert result.exit_code == 1
     assert result.stderr == CHANGED

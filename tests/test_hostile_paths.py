@@ -26,8 +26,8 @@ from hostile import (
     users,
 )
 
-from sheetgen.scoring import Game
-from sheetgen.seriesfile import record_game
+from sheetgen.game.scoring import Game
+from sheetgen.series.file import record_game
 
 __all__ = ["users"]  # the fixture, imported for pytest to find
 

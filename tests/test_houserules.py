@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sheetgen.errors import ChoiceError, HouseRulesError, SheetgenError
-from sheetgen.games import load_game
-from sheetgen.houserules import differences, resolve
+from sheetgen.game.definition import load_game
+from sheetgen.game.houserules import differences, resolve
 
 SKIP_BO = load_game("skip-bo")
 
@@ -130,7 +130,7 @@ def test_bad_file_values_name_the_file_and_key(tmp_path: Path) -> None:
     ],
 )
 def test_bad_house_rules_files(tmp_path: Path, text: str, message: str) -> None:
-    from sheetgen.games import game_ids, load_game
+    from sheetgen.game.definition import game_ids, load_game
 
     path = write(tmp_path, text)
     with pytest.raises(SheetgenError) as error:

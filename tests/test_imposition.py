@@ -19,11 +19,9 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas
 
-from sheetgen import booklet
-from sheetgen.booklet import rules_document
-from sheetgen.errors import ChoiceError
-from sheetgen.houserules import resolve
-from sheetgen.imposition import (
+from sheetgen.booklet import build as booklet
+from sheetgen.booklet.build import rules_document
+from sheetgen.booklet.imposition import (
     HALF_PAPERS,
     Sheet,
     half_paper,
@@ -31,6 +29,8 @@ from sheetgen.imposition import (
     padded_pages,
     saddle_stitch_order,
 )
+from sheetgen.errors import ChoiceError
+from sheetgen.game.houserules import resolve
 from sheetgen.paper import A4, LETTER, Paper
 from sheetgen.preview import PREVIEW_DPI
 from sheetgen.resources import fonts_dir

@@ -24,10 +24,8 @@ from test_sheet_fit import (
     sheet_pages,
 )
 
-from sheetgen.export import export_season, export_series
-from sheetgen.fill import fill_pdf, filled_pages, status_line
-from sheetgen.games import game_ids, load_game
-from sheetgen.language import (
+from sheetgen.game.definition import game_ids, load_game
+from sheetgen.game.language import (
     LOCALE_DIR,
     SOURCE,
     Language,
@@ -38,11 +36,13 @@ from sheetgen.language import (
     languages,
     system_language,
 )
+from sheetgen.game.scoring import score_series
+from sheetgen.game.wording import labels
 from sheetgen.paper import paper
-from sheetgen.scoring import score_series
-from sheetgen.seriesfile import load_series
-from sheetgen.sheet import blank_sheet
-from sheetgen.wording import labels
+from sheetgen.series.export import export_season, export_series
+from sheetgen.series.file import load_series
+from sheetgen.sheet.blank import blank_sheet
+from sheetgen.sheet.fill import fill_pdf, filled_pages, status_line
 
 ROOT = Path(__file__).resolve().parent.parent
 OTHERS = [code for code in languages() if code != SOURCE]

@@ -32,10 +32,10 @@ from pagecheck import (
 from pypdf import PdfReader
 from test_rules_text import body_text
 
-from sheetgen.booklet import build_context, render_html
+from sheetgen.booklet.build import build_context, render_html
 from sheetgen.cli import cli
-from sheetgen.houserules import resolve
-from sheetgen.language import Language, glossary
+from sheetgen.game.houserules import resolve
+from sheetgen.game.language import Language, glossary
 from sheetgen.paper import A4, LETTER, Paper
 from sheetgen.resources import rules_dir
 

@@ -12,9 +12,10 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
+from sheetgen.booklet.templating import make_environment, render_string
 from sheetgen.errors import GameDefinitionError
-from sheetgen.games import game_ids, load_game, use_rules_dirs
-from sheetgen.language import (
+from sheetgen.game.definition import game_ids, load_game, use_rules_dirs
+from sheetgen.game.language import (
     SOURCE,
     Language,
     booklet_language,
@@ -23,7 +24,6 @@ from sheetgen.language import (
     languages,
     layer_problems,
 )
-from sheetgen.templating import make_environment, render_string
 
 ROOT = Path(__file__).resolve().parent.parent
 POCKET = ROOT / "tests" / "games" / "pocket-bo"
@@ -198,8 +198,8 @@ def german_pocket(tmp_path: Path) -> Any:
 
 
 def test_a_complete_language_folder_renders_a_booklet_in_it(german_pocket: Path) -> None:
-    from sheetgen.booklet import render_html
-    from sheetgen.houserules import resolve
+    from sheetgen.booklet.build import render_html
+    from sheetgen.game.houserules import resolve
     from sheetgen.paper import paper
 
     game = load_game("pocket-bo")

@@ -19,9 +19,9 @@ import pytest
 from pagecheck import Page, pages_with, problems, read_pages
 from pypdf import PdfReader
 
-from sheetgen.booklet import render_html
-from sheetgen.houserules import resolve
-from sheetgen.language import ENGLISH, Language, glossary
+from sheetgen.booklet.build import render_html
+from sheetgen.game.houserules import resolve
+from sheetgen.game.language import ENGLISH, Language, glossary
 from sheetgen.paper import A4, LETTER
 
 pytestmark = pytest.mark.xdist_group("spite-de")

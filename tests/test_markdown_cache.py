@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from sheetgen import markdown
-from sheetgen.markdown import ContentsEntry, RenderedMarkdown, render_markdown
+from sheetgen.booklet import markdown
+from sheetgen.booklet.markdown import ContentsEntry, RenderedMarkdown, render_markdown
 
 TEXT = "# Setting up\n\nShuffle the **whole** deck.\n\n## Who starts\n\n- the dealer's left\n"
 

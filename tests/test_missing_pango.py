@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from sheetgen.weasy import missing_pango_message
+from sheetgen.booklet.weasy import missing_pango_message
 
 FAILURE = (
     "cannot load library 'libpango-1.0-0': libpango-1.0-0: cannot open shared object file: "

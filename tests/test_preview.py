@@ -10,7 +10,7 @@ from PIL import Image
 from sheetgen.errors import OutputError
 from sheetgen.paper import paper
 from sheetgen.preview import PREVIEW_DPI, in_format, pdf_to_png
-from sheetgen.sheet import blank_sheet
+from sheetgen.sheet.blank import blank_sheet
 
 
 @pytest.fixture(scope="module")

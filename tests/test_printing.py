@@ -513,7 +513,7 @@ def test_scheduler_stops_and_leaves_no_process(tmp_path) -> None:
 
 
 def test_lp_arguments_carry_every_option() -> None:
-    from sheetgen.sheet import blank_sheet
+    from sheetgen.sheet.blank import blank_sheet
 
     [job] = printing.score_sheet_plan(blank_sheet(title="Tuesday").pdf, copies=4)
     assert printing.lp_arguments(job, "office") == [
@@ -574,7 +574,7 @@ def test_readme_printing_section_starts_with_print() -> None:
 )
 def test_paper_warning(papers, warning) -> None:
     from sheetgen.paper import A4
-    from sheetgen.sheet import blank_sheet
+    from sheetgen.sheet.blank import blank_sheet
 
     plan = printing.score_sheet_plan(blank_sheet(paper=A4).pdf)
     printer = printing.Printer("office", False, True, papers, papers[0] if papers else None)

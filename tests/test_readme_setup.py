@@ -121,7 +121,7 @@ def test_the_checkouts_venv_stays_out_of_the_sdist_and_the_copy_check(
     (sdist,) = out.glob("sheetgen-*.tar.gz")
     with tarfile.open(sdist) as archive:
         names = archive.getnames()
-    assert any(name.endswith("/sheetgen/cli.py") for name in names)
+    assert any(name.endswith("/sheetgen/cli/__init__.py") for name in names)
     assert not [name for name in names if "/.venv/" in name or "site-packages" in name]
     tool = ROOT.parent / "shared" / "tools" / "check-copied"
     if tool.is_file():

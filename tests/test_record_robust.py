@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from hostile import run, start
 
-from sheetgen.scoring import Game, score_series
-from sheetgen.seriesfile import load_series, record_game
+from sheetgen.game.scoring import Game, score_series
+from sheetgen.series.file import load_series, record_game
 
 pytestmark = pytest.mark.slow
 

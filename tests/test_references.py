@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from pagecheck import read_pages
 
-from sheetgen.booklet import rules_document
-from sheetgen.houserules import resolve
-from sheetgen.language import language
+from sheetgen.booklet.build import rules_document
+from sheetgen.game.houserules import resolve
+from sheetgen.game.language import language
 from sheetgen.paper import A4, LETTER, Paper
 
 # see "Scoring" (page 5); inside brackets: (siehe „Wertung“, Seite 5).
@@ -97,8 +97,8 @@ def test_on_a_screen_a_reference_is_a_link_to_its_heading() -> None:
 
 def test_a_title_with_an_apostrophe_is_found_as_markdown_writes_it() -> None:
     """markdown-it leaves an apostrophe as it is; the title is looked for the same way."""
-    from sheetgen.booklet import Chapter, _with_references
-    from sheetgen.markdown import ContentsEntry
+    from sheetgen.booklet.build import Chapter, _with_references
+    from sheetgen.booklet.markdown import ContentsEntry
 
     chapter = Chapter("", (ContentsEntry(2, "s5-partners-piles", "Your partner's piles"),))
     html = "<p>see &quot;Your partner's piles&quot;.</p>"

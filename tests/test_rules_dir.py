@@ -19,7 +19,7 @@ import pdfplumber
 import pytest
 from pagecheck import page_texts
 
-from sheetgen.games import RULES_PATH_ENV
+from sheetgen.game.definition import RULES_PATH_ENV
 
 GAMES = Path(__file__).parent / "games"
 POCKET = ["--rules-dir", str(GAMES)]
@@ -107,8 +107,8 @@ def test_set_changes_the_games_own_toggle_in_the_booklet(pocket_booklet: bytes) 
 
 
 def test_a_house_rules_file_sets_the_same_toggle(runner: Any, tmp_path: Path) -> None:
-    from sheetgen.games import use_rules_dirs
-    from sheetgen.houserules import differences, resolve
+    from sheetgen.game.definition import use_rules_dirs
+    from sheetgen.game.houserules import differences, resolve
 
     (tmp_path / "ours.toml").write_text(
         'game = "pocket-bo"\ndiscard-piles = 3\nplayers = 3\n', encoding="utf-8"
@@ -176,7 +176,7 @@ def test_bad_settings_name_the_game_and_the_toggle(
 
 
 def test_set_reaches_skip_bos_own_toggles(runner: Any) -> None:
-    from sheetgen.houserules import resolve
+    from sheetgen.game.houserules import resolve
 
     rules = resolve(
         settings={"first-player": "youngest", "must-play-stock": "yes", "target": "300"}

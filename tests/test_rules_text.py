@@ -18,10 +18,10 @@ import pytest
 from pagecheck import page_texts
 from pypdf import PdfReader
 
-from sheetgen.booklet import build_booklet, render_html
-from sheetgen.games import RULES_PATH_ENV
-from sheetgen.houserules import resolve
-from sheetgen.language import language
+from sheetgen.booklet.build import build_booklet, render_html
+from sheetgen.game.definition import RULES_PATH_ENV
+from sheetgen.game.houserules import resolve
+from sheetgen.game.language import language
 from sheetgen.paper import A4
 from sheetgen.resources import rules_dir
 
@@ -970,7 +970,7 @@ def test_review3_4_german_capitalises_the_youngest_and_speaks_of_colours() -> No
 
 
 def test_review3_3_the_drawn_discard_goes_downwards_as_strategy_advises() -> None:
-    from sheetgen.cards import load_examples
+    from sheetgen.game.examples import load_examples
 
     folder = rules_dir() / "skip-bo"
     for layer in (None, folder / "de"):

@@ -7,9 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sheetgen.errors import RuleError
-from sheetgen.games import load_game
-from sheetgen.scoring import Game, ScoringRules, Series, game_points, max_points, score_series
-from sheetgen.table import deal, make_table
+from sheetgen.game.definition import load_game
+from sheetgen.game.scoring import Game, ScoringRules, Series, game_points, max_points, score_series
+from sheetgen.game.seating import deal, make_table
 
 SKIP_BO = load_game("skip-bo")
 default_stock = SKIP_BO.default_stock

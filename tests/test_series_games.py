@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from pagecheck import page_texts
 
 from sheetgen.errors import RuleError
-from sheetgen.games import load_game
-from sheetgen.scoring import CARDS_LEFT, Game, ScoringRules, Series, score_series
-from sheetgen.table import make_table
+from sheetgen.game.definition import load_game
+from sheetgen.game.scoring import CARDS_LEFT, Game, ScoringRules, Series, score_series
+from sheetgen.game.seating import make_table
 
 
 def first_page(pdf: bytes) -> tuple[str, list[dict[str, Any]]]:
@@ -74,7 +74,7 @@ def test_a_blank_spite_and_malice_sheet_has_two_columns(runner: Any, tmp_path: P
 
 
 def test_a_file_without_game_stays_skip_bo(tmp_path: Path) -> None:
-    from sheetgen.seriesfile import load_series
+    from sheetgen.series.file import load_series
 
     path = tmp_path / "old.yaml"
     path.write_text("players: [Ann, Bob]\ngames:\n", encoding="utf-8")
@@ -93,7 +93,7 @@ def test_a_file_without_game_stays_skip_bo(tmp_path: Path) -> None:
 )
 def test_bad_game_and_scoring_keys_are_named(tmp_path: Path, text: str, message: str) -> None:
     from sheetgen.errors import SeriesFileError
-    from sheetgen.seriesfile import load_series
+    from sheetgen.series.file import load_series
 
     path = tmp_path / "s.yaml"
     path.write_text(text, encoding="utf-8")

@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from hostile import snapshot, temporaries
 
-from sheetgen import seriesfile
 from sheetgen.errors import RuleError, SeriesFileError
+from sheetgen.game.scoring import ScoringRules
 from sheetgen.limits import MAX_GAMES, MAX_SERIES_BYTES, MAX_SERIES_DEPTH, MAX_SERIES_GAMES
-from sheetgen.scoring import ScoringRules
+from sheetgen.series import file as seriesfile
 
 TOO_BIG = (
     "is larger than 10 MB, the most a series file may hold "

@@ -10,8 +10,8 @@ import pytest
 from hostile import start
 
 from sheetgen.errors import SeriesFileError
-from sheetgen.scoring import score_series
-from sheetgen.seriesfile import load_scored, load_series, parse_series
+from sheetgen.game.scoring import score_series
+from sheetgen.series.file import load_scored, load_series, parse_series
 
 EXAMPLE = """\
 title: Friday nights        # optional
@@ -486,7 +486,7 @@ def test_record_rejects_unknown_winner_and_repeated_player(runner, tmp_path: Pat
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from sheetgen.names import is_ignorable, normal, skeleton  # noqa: E402
+from sheetgen.game.names import is_ignorable, normal, skeleton  # noqa: E402
 
 NAME = st.text(
     # Latin, Greek and Cyrillic, as the bundled typeface prints them (new refuses the rest).
@@ -521,8 +521,8 @@ def test_any_names_and_games_round_trip(
     from hypothesis import assume
 
     from sheetgen.errors import FontCoverageError
-    from sheetgen.scoring import Game
-    from sheetgen.seriesfile import create_series, record_game
+    from sheetgen.game.scoring import Game
+    from sheetgen.series.file import create_series, record_game
 
     folder = tmp_path_factory.mktemp("rt")
     path = folder / f"s{suffix}"
@@ -566,7 +566,7 @@ def test_libyaml_reader_sees_the_tags_and_values_of_the_base_loader(text: str) -
     # resolver: every node must come out with the same tag, style and text.
     import yaml
 
-    from sheetgen.seriesfile import _text_loader
+    from sheetgen.series.file import _text_loader
 
     def tree(node: yaml.Node) -> object:
         if isinstance(node, yaml.MappingNode):

@@ -236,7 +236,7 @@ def test_every_write_checks_the_way_again_when_it_writes(
 # sheetgen with the lock's timeout (LOCK_TIMEOUT, 30 seconds) set by its first argument.
 SHORT_WAIT = """\
 import sys
-from sheetgen import seriesfile
+from sheetgen.series import file as seriesfile
 seriesfile.LOCK_TIMEOUT = float(sys.argv.pop(1))
 from sheetgen.cli import main
 sys.argv[0] = "sheetgen"

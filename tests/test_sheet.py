@@ -13,7 +13,7 @@ import pytest
 
 from sheetgen import __version__
 from sheetgen.paper import paper
-from sheetgen.sheet import blank_sheet
+from sheetgen.sheet.blank import blank_sheet
 
 EDGE = 18.0
 LONG_NAMES = [
@@ -258,8 +258,8 @@ def test_help_has_an_example(runner) -> None:
 
 
 def test_reminder_follows_the_games_own_figures_and_words() -> None:
-    from sheetgen.games import load_game
-    from sheetgen.scoring import ScoringRules
+    from sheetgen.game.definition import load_game
+    from sheetgen.game.scoring import ScoringRules
 
     pdf = blank_sheet(
         paper=paper("letter"),

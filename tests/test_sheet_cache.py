@@ -13,13 +13,16 @@ from typing import Any
 import pytest
 from pagecheck import side_texts
 
-from sheetgen import booklet, compiledcache, language, sheet
-from sheetgen.booklet import rules_document
+from sheetgen.booklet import build as booklet
+from sheetgen.booklet import compiledcache
+from sheetgen.booklet.build import rules_document
 from sheetgen.fonts import SystemFont, Typeface
-from sheetgen.games import RULES_PATH_ENV
-from sheetgen.houserules import HouseRules, resolve
+from sheetgen.game import language
+from sheetgen.game.definition import RULES_PATH_ENV
+from sheetgen.game.houserules import HouseRules, resolve
 from sheetgen.paper import A4, LETTER
 from sheetgen.resources import rules_dir
+from sheetgen.sheet import blank as sheet
 
 
 @pytest.fixture

@@ -15,17 +15,17 @@ import pdfplumber
 import pikepdf
 import pytest
 
-from sheetgen.booklet import build_booklet
-from sheetgen.chart import race_chart
-from sheetgen.fill import fill_pdf, filled_pages
+from sheetgen.booklet.build import build_booklet
 from sheetgen.fonts import string_width
-from sheetgen.games import load_game
-from sheetgen.houserules import resolve
-from sheetgen.layout import GAME_COLUMN, MARGIN, MIN_ROW
+from sheetgen.game.definition import load_game
+from sheetgen.game.houserules import resolve
+from sheetgen.game.scoring import score_series
 from sheetgen.paper import paper
-from sheetgen.scoring import score_series
-from sheetgen.seriesfile import load_series
-from sheetgen.sheet import blank_sheet
+from sheetgen.series.file import load_series
+from sheetgen.sheet.blank import blank_sheet
+from sheetgen.sheet.chart import race_chart
+from sheetgen.sheet.fill import fill_pdf, filled_pages
+from sheetgen.sheet.layout import GAME_COLUMN, MARGIN, MIN_ROW
 
 PAPERS = ("letter", "a4")
 SIX = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"]
@@ -510,7 +510,7 @@ def test_names_break_at_spaces_and_hyphens_never_inside_a_word(name: str) -> Non
 def test_pages_of_one_shape_share_their_frame_and_keep_their_own_words() -> None:
     """The grid and slots of a page are worked out once per shape; the title, status
     and names are each sheet's own."""
-    from sheetgen.layout import Heading, SheetSpec, layout_sheet
+    from sheetgen.sheet.layout import Heading, SheetSpec, layout_sheet
 
     def spec(title: str, names: list[str], status: str) -> SheetSpec:
         return SheetSpec(
@@ -543,7 +543,7 @@ def test_pages_of_one_shape_share_their_frame_and_keep_their_own_words() -> None
 @pytest.mark.parametrize("name", ["letter", "a4"])
 def test_the_totals_label_keeps_clear_of_the_game_column_s_rules(lang: str, name: str) -> None:
     """The print reviewer measured German "Summe" 0.33 pt from each rule of the game column."""
-    from sheetgen.language import language
+    from sheetgen.game.language import language
 
     words = language(lang)
     label = words._("Total")

@@ -10,15 +10,15 @@ from typing import Any
 
 import pytest
 
-from sheetgen.chart import LANE, STROKE, lane_offset, race_chart
-from sheetgen.fill import fill_pdf, filled_pages
 from sheetgen.fonts import string_width
-from sheetgen.games import load_game
-from sheetgen.layout import GAME_COLUMN, MARGIN, MAX_ROW, MIN_ROW, WRITING_ROW
+from sheetgen.game.definition import load_game
+from sheetgen.game.scoring import ScoringRules, score_series
 from sheetgen.paper import paper
-from sheetgen.scoring import ScoringRules, score_series
-from sheetgen.seriesfile import load_series
-from sheetgen.sheet import blank_sheet
+from sheetgen.series.file import load_series
+from sheetgen.sheet.blank import blank_sheet
+from sheetgen.sheet.chart import LANE, STROKE, lane_offset, race_chart
+from sheetgen.sheet.fill import fill_pdf, filled_pages
+from sheetgen.sheet.layout import GAME_COLUMN, MARGIN, MAX_ROW, MIN_ROW, WRITING_ROW
 from tests.test_sheet_fit import (
     LONG_NAMES,
     Words,

@@ -19,15 +19,15 @@ import pytest
 from hostile import PACKAGE_ROOT, assert_refused, run, snapshot, temporaries
 from markupsafe import Markup
 
-from sheetgen import templating
-from sheetgen.booklet import render_html
+from sheetgen.booklet import templating
+from sheetgen.booklet.build import render_html
+from sheetgen.booklet.pictures import check_picture
+from sheetgen.booklet.templating import make_environment, render_string, template_data
 from sheetgen.errors import GameDefinitionError, HouseRulesError
-from sheetgen.games import load_game, use_rules_dirs
-from sheetgen.houserules import resolve
-from sheetgen.language import Language
+from sheetgen.game.definition import load_game, use_rules_dirs
+from sheetgen.game.houserules import resolve
+from sheetgen.game.language import Language
 from sheetgen.paper import A4, LETTER
-from sheetgen.pictures import check_picture
-from sheetgen.templating import make_environment, render_string, template_data
 
 BOX = "sections/01-box.md"
 GAMES = ("skip-bo", "spite-and-malice", "skip-bo-board")

@@ -6,8 +6,15 @@ from pathlib import Path
 
 import pytest
 
+from sheetgen.booklet.templating import (
+    cards,
+    count,
+    evaluate,
+    make_environment,
+    render_template,
+    spell,
+)
 from sheetgen.errors import GameDefinitionError
-from sheetgen.templating import cards, count, evaluate, make_environment, render_template, spell
 
 
 @pytest.fixture
@@ -71,8 +78,8 @@ def test_spell(number: int, text: str) -> None:
 def test_compiled_templates_are_kept_and_still_bounded(tmp_path: Path) -> None:
     # A second Environment (the next booklet, the next run) takes the compiled code from the
     # cache; the sandbox's checks are in that code, so a cached template is bounded too.
-    from sheetgen.compiledcache import CompiledTemplates
-    from sheetgen.templating import _compiled_templates, render_string
+    from sheetgen.booklet.compiledcache import CompiledTemplates
+    from sheetgen.booklet.templating import _compiled_templates, render_string
 
     assert isinstance(make_environment([tmp_path]).bytecode_cache, CompiledTemplates)
     (tmp_path / "greedy.md").write_text("{{ 'x' * 2000000 }}", encoding="utf-8")
@@ -91,8 +98,8 @@ def test_compiled_templates_are_kept_and_still_bounded(tmp_path: Path) -> None:
 def test_compiled_templates_are_kept_apart_by_language(tmp_path: Path) -> None:
     # jinja2 works out a filter on a constant while compiling: German code must never
     # serve an English booklet, nor English code a German one.
-    from sheetgen.language import Language
-    from sheetgen.templating import render_string
+    from sheetgen.booklet.templating import render_string
+    from sheetgen.game.language import Language
 
     (tmp_path / "page.md").write_text("{{ 0 | spell }} {{ 1 | cards }}", encoding="utf-8")
     for _ in range(2):
@@ -103,8 +110,8 @@ def test_compiled_templates_are_kept_apart_by_language(tmp_path: Path) -> None:
 
 
 def test_a_cache_that_cannot_be_written_is_passed_by(tmp_path: Path) -> None:
-    from sheetgen.compiledcache import CompiledTemplates
-    from sheetgen.templating import render_string
+    from sheetgen.booklet.compiledcache import CompiledTemplates
+    from sheetgen.booklet.templating import render_string
 
     (tmp_path / "page.md").write_text("{{ n | spell }}", encoding="utf-8")
     env = make_environment([tmp_path])

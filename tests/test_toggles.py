@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from sheetgen.errors import GameDefinitionError
-from sheetgen.games import RULES_PATH_ENV, game_ids, load_game
-from sheetgen.houserules import resolve
+from sheetgen.game.definition import RULES_PATH_ENV, game_ids, load_game
+from sheetgen.game.houserules import resolve
 from sheetgen.resources import rules_dir
 
 

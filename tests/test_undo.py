@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sheetgen.seriesfile import load_series
+from sheetgen.series.file import load_series
 
 YAML = """\
 # Friday nights at the club

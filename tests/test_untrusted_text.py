@@ -23,8 +23,8 @@ from conftest import Runner
 from pagecheck import page_texts, pages_with
 from pdfcheck import check_pdf_structure, marks_near_edge
 
-from sheetgen.layout import Box, Layout
 from sheetgen.paper import paper
+from sheetgen.sheet.layout import Box, Layout
 
 # The module's documents are made once: its tests run in one xdist worker.
 pytestmark = pytest.mark.xdist_group("test_untrusted_text")
@@ -139,8 +139,8 @@ def module_runner(tmp_path_factory: pytest.TempPathFactory) -> Runner:
 
 
 def blank_layouts(names: list[str]) -> list[Layout]:
-    from sheetgen.scoring import ScoringRules
-    from sheetgen.sheet import page_layouts, sheet_table, spec_for
+    from sheetgen.game.scoring import ScoringRules
+    from sheetgen.sheet.blank import page_layouts, sheet_table, spec_for
 
     table, count, teams = sheet_table(None, names, None)
     spec = spec_for(table, ScoringRules(), "Skip-Bo score sheet", count=count, teams=teams)
@@ -219,9 +219,9 @@ def filled(module_runner: Runner) -> tuple[Path, bytes]:
 
 
 def test_filled_sheet_names_and_status_stay_in_their_boxes(filled: tuple[Path, bytes]) -> None:
-    from sheetgen.fill import filled_pages, status_line
-    from sheetgen.scoring import score_series
-    from sheetgen.seriesfile import load_series
+    from sheetgen.game.scoring import score_series
+    from sheetgen.series.file import load_series
+    from sheetgen.sheet.fill import filled_pages, status_line
 
     path, pdf = filled
     result = score_series(load_series(path))
@@ -328,10 +328,10 @@ def test_an_emoji_name_extracts_back_or_is_refused(runner: Any) -> None:
 
 @pytest.fixture(scope="module")
 def booklet(module_runner: Runner) -> Iterator[tuple[bytes, list[str]]]:
-    import sheetgen.booklet
+    import sheetgen.booklet.build
 
     fetched: list[str] = []
-    real = sheetgen.booklet.asset_path
+    real = sheetgen.booklet.build.asset_path
 
     def spy(url: str) -> Path:
         fetched.append(url)
@@ -341,7 +341,7 @@ def booklet(module_runner: Runner) -> Iterator[tuple[bytes, list[str]]]:
     extra.write_text(EXTRA, encoding="utf-8")
     out = module_runner.cwd / "rules.pdf"
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(sheetgen.booklet, "asset_path", spy)
+        patch.setattr(sheetgen.booklet.build, "asset_path", spy)
         result = module_runner("rules", "--no-series", "--extra", str(extra), "-o", str(out))
     assert result.exit_code == 0, result.output
     yield out.read_bytes(), fetched

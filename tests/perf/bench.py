@@ -136,8 +136,8 @@ html.write_pdf(sys.argv[2], pdf_variant=variant)
 def booklet_html(path: Path) -> str:
     """Write the official Skip-Bo booklet's HTML (Letter) to ``path``; return the base URL."""
     sys.path.insert(0, str(ROOT))
-    from sheetgen.booklet import render_html
-    from sheetgen.houserules import resolve
+    from sheetgen.booklet.build import render_html
+    from sheetgen.game.houserules import resolve
     from sheetgen.paper import LETTER
     from sheetgen.resources import templates_dir
 
@@ -436,10 +436,10 @@ def lap(label, start):
 
 folder = Path(sys.argv[1])
 t = time.perf_counter()
-from sheetgen.fill import fill_pdf, load_results
+from sheetgen.sheet.fill import fill_pdf, load_results
 from sheetgen.paper import paper
-from sheetgen.seriesfile import series_paths
-t = lap("import sheetgen.fill (reportlab)", t)
+from sheetgen.series.file import series_paths
+t = lap("import sheetgen.sheet.fill (reportlab)", t)
 paths = series_paths([folder])
 loaded, _ = load_results(paths)
 t = lap(f"read, check and score {len(paths)} series files", t)
@@ -447,8 +447,8 @@ fill_pdf([item.result for item in loaded], paper("letter"))
 t = lap(f"paint {len(paths)} filled sheets and race charts", t)
 import weasyprint
 t = lap("import weasyprint", t)
-from sheetgen import booklet
-from sheetgen.houserules import official_rules
+from sheetgen.booklet import build as booklet
+from sheetgen.game.houserules import official_rules
 from sheetgen.resources import templates_dir
 rules, letter = official_rules("skip-bo", 4), paper("letter")
 html = booklet.render_html(rules, paper=letter)
@@ -764,7 +764,7 @@ def main() -> None:
                 )
             )
         # The threshold above which fill starts workers: there two must not be slower than one.
-        from sheetgen.fill import PARALLEL_FROM
+        from sheetgen.sheet.fill import PARALLEL_FROM
 
         edge = [*SHEETGEN, "fill", *map(str, paths[:PARALLEL_FROM]), "-o", "edge.pdf"]
         at_edge = measure_interleaved(

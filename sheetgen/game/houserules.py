@@ -27,10 +27,10 @@ from sheetgen.errors import (
     RuleError,
     SheetgenError,
 )
-from sheetgen.games import DEFAULT_GAME, FILE_ONLY_KEYS, Deck, GameDef, Toggle, load_game
+from sheetgen.game.definition import DEFAULT_GAME, FILE_ONLY_KEYS, Deck, GameDef, Toggle, load_game
+from sheetgen.game.scoring import ScoringRules
 from sheetgen.limits import load_toml
 from sheetgen.numbers import whole_number
-from sheetgen.scoring import ScoringRules
 
 # The toggles that set a ScoringRules figure, and the figure each sets.
 SCORING_TOGGLES = {
@@ -191,7 +191,7 @@ def read_own_rules(path: Path, origin: Origin) -> str:
     command line, it is the user's own choice, links and all. Either way it must be a
     regular file (not a FIFO that would block), at most a booklet's worth of UTF-8 text.
     """
-    from sheetgen.markdown import MAX_MARKDOWN, check_size
+    from sheetgen.booklet.markdown import MAX_MARKDOWN, check_size
 
     try:
         handle = _open_inside(path, origin.parent) if isinstance(origin, Path) else _open(path)

@@ -24,7 +24,7 @@ the file and line.
 
 Compiling the templates is a sixth of a booklet's own work, so their compiled code is
 kept between runs, as Python keeps ``.pyc`` files: in the user's private cache folder
-(:mod:`sheetgen.compiledcache`), keyed by the template's source and by this module,
+(:mod:`sheetgen.booklet.compiledcache`), keyed by the template's source and by this module,
 which decides how it is compiled. A cache that cannot be used is passed by.
 """
 
@@ -56,9 +56,9 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.visitor import NodeTransformer
 from markupsafe import Markup
 
-from sheetgen.compiledcache import CompiledTemplates, private_folder
+from sheetgen.booklet.compiledcache import CompiledTemplates, private_folder
 from sheetgen.errors import GameDefinitionError
-from sheetgen.language import ENGLISH, ENGLISH_COUNTING, Language
+from sheetgen.game.language import ENGLISH, ENGLISH_COUNTING, Language
 
 # Bounds on what the templates of one document may ask for (the largest real booklet
 # needs a few hundred numbers, a few thousand loop passes and well under a second).

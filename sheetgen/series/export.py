@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from sheetgen.errors import ChoiceError
-from sheetgen.language import ENGLISH, Language
-from sheetgen.scoring import Game, SeriesResult
+from sheetgen.game.language import ENGLISH, Language
+from sheetgen.game.scoring import Game, SeriesResult
 
 EXPORT_FORMATS = ("json", "csv", "md")
 
@@ -98,7 +98,7 @@ def export_season(
             "season": [vars(row) for row in season_rows(results)],
         }
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    from sheetgen.export_md import markdown_export, markdown_season
+    from sheetgen.series.markdown import markdown_export, markdown_season
 
     parts = [markdown_season(season_rows(results), lang)]
     for path, result in named:  # each series' headings one level below the season's
@@ -113,7 +113,7 @@ def export_series(result: SeriesResult, fmt: str, lang: Language = ENGLISH) -> s
         return json.dumps(json_data(result), indent=2, ensure_ascii=False) + "\n"
     if fmt == "csv":
         return csv_text(result)
-    from sheetgen.export_md import markdown_export
+    from sheetgen.series.markdown import markdown_export
 
     return markdown_export(result, lang=lang)
 
@@ -178,7 +178,7 @@ def csv_text(result: SeriesResult) -> str:
     number, winner, the cards left in every player's stock pile, the points and
     every side's running total. ``sheetgen`` reads it back as the same series.
     """
-    from sheetgen.seriesfile import csv_settings_rows
+    from sheetgen.series.file import csv_settings_rows
 
     series = result.series
     players, sides = series.table.players, series.table.sides

@@ -18,12 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from sheetgen.fitting import Measure, fit, wrap
-from sheetgen.games import game_of
-from sheetgen.language import ENGLISH, Language
-from sheetgen.layout import MARGIN, MIN_TEXT, TITLE_SIZE, Grid, Rule, Text
-from sheetgen.scoring import SeriesResult
-from sheetgen.wording import games_count, series_name
+from sheetgen.game.definition import game_of
+from sheetgen.game.language import ENGLISH, Language
+from sheetgen.game.scoring import SeriesResult
+from sheetgen.game.wording import games_count, series_name
+from sheetgen.sheet.fitting import Measure, fit, wrap
+from sheetgen.sheet.layout import MARGIN, MIN_TEXT, TITLE_SIZE, Grid, Rule, Text
 
 Marker = Literal[
     "circle",

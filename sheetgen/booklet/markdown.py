@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # markdown-it loads only when a text is not in the cache
     from markdown_it import MarkdownIt
     from markdown_it.token import Token
 
-    from sheetgen.compiledcache import KeptResults
+    from sheetgen.booklet.compiledcache import KeptResults
 
 MAX_HEADING = 6
 # Deeper nesting than any rules text needs; past a few hundred levels the
@@ -183,7 +183,7 @@ def _kept() -> KeptResults | None:
     has no private cache folder or markdown-it cannot be found."""
     from importlib.util import find_spec
 
-    from sheetgen.compiledcache import KeptResults, private_folder
+    from sheetgen.booklet.compiledcache import KeptResults, private_folder
 
     spec = find_spec("markdown_it")
     if spec is None or spec.origin is None:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from sheetgen.errors import HouseRulesError
-from sheetgen.games import inside_game
+from sheetgen.game.definition import inside_game
 from sheetgen.limits import load_toml
 
 EXAMPLES = "examples.toml"

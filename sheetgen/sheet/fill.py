@@ -17,17 +17,17 @@ from typing import Any, TypeVar
 from sheetgen import fonts
 from sheetgen.atomic import Staged, refuse_own_input, write_document
 from sheetgen.batching import Workers, idle_cores, ordered_map, usable_cores
-from sheetgen.chart import chart_title, race_chart
 from sheetgen.errors import SeriesFileError, SheetgenError
-from sheetgen.games import game_of
-from sheetgen.language import ENGLISH, Language
-from sheetgen.layout import Layout
-from sheetgen.painter import Meta, PageValues, Painter
+from sheetgen.game.definition import game_of
+from sheetgen.game.language import ENGLISH, Language
+from sheetgen.game.scoring import SeriesResult
+from sheetgen.game.wording import outcome, series_name, title_for
 from sheetgen.paper import Paper
 from sheetgen.preview import in_format
-from sheetgen.scoring import SeriesResult
-from sheetgen.sheet import page_layouts, spec_for
-from sheetgen.wording import outcome, series_name, title_for
+from sheetgen.sheet.blank import page_layouts, spec_for
+from sheetgen.sheet.chart import chart_title, race_chart
+from sheetgen.sheet.layout import Layout
+from sheetgen.sheet.painter import Meta, PageValues, Painter
 
 # Below this many series, starting two workers costs more than they save, even with the
 # second core idle. Measured with one process per batch size, serial against two workers
@@ -86,7 +86,7 @@ def load_results(
     paths: Sequence[Path], *, keep_going: bool = False, progress: Progress | None = None
 ) -> tuple[list[Loaded], list[Failed]]:
     """Read, score and check every series file; stop at the first bad one unless ``keep_going``."""
-    from sheetgen.seriesfile import load_scored
+    from sheetgen.series.file import load_scored
 
     loaded: list[Loaded] = []
     failed: list[Failed] = []

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
 from sheetgen.errors import RuleError
-from sheetgen.names import (
+from sheetgen.game.names import (
     check_length,
     is_control,
     is_ignorable,
@@ -22,7 +22,7 @@ from sheetgen.names import (
 )
 
 if TYPE_CHECKING:
-    from sheetgen.games import GameDef
+    from sheetgen.game.definition import GameDef
 
 
 class Team(NamedTuple):
@@ -97,7 +97,7 @@ class Deal(NamedTuple):
 
 
 def _game(game: GameDef | None) -> GameDef:
-    from sheetgen.games import load_game
+    from sheetgen.game.definition import load_game
 
     return game if game is not None else load_game()
 
@@ -194,7 +194,7 @@ def make_table(
 def _make_teams(
     names: tuple[str, ...], teams: Mapping[str, Iterable[str]], game: GameDef
 ) -> tuple[Team, ...]:
-    from sheetgen.games import TEAM_SIZE
+    from sheetgen.game.definition import TEAM_SIZE
 
     try:
         game.check_partnerships(len(names))

@@ -20,13 +20,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
 from sheetgen.errors import RuleError
+from sheetgen.game.names import choices
 from sheetgen.limits import MAX_GAMES, MAX_SERIES_GAMES
-from sheetgen.names import choices
 from sheetgen.numbers import whole_number
 
 if TYPE_CHECKING:
-    from sheetgen.games import GameDef
-    from sheetgen.table import Table
+    from sheetgen.game.definition import GameDef
+    from sheetgen.game.seating import Table
 
 WINNER = "winner"
 CARDS_LEFT = "cards-left"

@@ -2,7 +2,7 @@
 
 ``rules_document`` is the one way in: the booklet in the layout and format
 asked for. ``build_context`` derives every value the text needs (the deal, the
-most a game can pay, a worked example scored by sheetgen.scoring) as plain
+most a game can pay, a worked example scored by sheetgen.game.scoring) as plain
 data; ``render_html`` renders the game's sections, its sentences and the
 shared templates with one jinja2 Environment; ``build_booklet`` turns the HTML
 into a PDF with weasyprint, which may fetch only the package's own templates
@@ -25,30 +25,30 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from jinja2 import Environment
 
 from sheetgen import __version__
-from sheetgen.cards import lay_out, load_examples
-from sheetgen.errors import ChoiceError
-from sheetgen.fonts import font_files
-from sheetgen.games import TEAM_SIZE, GameDef, Section
-from sheetgen.houserules import HouseRules, differences, official_of
-from sheetgen.language import ENGLISH, Language
-from sheetgen.markdown import (
+from sheetgen.booklet.markdown import (
     ContentsEntry,
     first_heading,
     in_text_of_html,
     render_markdown,
     tie_short_words_in_html,
 )
+from sheetgen.booklet.pictures import check_picture
+from sheetgen.booklet.templating import evaluate, make_environment, render_string, render_template
+from sheetgen.errors import ChoiceError
+from sheetgen.fonts import font_files
+from sheetgen.game.definition import TEAM_SIZE, GameDef, Section
+from sheetgen.game.examples import lay_out, load_examples
+from sheetgen.game.houserules import HouseRules, differences, official_of
+from sheetgen.game.language import ENGLISH, Language
+from sheetgen.game.scoring import Game, ScoringRules, game_points, max_points
+from sheetgen.game.seating import Table, deal, make_table
+from sheetgen.game.wording import caption, outcome
 from sheetgen.paper import Paper
-from sheetgen.pictures import check_picture
 from sheetgen.preview import in_format
 from sheetgen.resources import fonts_dir, templates_dir
-from sheetgen.scoring import Game, ScoringRules, game_points, max_points
-from sheetgen.table import Table, deal, make_table
-from sheetgen.templating import evaluate, make_environment, render_string, render_template
-from sheetgen.wording import caption, outcome
 
 if TYPE_CHECKING:
-    from sheetgen.compiledcache import KeptResults
+    from sheetgen.booklet.compiledcache import KeptResults
 
 CREATOR = f"sheetgen {__version__}"
 LAYOUTS = ("pages", "booklet")
@@ -742,7 +742,7 @@ def build_booklet(
     set as ``refit`` plans from those measurements, and only if that fails too are the
     other spacings tried. How many layouts it took is logged (tests count them).
     """
-    from sheetgen.weasy import load_weasyprint
+    from sheetgen.booklet.weasy import load_weasyprint
 
     weasyprint = load_weasyprint()
     from weasyprint.text.fonts import FontConfiguration
@@ -863,7 +863,7 @@ def rules_document(
         return render_html(rules, paper=paper, screen=True, lang=lang).encode("utf-8")
     if layout == "booklet":
         # pikepdf, which imposition needs, loads only for a folded booklet or a score sheet.
-        from sheetgen.imposition import half_paper, impose_saddle_stitch
+        from sheetgen.booklet.imposition import half_paper, impose_saddle_stitch
 
         half = half_paper(paper)
         pdf = impose_saddle_stitch(
@@ -881,7 +881,7 @@ def _sheet_pdf(rules: HouseRules, paper: Paper, lang: Language = ENGLISH) -> byt
     is drawn afresh each time: whether that font is still there is the machine's business."""
     import hashlib
 
-    from sheetgen.sheet import blank_sheet
+    from sheetgen.sheet.blank import blank_sheet
 
     teams = rules.players // TEAM_SIZE if rules.partnerships else None
     kept = _kept_sheets(rules.definition.folder)
@@ -931,7 +931,7 @@ def _kept_sheets(game_folder: Path) -> KeptResults | None:
 
     import reportlab
 
-    from sheetgen.compiledcache import KeptResults, private_folder
+    from sheetgen.booklet.compiledcache import KeptResults, private_folder
 
     babel = sys.modules.get("babel")
     made_by = hashlib.sha256(f"{reportlab.Version}\0{getattr(babel, '__version__', '')}\0".encode())

@@ -2,7 +2,7 @@
 
 Options are checked here (through the table and scoring modules) before
 anything is laid out, so bad input never leaves a file behind. The pages are
-laid out by :mod:`sheetgen.layout` and painted by :mod:`sheetgen.painter`,
+laid out by :mod:`sheetgen.sheet.layout` and painted by :mod:`sheetgen.sheet.painter`,
 exactly as the filled sheet is.
 """
 
@@ -13,14 +13,14 @@ from typing import NamedTuple
 
 from sheetgen import fonts
 from sheetgen.errors import RuleError
-from sheetgen.games import TEAM_SIZE, GameDef, load_game
-from sheetgen.language import ENGLISH, Language
-from sheetgen.layout import Heading, Layout, SheetSpec, layout_sheet
+from sheetgen.game.definition import TEAM_SIZE, GameDef, load_game
+from sheetgen.game.language import ENGLISH, Language
+from sheetgen.game.scoring import ScoringRules
+from sheetgen.game.seating import Table, make_table
+from sheetgen.game.wording import caption, goal, labels, outcome, reminder, title_for
 from sheetgen.limits import DEFAULT_GAMES, MAX_COPIES, MAX_GAMES
 from sheetgen.paper import Paper, default_paper
-from sheetgen.scoring import ScoringRules
-from sheetgen.table import Table, make_table
-from sheetgen.wording import caption, goal, labels, outcome, reminder, title_for
+from sheetgen.sheet.layout import Heading, Layout, SheetSpec, layout_sheet
 
 Teams = Mapping[str, Sequence[str]] | int
 
@@ -173,7 +173,7 @@ def blank_sheet(
     (and then, if told, no other number). ``in_words``: a count of games in words, as the
     booklet the sheet is attached to writes it.
     """
-    from sheetgen.painter import Meta, Painter
+    from sheetgen.sheet.painter import Meta, Painter
 
     game = game or load_game()
     rules = scoring or game.scoring

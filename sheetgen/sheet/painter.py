@@ -20,12 +20,12 @@ from reportlab.pdfbase.pdfmetrics import getFont
 from reportlab.pdfgen.canvas import Canvas
 
 from sheetgen import __version__, fonts
-from sheetgen.fitting import fit
-from sheetgen.layout import MIN_TEXT, Box, Grid, Layout, Rule, Text
+from sheetgen.sheet.fitting import fit
+from sheetgen.sheet.layout import MIN_TEXT, Box, Grid, Layout, Rule, Text
 from sheetgen.sourcedate import source_date_epoch
 
 if TYPE_CHECKING:  # a blank sheet has no chart: the chart module loads with a filled one
-    from sheetgen.chart import Chart
+    from sheetgen.sheet.chart import Chart
 
 # Compressed streams stay binary: ASCII85 on top only makes files bigger and slower to write.
 rl_config.useA85 = 0
@@ -101,7 +101,7 @@ class Painter:
 
     def chart(self, chart: Chart) -> None:
         """Paint a race chart on a page of its own."""
-        from sheetgen.chart import STROKE
+        from sheetgen.sheet.chart import STROKE
 
         canvas = self.canvas
         canvas.setPageSize((chart.width, chart.height))

@@ -6,10 +6,10 @@ the catalogues under ``sheetgen/locale/`` hold the other languages.
 
 from __future__ import annotations
 
-from sheetgen.games import GameDef
-from sheetgen.language import ENGLISH, Language
-from sheetgen.layout import Labels
-from sheetgen.scoring import ScoringRules
+from sheetgen.game.definition import GameDef
+from sheetgen.game.language import ENGLISH, Language
+from sheetgen.game.scoring import ScoringRules
+from sheetgen.sheet.layout import Labels
 
 
 def labels(lang: Language = ENGLISH) -> Labels:

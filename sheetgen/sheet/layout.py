@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal, NamedTuple
 
-from sheetgen.fitting import Fitted, Measure, fit, wrap
+from sheetgen.sheet.fitting import Fitted, Measure, fit, wrap
 
 Align = Literal["left", "center", "right"]
 

@@ -34,12 +34,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sheetgen.errors import ChoiceError, GameDefinitionError
-from sheetgen.games import inside_game
+from sheetgen.game.definition import inside_game
 from sheetgen.limits import load_toml
 from sheetgen.resources import PACKAGE_DIR
 
 if TYPE_CHECKING:
-    from sheetgen.games import GameDef
+    from sheetgen.game.definition import GameDef
 
 SOURCE = "en"
 DOMAIN = "sheetgen"
@@ -410,7 +410,7 @@ def _prose_problems(english: Mapping[str, Any], layer: Mapping[str, Any]) -> lis
 def layer_problems(game: GameDef, code: str) -> list[str]:
     """What ``rules/<game>/<code>/`` lacks, or has that English has not, to give the
     game's booklet in language ``code``; each problem names its file and key."""
-    from sheetgen.cards import EXAMPLES, example_problems
+    from sheetgen.game.examples import EXAMPLES, example_problems
 
     folder = game_layer(game, code)
     english = _read_toml(game.folder / "game.toml")

@@ -31,11 +31,9 @@ from sheetgen.atomic import (
     write_bytes,
 )
 from sheetgen.errors import OutputError, RuleError, SeriesFileError, SheetgenError
-from sheetgen.games import DEFAULT_GAME, GameDef, game_of, load_game
-from sheetgen.limits import MAX_SERIES_BYTES, MAX_SERIES_DEPTH, MAX_SERIES_GAMES
-from sheetgen.names import check_title, find_name, normal
-from sheetgen.numbers import whole_number
-from sheetgen.scoring import (
+from sheetgen.game.definition import DEFAULT_GAME, GameDef, game_of, load_game
+from sheetgen.game.names import check_title, find_name, normal
+from sheetgen.game.scoring import (
     Game,
     ScoringRules,
     Series,
@@ -43,7 +41,9 @@ from sheetgen.scoring import (
     check_game_count,
     score_series,
 )
-from sheetgen.table import make_table
+from sheetgen.game.seating import make_table
+from sheetgen.limits import MAX_SERIES_BYTES, MAX_SERIES_DEPTH, MAX_SERIES_GAMES
+from sheetgen.numbers import whole_number
 
 SERIES_KEYS = (
     "game",
@@ -958,7 +958,7 @@ def _edit_series(
                     exc.problem, file=path, game=exc.game, field=exc.field
                 ) from None
             if series_format(path) == "csv" and _has_worked_columns(text):
-                from sheetgen.export import csv_text
+                from sheetgen.series.export import csv_text
 
                 newline = "\r\n" if "\r\n" in text else "\n"
                 new_text = csv_text(result).replace("\n", newline)

@@ -23,10 +23,10 @@ from sheetgen.errors import (
     RuleError,
     SheetgenError,
 )
+from sheetgen.game.scoring import SCORING_KEYS, WAYS, ScoringRules, Series
 from sheetgen.limits import load_toml
 from sheetgen.numbers import whole_number
 from sheetgen.resources import rules_dir
-from sheetgen.scoring import SCORING_KEYS, WAYS, ScoringRules, Series
 
 DEFINITION = "game.toml"
 DEFAULT_GAME = "skip-bo"
@@ -150,7 +150,7 @@ class GameDef(NamedTuple):
     # The words drawn in the table picture (jinja2 text), by the names the picture uses.
     picture_labels: Mapping[str, str] = {}
     # The language of the prose above (name, words, sentences, labels): "en" as read from
-    # game.toml, another when sheetgen.language has laid the game's <lang>/ folder over it.
+    # game.toml, another when sheetgen.game.language has laid the game's <lang>/ folder over it.
     lang: str = "en"
 
     @property

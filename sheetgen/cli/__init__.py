@@ -32,7 +32,7 @@ FC = TypeVar("FC", bound=Callable[..., Any])
 
 def _add_rules_dirs(ctx: click.Context, param: click.Parameter, value: tuple[Path, ...]) -> None:
     """Offer the games in --rules-dir folders; the group's option starts each run afresh."""
-    from sheetgen.games import added_rules_dirs, use_rules_dirs
+    from sheetgen.game.definition import added_rules_dirs, use_rules_dirs
 
     if isinstance(ctx.command, click.Group):
         use_rules_dirs(value)
@@ -376,13 +376,13 @@ class DataChoice(click.Choice[str]):
 
 
 def _games() -> list[Any]:
-    from sheetgen.games import game_ids, load_game
+    from sheetgen.game.definition import game_ids, load_game
 
     return [load_game(game) for game in game_ids()]
 
 
 def _game_ids() -> list[str]:
-    from sheetgen.games import game_ids
+    from sheetgen.game.definition import game_ids
 
     return game_ids()
 
@@ -469,9 +469,9 @@ def new(
         sheetgen new duel.yaml --game spite-and-malice --players "Ann,Bob"
         sheetgen new casual.yaml --players "Ann,Bob,Cy" --scoring cards-left --games-to-play 8
     """
-    from sheetgen.games import DEFAULT_GAME
-    from sheetgen.seriesfile import create_series
-    from sheetgen.table import parse_names, parse_teams
+    from sheetgen.game.definition import DEFAULT_GAME
+    from sheetgen.game.seating import parse_names, parse_teams
+    from sheetgen.series.file import create_series
 
     create_series(
         file,
@@ -554,9 +554,9 @@ def record(
         sheetgen record friday.yaml --winner Ann --left Bob=7 --left Cy=12 --left Di=3
         sheetgen record friday.yaml --replace 2 --winner Bob --left Ann=4
     """
-    from sheetgen.export import standings_text
-    from sheetgen.scoring import Game, result_line
-    from sheetgen.seriesfile import load_series, record_game, repeats_last_game, replace_game
+    from sheetgen.game.scoring import Game, result_line
+    from sheetgen.series.export import standings_text
+    from sheetgen.series.file import load_series, record_game, repeats_last_game, replace_game
 
     pairs = [pair for given in left for pair in given]
     counts = dict(pairs)
@@ -601,8 +601,8 @@ def undo(file: Path, yes: bool) -> None:
     Example:
         sheetgen undo friday.yaml
     """
-    from sheetgen.export import game_text, standings_text
-    from sheetgen.seriesfile import last_game, load_series, undo_game
+    from sheetgen.series.export import game_text, standings_text
+    from sheetgen.series.file import last_game, load_series, undo_game
 
     expected = None
     if not yes:
@@ -630,7 +630,7 @@ series_inputs = click.argument(
 
 def _series_files(inputs: tuple[Path, ...]) -> Any:
     """Every series file named or in a named folder, each series once; notes what was left out."""
-    from sheetgen.seriesfile import distinct_series
+    from sheetgen.series.file import distinct_series
 
     files = distinct_series(inputs)
     for note in files.notes:
@@ -640,8 +640,8 @@ def _series_files(inputs: tuple[Path, ...]) -> Any:
 
 def _scored(files: Any) -> list[tuple[Path, Any]]:
     """Each of the series files, read, checked and scored."""
-    from sheetgen.scoring import score_series
-    from sheetgen.seriesfile import load_series
+    from sheetgen.game.scoring import score_series
+    from sheetgen.series.file import load_series
 
     return [(path, score_series(load_series(path))) for path in files.paths]
 
@@ -664,7 +664,7 @@ def standings(inputs: tuple[Path, ...]) -> None:
         sheetgen standings friday.yaml
         sheetgen standings season/
     """
-    from sheetgen.export import season_text, standings_text
+    from sheetgen.series.export import season_text, standings_text
 
     named = _scored(_series_files(inputs))
     if _one_file(inputs, named):
@@ -686,7 +686,7 @@ lang_option = click.option(
 
 def _lang(code: str | None) -> Any:
     """The language asked for with --lang, else the system's."""
-    from sheetgen.language import language, system_language
+    from sheetgen.game.language import language, system_language
 
     return language(code) if code else system_language()
 
@@ -735,8 +735,13 @@ def export(
         sheetgen export season/ --format md -o season.md
     """
     from sheetgen.atomic import STDOUT, destination, write_text
-    from sheetgen.export import EXPORT_FORMATS, export_season, export_series, spreadsheet_safe
-    from sheetgen.seriesfile import refuse_replacing_series
+    from sheetgen.series.export import (
+        EXPORT_FORMATS,
+        export_season,
+        export_series,
+        spreadsheet_safe,
+    )
+    from sheetgen.series.file import refuse_replacing_series
 
     if excel and fmt not in (None, "csv"):
         raise click.BadParameter(f"--excel makes a CSV file, not {fmt}", param_hint="--excel")
@@ -782,8 +787,8 @@ def deal(game: str | None, players: int, stock: int | None, deck: str | None) ->
         sheetgen deal --players 4
         sheetgen deal --game spite-and-malice --players 2 --stock 25
     """
-    from sheetgen.games import DEFAULT_GAME, load_game
-    from sheetgen.table import deal_text
+    from sheetgen.game.definition import DEFAULT_GAME, load_game
+    from sheetgen.game.seating import deal_text
 
     definition = load_game(game or DEFAULT_GAME)
     with _options_named():
@@ -800,8 +805,8 @@ class TeamsParam(click.ParamType[int | dict[str, list[str]]]):
     ) -> int | dict[str, list[str]]:
         if isinstance(value, (int, dict)):
             return value
+        from sheetgen.game.seating import parse_teams
         from sheetgen.numbers import whole_number
-        from sheetgen.table import parse_teams
 
         text = str(value).strip()
         try:
@@ -1007,11 +1012,11 @@ def sheet(
         sheetgen sheet --lang de --paper a4
     """
     from sheetgen.atomic import destination
-    from sheetgen.games import DEFAULT_GAME, load_game
+    from sheetgen.game.definition import DEFAULT_GAME, load_game
+    from sheetgen.game.scoring import ScoringRules
+    from sheetgen.game.seating import parse_names
     from sheetgen.paper import paper
-    from sheetgen.scoring import ScoringRules
-    from sheetgen.sheet import blank_sheet
-    from sheetgen.table import parse_names
+    from sheetgen.sheet.blank import blank_sheet
 
     _check_source_date()
     definition = load_game(game or DEFAULT_GAME)
@@ -1050,7 +1055,7 @@ def _checked_title(title: str | None) -> str | None:
     if title is None:
         return None
     from sheetgen import fonts
-    from sheetgen.names import check_title
+    from sheetgen.game.names import check_title
 
     title = check_title(title, "--title")
     fonts.check_printable([title], "--title")
@@ -1079,7 +1084,7 @@ def games(game: str | None) -> None:
         sheetgen games --game skip-bo
         sheetgen games --rules-dir ~/games
     """
-    from sheetgen.games import games_text
+    from sheetgen.game.definition import games_text
 
     text, broken = games_text(game)
     click.echo(text, nl=False)
@@ -1264,8 +1269,8 @@ def rules(
         sheetgen rules --format html -o rules.html
     """
     from sheetgen.atomic import destination, write_document
-    from sheetgen.booklet import check_layout, rules_document
-    from sheetgen.houserules import parse_settings, presets_text, resolve
+    from sheetgen.booklet.build import check_layout, rules_document
+    from sheetgen.game.houserules import parse_settings, presets_text, resolve
     from sheetgen.paper import default_paper, paper
 
     if list_presets:
@@ -1286,8 +1291,8 @@ def rules(
         options=options,
         settings=parse_settings(settings),
     )
-    from sheetgen.games import load_game
-    from sheetgen.language import booklet_language
+    from sheetgen.game.definition import load_game
+    from sheetgen.game.language import booklet_language
 
     lang = booklet_language(load_game(house.game), lang_code)
     reads = [path for path in (house_rules, toggles.get("extra"), house.extra) if path is not None]
@@ -1367,8 +1372,8 @@ def fill(
     import sys
 
     from sheetgen.atomic import STDOUT, batch_folder, check_target, destination
-    from sheetgen.fill import fill_documents, write_documents
     from sheetgen.paper import default_paper, paper
+    from sheetgen.sheet.fill import fill_documents, write_documents
 
     if split_dir is not None and output is not None:
         raise click.UsageError("give --split FOLDER or -o FILE, not both")

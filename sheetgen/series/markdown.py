@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from sheetgen.language import ENGLISH, Language
-from sheetgen.scoring import SeriesResult
+from sheetgen.game.language import ENGLISH, Language
+from sheetgen.game.scoring import SeriesResult
 
 if TYPE_CHECKING:
-    from sheetgen.export import SeasonRow
+    from sheetgen.series.export import SeasonRow
 
 MARKUP = frozenset("\\`*_[]<>|~#")
 
@@ -29,8 +29,8 @@ def markdown_export(
 ) -> str:
     """The series as Markdown in ``lang``: heading, outcome, standings table and game-by-game
     table; ``source`` (the series file) is named in the heading when given."""
-    from sheetgen.games import game_of
-    from sheetgen.wording import outcome, series_name
+    from sheetgen.game.definition import game_of
+    from sheetgen.game.wording import outcome, series_name
 
     _, number = lang._, lang.number
 

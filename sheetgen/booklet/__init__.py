@@ -1,0 +1,3 @@
+"""The rules booklet: context, templates, Markdown, pictures, HTML and PDF, imposition. Uses
+sheet, series and game.
+"""
