@@ -53,7 +53,7 @@ def _on_a_terminal(args: list[str], cwd: Path, stream: str) -> tuple[int, bytes,
 )
 def test_dash_o_refused_on_a_terminal(runner, monkeypatch, tmp_path: Path, snapshot, args) -> None:
     _series_files(tmp_path, 1)
-    monkeypatch.setattr("sheetgen.cli._stdout_is_terminal", lambda: True)
+    monkeypatch.setattr("sheetgen.cli.options._stdout_is_terminal", lambda: True)
     before = snapshot(tmp_path)
     result = runner(*args)
     assert result.exit_code == 2

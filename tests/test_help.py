@@ -8,7 +8,8 @@ import tomllib
 import click
 import pytest
 
-from sheetgen.cli import COMMAND_ORDER, RULES_SECTIONS, cli
+from sheetgen.cli import COMMAND_ORDER, cli
+from sheetgen.cli.booklet import RULES_SECTIONS
 from sheetgen.game.definition import game_ids, load_game
 
 

@@ -33,7 +33,7 @@ Ann leads and needs 425 more points.
 
 @pytest.fixture
 def terminal(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("sheetgen.cli._stdin_is_terminal", lambda: True)
+    monkeypatch.setattr("sheetgen.cli.series._stdin_is_terminal", lambda: True)
 
 
 def _files(folder: Path, snapshot) -> dict[str, bytes]:
@@ -487,3 +487,32 @@ def test_undo_yes_removes_the_game_that_is_last_when_it_gets_the_lock(
     assert out.decode().startswith("Removed game 3: Cy went out; left Ann 1, Bob 4.\n")
     assert path.read_text(encoding="utf-8") == YAML
     assert _no_temporaries(tmp_path)
+
+
+CSV_WITH_SETTINGS = "title,Friday\ntarget,300\n\ngame,winner,Ann,Bob\n1,Ann,0,7\n2,Bob,2,0\n"
+
+
+@pytest.mark.parametrize(
+    ("edit", "expected"),
+    [
+        ("undo", "title,Friday\ntarget,300\n\ngame,winner,Ann,Bob\n1,Ann,0,7\n"),
+        ("replace", "title,Friday\ntarget,300\n\ngame,winner,Ann,Bob\n1,Bob,4,0\n2,Bob,2,0\n"),
+    ],
+)
+def test_edits_find_the_games_of_a_csv_series_after_its_settings_rows(
+    tmp_path: Path, edit: str, expected: str
+) -> None:
+    """The rows before the header (title, target) are settings, not games: undo and
+    replace change the game they name and leave the settings as they were."""
+    from sheetgen.game.scoring import Game
+    from sheetgen.series.record import replace_game, undo_game
+
+    path = tmp_path / "s.csv"
+    path.write_text(CSV_WITH_SETTINGS, encoding="utf-8")
+    if edit == "undo":
+        removed, _ = undo_game(path)
+        assert removed == Game("Bob", {"Ann": 2})
+    else:
+        replace_game(path, 1, Game("Bob", {"Ann": 4}))
+    assert path.read_text(encoding="utf-8") == expected
+    assert load_series(path).scoring.target == 300

@@ -1,0 +1,378 @@
+"""The commands that keep a table's series: new, record, undo, standings, export, deal."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import click
+
+from sheetgen.cli.options import (
+    FORCE_HELP,
+    PLAYERS_HELP,
+    DeckChoice,
+    GameChoice,
+    LeftCount,
+    SheetgenCommand,
+    WholeNumber,
+    WholeRange,
+    lang_option,
+    scoring_option,
+    series_inputs,
+    yes_option,
+)
+from sheetgen.cli.shared import (
+    language_of,
+    one_file,
+    os_message,
+    said,
+    scored,
+    series_files,
+    silence_stdout,
+)
+from sheetgen.errors import SheetgenError
+from sheetgen.interrupt import INTERRUPTED
+from sheetgen.limits import MAX_GAMES
+from sheetgen.series.export import EXPORT_FORMATS
+
+
+@contextmanager
+def _already_written(file: Path, done: str) -> Iterator[None]:
+    """Report on a series file already changed: if the report cannot be shown, say that the
+    change was made, so nobody makes it twice. A reader that went away (``| head``) wanted
+    no more: the run ends quietly and successfully."""
+    try:
+        yield
+    except BrokenPipeError:
+        silence_stdout()
+        raise click.exceptions.Exit(0) from None
+    except OSError as exc:
+        raise click.ClickException(
+            f"{file}: {done}, but this report could not be shown ({os_message(exc)})"
+        ) from None
+
+
+@contextmanager
+def _options_named() -> Iterator[None]:
+    """Place the core's errors at the options they came from: ``stock`` becomes ``--stock``."""
+    try:
+        yield
+    except SheetgenError as exc:
+        if exc.field is None or exc.file is not None:
+            raise
+        raise exc.at(field=f"--{exc.field}") from None
+
+
+@click.command(cls=SheetgenCommand)
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--game", type=GameChoice(), show_default="skip-bo", help="Which game the series is of."
+)
+@click.option("--players", required=True, help='The players in seating order: "Ann,Bob,Cy,Di".')
+@click.option("--teams", help='Partnership play, teams of two: "Red=Ann+Cy,Blue=Bob+Di".')
+@click.option("--stock", type=WholeRange(min=1), help="Cards in each stock pile.")
+@scoring_option
+@click.option(
+    "--target", type=WholeNumber(), show_default="the game's", help="Points that win the series."
+)
+@click.option(
+    "--games-to-play",
+    type=WholeRange(1, MAX_GAMES),
+    help="With cards-left scoring: games in the series.",
+)
+@click.option("--title", help="A name for the series, printed on its sheets.")
+def new(
+    file: Path,
+    game: str | None,
+    players: str,
+    teams: str | None,
+    stock: int | None,
+    scoring: str | None,
+    target: int | None,
+    games_to_play: int | None,
+    title: str | None,
+) -> None:
+    """Start a series file (.yaml, .json or .csv) for a table; never overwrites one.
+
+    \b
+    Example:
+        sheetgen new friday.yaml --players "Ann,Bob,Cy,Di" --title "Friday nights"
+        sheetgen new duel.yaml --game spite-and-malice --players "Ann,Bob"
+        sheetgen new casual.yaml --players "Ann,Bob,Cy" --scoring cards-left --games-to-play 8
+    """
+    from sheetgen.game.definition import DEFAULT_GAME
+    from sheetgen.game.seating import parse_names, parse_teams
+    from sheetgen.series.file import create_series
+
+    create_series(
+        file,
+        parse_names(players),
+        game=game or DEFAULT_GAME,
+        teams=parse_teams(teams) if teams else None,
+        stock=stock,
+        target=target,
+        scoring=scoring,
+        games_to_play=games_to_play,
+        title=title,
+    )
+    with _already_written(file, "the series was started"):
+        click.echo(f"Started {file}; add games with: sheetgen record {file} --winner NAME ...")
+
+
+def _ask(question: str, nothing_done: str) -> None:
+    """Ask a yes/no question; go on only on yes. "No" and the end of input (Ctrl-D) end
+    the command with ``nothing_done`` and exit 1; Ctrl-C ends it quietly with 130."""
+    try:
+        yes = click.confirm(question, err=True)
+    except click.exceptions.Abort as exc:
+        if isinstance(exc.__context__, KeyboardInterrupt):
+            click.echo(err=True)
+            raise SystemExit(INTERRUPTED) from None
+        click.echo(err=True)
+        raise click.ClickException(f"{nothing_done} (no answer: the input ended)") from None
+    if not yes:
+        raise click.ClickException(nothing_done)
+
+
+def _waiting(file: Path) -> Callable[[], None]:
+    """What a change of a series file says when another sheetgen holds its lock."""
+    return lambda: click.echo(f"Waiting for another sheetgen to finish writing {file}...", err=True)
+
+
+def _stdin_is_terminal() -> bool:
+    import sys
+
+    return sys.stdin.isatty()
+
+
+@click.command(cls=SheetgenCommand)
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--winner", required=True, help="The player (or team) who went out.")
+@click.option(
+    "--left",
+    "left",
+    multiple=True,
+    type=LeftCount(),
+    help="Cards left in the other players' stock piles: --left Bob=7 --left Cy=2, "
+    "or --left Bob=7,Cy=2.",
+)
+@click.option(
+    "--replace",
+    type=WholeRange(min=1),
+    metavar="N",
+    help="Put this game in place of game N instead of adding it.",
+)
+@yes_option
+def record(
+    file: Path,
+    winner: str,
+    left: tuple[tuple[tuple[str, int], ...], ...],
+    replace: int | None,
+    yes: bool,
+) -> None:
+    """Add a finished game to a series file and show the standings.
+
+    The game is checked against the whole series first; the file is changed
+    only by a locked, atomic write that keeps your comments and layout. A game
+    that repeats the one before exactly is recorded with a warning (and, on a
+    terminal, only after you say yes).
+
+    \b
+    Example:
+        sheetgen record friday.yaml --winner Ann --left Bob=7 --left Cy=12 --left Di=3
+        sheetgen record friday.yaml --replace 2 --winner Bob --left Ann=4
+    """
+    from sheetgen.game.scoring import Game, result_line
+    from sheetgen.series.export import standings_text
+    from sheetgen.series.file import load_series
+    from sheetgen.series.record import record_game, repeats_last_game, replace_game
+
+    pairs = [pair for given in left for pair in given]
+    counts = dict(pairs)
+    if len(counts) != len(pairs):
+        raise click.BadParameter("a player is named twice", param_hint="--left")
+    game = Game(winner, counts)
+    if replace is not None:
+        result = replace_game(file, replace, game, _waiting(file))
+        number = replace
+        line = result_line(result.games[number - 1], result.series.scoring)
+        done = f"game {number} was replaced"
+    else:
+        series = load_series(file)
+        if repeats_last_game(series, game):
+            played = len(series.games)
+            click.echo(
+                f"Warning: this game repeats game {played} exactly; "
+                f"if it was entered twice, leave it out or run: sheetgen undo {file}",
+                err=True,
+            )
+            if not yes and _stdin_is_terminal():
+                _ask(f"Record it as game {played + 1}?", f"{file}: nothing recorded")
+        result = record_game(file, game, _waiting(file))
+        number = len(result.games)
+        line = result_line(result.games[-1], result.series.scoring)
+        done = f"game {number} was recorded"
+    with _already_written(file, done):
+        click.echo(f"Game {number}{' replaced' if replace is not None else ''}: {line}.")
+        click.echo(standings_text(result), nl=False)
+
+
+@click.command(cls=SheetgenCommand)
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@yes_option
+def undo(file: Path, yes: bool) -> None:
+    """Remove the last game of a series file, after showing it.
+
+    Asks first unless --yes; without a terminal to ask on, --yes is needed.
+    The file is changed by the same locked, atomic write as record.
+
+    \b
+    Example:
+        sheetgen undo friday.yaml
+    """
+    from sheetgen.series.export import game_text, standings_text
+    from sheetgen.series.file import load_series
+    from sheetgen.series.record import last_game, undo_game
+
+    expected = None
+    if not yes:
+        series = load_series(file)
+        expected = last_game(series, file)
+        click.echo(f"Last {game_text(len(series.games), expected)}", err=True)
+        if not _stdin_is_terminal():
+            raise click.ClickException(
+                f"{file}: nothing removed; there is no terminal to ask on, so give --yes"
+            )
+        _ask(f"Remove game {len(series.games)}?", f"{file}: nothing removed")
+    # With --yes nothing was shown or asked: the game last when the lock is held goes,
+    # even if another record added one meanwhile.
+    removed, result = undo_game(file, expected=expected, waiting=_waiting(file))
+    number = len(result.games) + 1
+    with _already_written(file, f"game {number} was removed"):
+        click.echo(f"Removed {game_text(number, removed)}.")
+        click.echo(standings_text(result), nl=False)
+
+
+@click.command(cls=SheetgenCommand)
+@series_inputs
+def standings(inputs: tuple[Path, ...]) -> None:
+    """Show each side's total, games won and points still needed.
+
+    Given several files or a folder, shows each series and then the season
+    table: every side's series, wins, games and points added up by name.
+
+    \b
+    Example:
+        sheetgen standings friday.yaml
+        sheetgen standings season/
+    """
+    from sheetgen.series.export import season_text, standings_text
+
+    named = scored(series_files(inputs))
+    if one_file(inputs, named):
+        click.echo(standings_text(named[0][1]), nl=False)
+        return
+    for path, result in named:
+        click.echo(f"{path}\n{standings_text(result)}")
+    click.echo(season_text([result for _, result in named]), nl=False)
+
+
+@click.command(cls=SheetgenCommand)
+@series_inputs
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(EXPORT_FORMATS),
+    show_default="json, or what -o's name ends in",
+    help="json: every game and total; csv: a series file with points and totals; md: tables.",
+)
+@click.option(
+    "--excel",
+    is_flag=True,
+    help="CSV for a spreadsheet: UTF-8 with a byte-order mark, so names with accents show.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path),
+    default=Path("-"),
+    show_default="- (standard output)",
+    help="Where to write it: a file (its .json, .csv or .md decides the format), a folder, "
+    "or - for standard output.",
+)
+@click.option("--force", is_flag=True, help=FORCE_HELP)
+@lang_option
+def export(
+    inputs: tuple[Path, ...],
+    fmt: str | None,
+    excel: bool,
+    output: Path,
+    force: bool,
+    lang_code: str | None,
+) -> None:
+    """Export a scored series as JSON, CSV or Markdown; several as a season.
+
+    The CSV export is itself a series file: standings, fill and record read it.
+    Several files or a folder give every series and the season table (json, md).
+
+    \b
+    Example:
+        sheetgen export friday.yaml --format csv --excel -o friday.csv
+        sheetgen export season/ --format md -o season.md
+    """
+    from sheetgen.atomic import STDOUT, destination, write_text
+    from sheetgen.series.export import EXPORTS, export_season, export_series, spreadsheet_safe
+    from sheetgen.series.inputs import refuse_replacing_series
+
+    if excel and fmt not in (None, "csv"):
+        raise click.BadParameter(f"--excel makes a CSV file, not {fmt}", param_hint="--excel")
+    files = series_files(inputs)
+    named = scored(files)
+    one = one_file(inputs, named)
+    target, fmt = destination(
+        output,
+        fmt or ("csv" if excel else None),
+        formats=EXPORT_FORMATS,
+        stem=named[0][0].stem if one else "season",
+        reads=files.read,
+        force=force,
+    )
+    lang = language_of(lang_code)
+    # A folder of one series, in a format that holds no season: that series.
+    one = one or (EXPORTS[fmt].season is None and len(named) == 1)
+    text = export_series(named[0][1], fmt, lang) if one else export_season(named, fmt, lang)
+    if excel:
+        text = "\ufeff" + spreadsheet_safe(text)
+    if not force and target != STDOUT:
+        refuse_replacing_series(target, text, named[0][1].series if one else None)
+    write_text(target, text)
+    said(target)
+
+
+@click.command(cls=SheetgenCommand)
+@click.option("--game", type=GameChoice(), show_default="skip-bo", help="Which game.")
+@click.option("--players", required=True, type=WholeNumber(), help=PLAYERS_HELP)
+@click.option(
+    "--stock",
+    type=WholeNumber(),
+    show_default="the game's official size",
+    help="Cards in each stock pile.",
+)
+@click.option(
+    "--deck", type=DeckChoice(), show_default="the game's own", help="Which of the game's decks."
+)
+def deal(game: str | None, players: int, stock: int | None, deck: str | None) -> None:
+    """Show the deal in numbers: stock piles and what is left to draw.
+
+    \b
+    Example:
+        sheetgen deal --players 4
+        sheetgen deal --game spite-and-malice --players 2 --stock 25
+    """
+    from sheetgen.game.definition import DEFAULT_GAME, load_game
+    from sheetgen.game.seating import deal_text
+
+    definition = load_game(game or DEFAULT_GAME)
+    with _options_named():
+        click.echo(deal_text(players, stock, game=definition, deck=deck))
