@@ -23,7 +23,7 @@ from sheetgen.errors import (
     RuleError,
     SheetgenError,
 )
-from sheetgen.game.scoring import SCORING_KEYS, WAYS, ScoringRules, Series
+from sheetgen.game.scoringrules import SCORING_KEYS, WAYS, ScoringRules
 from sheetgen.limits import load_toml
 from sheetgen.numbers import whole_number
 from sheetgen.resources import rules_dir
@@ -340,11 +340,6 @@ def game_ids() -> list[str]:
     return sorted(game_folders())
 
 
-def game_of(series: Series) -> GameDef:
-    """The game a series is of: the definition it was read with, else looked up by its id."""
-    return series.definition if series.definition is not None else load_game(series.game)
-
-
 def games_text(game_id: str | None = None) -> tuple[str, list[SheetgenError]]:
     """Every game (or one) with its players and the toggles it declares, for a terminal,
     and the games that could not be read: one broken folder hides none of the others."""
@@ -410,63 +405,21 @@ def _deck_words(words: object, deck_id: str) -> Mapping[str, str]:
 
 
 def _parse(game_id: str, folder: Path, data: dict[str, Any]) -> GameDef:
-    for key in data:
-        if key not in _TOP_KEYS:
-            raise _fail(key, f"unknown key; a game definition has {', '.join(sorted(_TOP_KEYS))}")
-    for key in ("name", "players", "hand", "toggles", "decks", "stock", "sections"):
-        if key not in data:
-            raise _fail(key, "missing; see rules/README.md")
-    span = data["players"]
-    if not isinstance(span, list) or len(span) != 2:
-        raise _fail("players", "give the fewest and the most players, for example [2, 6]")
-    low, high = _whole(span[0], "players", 1), _whole(span[1], "players", 1)
-    if low > high:
-        raise _fail("players", f"the fewest, {low}, is more than the most, {high}")
+    """The game ``data`` (its game.toml) defines, checked step by step in the file's terms."""
+    _check_keys(data)
+    low, high = _players(data["players"])
     toggles = _toggles(data["toggles"], [deck_id for deck_id in data["decks"]])
-    official = {
-        _whole(players, "stock.official", 1): _whole(cards, "stock.official", 1)
-        for players, cards in data["stock"].get("official", {}).items()
-    }
-    for players in range(low, high + 1):
-        if players not in official:
-            raise _fail("stock.official", f"no stock size for {players} players")
+    official = _official_stock(data["stock"], low, high)
     short = data["stock"].get("short")
-    decks = tuple(
-        Deck(
-            deck_id,
-            _whole(deck.get("cards"), f"decks.{deck_id}.cards", 1),
-            str(deck["label"]),
-            _deck_words(deck.get("words", {}), deck_id),
-        )
-        for deck_id, deck in data["decks"].items()
-    )
-    if not decks:
-        raise _fail("decks", "a game needs at least one deck")
+    decks = _decks(data["decks"])
     pairs = data.get(
         "partnerships", [n for n in range(low, high + 1) if n % TEAM_SIZE == 0 and n > TEAM_SIZE]
     )
     sections = _sections(folder, data["sections"])
-    picture = data.get("picture")
-    if picture is not None:
-        if not isinstance(picture, str):
-            raise _fail("picture", "give the name of a template file in the game's folder")
-        inside_game(folder, picture, "picture")
-    scoring_data = data.get("scoring", {})
-    for key in scoring_data:
-        if key not in SCORING_KEYS:
-            raise _fail(f"scoring.{key}", f"unknown key; [scoring] takes {', '.join(SCORING_KEYS)}")
-    try:
-        scoring = ScoringRules.from_mapping(scoring_data)
-    except SheetgenError as exc:
-        raise exc.at(field=f"scoring.{exc.field}") from None
-    disputed = frozenset(data.get("disputed", ()))
-    for toggle in disputed:
-        if toggle not in data.get("house_rules", {}):
-            raise _fail("disputed", f"{toggle!r} has no sentence under [house_rules]")
-    dealing = data.get("deal", {})
-    for key in dealing:
-        if key not in ("laid_out", "draw_left"):
-            raise _fail(f"deal.{key}", "unknown key; [deal] takes laid_out and draw_left")
+    picture = _picture(folder, data.get("picture"))
+    scoring = _scoring(data.get("scoring", {}))
+    disputed = _disputed(data)
+    dealing = _dealing(data)
     game = GameDef(
         id=game_id,
         folder=folder,
@@ -494,18 +447,111 @@ def _parse(game_id: str, folder: Path, data: dict[str, Any]) -> GameDef:
             str(key): str(value) for key, value in data.get("picture_labels", {}).items()
         },
     )
+    _check_game(game, official)
+    return game
+
+
+def _check_keys(data: dict[str, Any]) -> None:
+    """Refuse a key game.toml does not take, and miss none it must have."""
+    for key in data:
+        if key not in _TOP_KEYS:
+            raise _fail(key, f"unknown key; a game definition has {', '.join(sorted(_TOP_KEYS))}")
+    for key in ("name", "players", "hand", "toggles", "decks", "stock", "sections"):
+        if key not in data:
+            raise _fail(key, "missing; see rules/README.md")
+
+
+def _players(span: Any) -> tuple[int, int]:
+    """The fewest and the most players, ``players = [2, 6]``."""
+    if not isinstance(span, list) or len(span) != 2:
+        raise _fail("players", "give the fewest and the most players, for example [2, 6]")
+    low, high = _whole(span[0], "players", 1), _whole(span[1], "players", 1)
+    if low > high:
+        raise _fail("players", f"the fewest, {low}, is more than the most, {high}")
+    return low, high
+
+
+def _official_stock(stock: Any, low: int, high: int) -> dict[int, int]:
+    """[stock] official: each player's stock pile for every number of players."""
+    official = {
+        _whole(players, "stock.official", 1): _whole(cards, "stock.official", 1)
+        for players, cards in stock.get("official", {}).items()
+    }
+    for players in range(low, high + 1):
+        if players not in official:
+            raise _fail("stock.official", f"no stock size for {players} players")
+    return official
+
+
+def _decks(raw: Any) -> tuple[Deck, ...]:
+    """The [decks.ID] tables, the official deck first."""
+    decks = tuple(
+        Deck(
+            deck_id,
+            _whole(deck.get("cards"), f"decks.{deck_id}.cards", 1),
+            str(deck["label"]),
+            _deck_words(deck.get("words", {}), deck_id),
+        )
+        for deck_id, deck in raw.items()
+    )
+    if not decks:
+        raise _fail("decks", "a game needs at least one deck")
+    return decks
+
+
+def _picture(folder: Path, picture: object) -> str | None:
+    """The table picture's template, one of the game's own files."""
+    if picture is None:
+        return None
+    if not isinstance(picture, str):
+        raise _fail("picture", "give the name of a template file in the game's folder")
+    inside_game(folder, picture, "picture")
+    return picture
+
+
+def _scoring(scoring_data: Any) -> ScoringRules:
+    """The game's [scoring] table: its way of scoring and the figures it differs in."""
+    for key in scoring_data:
+        if key not in SCORING_KEYS:
+            raise _fail(f"scoring.{key}", f"unknown key; [scoring] takes {', '.join(SCORING_KEYS)}")
+    try:
+        return ScoringRules.from_mapping(scoring_data)
+    except SheetgenError as exc:
+        raise exc.at(field=f"scoring.{exc.field}") from None
+
+
+def _disputed(data: dict[str, Any]) -> frozenset[str]:
+    """The toggles the sources disagree about, each with its sentence under [house_rules]."""
+    disputed = frozenset(data.get("disputed", ()))
+    for toggle in disputed:
+        if toggle not in data.get("house_rules", {}):
+            raise _fail("disputed", f"{toggle!r} has no sentence under [house_rules]")
+    return disputed
+
+
+def _dealing(data: dict[str, Any]) -> dict[str, Any]:
+    """The [deal] table: the cards laid out on the table and those left to draw."""
+    dealing: dict[str, Any] = data.get("deal", {})
+    for key in dealing:
+        if key not in ("laid_out", "draw_left"):
+            raise _fail(f"deal.{key}", "unknown key; [deal] takes laid_out and draw_left")
+    return dealing
+
+
+def _check_game(game: GameDef, official: Mapping[int, int]) -> None:
+    """What only the whole game can show: every house-rule sentence has its toggle, the
+    official preset is there, and the deck deals every official stock."""
     for key in game.house_rules:
-        if key not in toggles:
+        if key not in game.toggle_defs:
             raise _fail(f"house_rules.{key}", f"no toggle {key!r} is declared under [toggles]")
     if "official" not in game.preset_names():
         raise _fail("presets", f"{game.presets_dir}/official.toml is missing")
     for players, size in official.items():
-        if low <= players <= high:
+        if game.min_players <= players <= game.max_players:
             try:
                 game.check_stock(players, size, game.official_deck)
             except RuleError as exc:
                 raise GameDefinitionError(exc.problem, field="stock.official") from None
-    return game
 
 
 def _toggles(raw: Any, deck_ids: list[str]) -> dict[str, Toggle]:

@@ -15,10 +15,10 @@ import os
 import re
 import stat
 import textwrap
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from sheetgen.errors import (
     ChoiceError,
@@ -28,7 +28,7 @@ from sheetgen.errors import (
     SheetgenError,
 )
 from sheetgen.game.definition import DEFAULT_GAME, FILE_ONLY_KEYS, Deck, GameDef, Toggle, load_game
-from sheetgen.game.scoring import ScoringRules
+from sheetgen.game.scoringrules import ScoringRules
 from sheetgen.limits import load_toml
 from sheetgen.numbers import whole_number
 
@@ -191,7 +191,7 @@ def read_own_rules(path: Path, origin: Origin) -> str:
     command line, it is the user's own choice, links and all. Either way it must be a
     regular file (not a FIFO that would block), at most a booklet's worth of UTF-8 text.
     """
-    from sheetgen.booklet.markdown import MAX_MARKDOWN, check_size
+    from sheetgen.limits import MAX_MARKDOWN, check_markdown_size
 
     try:
         handle = _open_inside(path, origin.parent) if isinstance(origin, Path) else _open(path)
@@ -211,7 +211,7 @@ def read_own_rules(path: Path, origin: Origin) -> str:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise HouseRulesError(f"{path}: is not UTF-8 text (byte {exc.start})") from None
-    check_size(text, str(path))
+    check_markdown_size(text, str(path))
     return text
 
 
@@ -343,33 +343,56 @@ def _preset(path: Path) -> dict[str, Any]:
     return read_toml(path)
 
 
-def _build(game: GameDef, merged: Mapping[str, tuple[Any, Origin]]) -> HouseRules:
-    def origin(key: str) -> Origin:
-        return merged.get(key, (None, None))[1]
+@dataclass
+class _Draft:
+    """House rules on their way to a HouseRules: the game, each value as given and where it
+    came from, and what the steps of ACTING have worked out so far. A step for a rule that
+    changes one of the game's own facts puts the changed definition in ``game``."""
 
-    def checked(key: str, check: Any, *args: Any) -> Any:
+    game: GameDef
+    merged: Mapping[str, tuple[Any, Origin]]
+    values: dict[str, Any] = field(default_factory=dict)
+    players: int = 0
+    scoring: ScoringRules = field(default_factory=ScoringRules)
+    deck: Deck | None = None
+    stock: int = 0
+    extra_text: str | None = None
+
+    def given(self, key: str, default: Any) -> Any:
+        """The value the layers gave ``key``, else ``default``."""
+        return self.merged.get(key, (default, None))[0]
+
+    def origin(self, key: str) -> Origin:
+        return self.merged.get(key, (None, None))[1]
+
+    def checked(self, key: str, check: Any, *args: Any) -> Any:
         """``check(*args)``, its error placed where the key's value came from."""
         try:
             return check(*args)
         except RuleError as exc:
-            raise _placed(HouseRulesError(exc.problem), origin(key), key) from None
+            raise _placed(HouseRulesError(exc.problem), self.origin(key), key) from None
         except SheetgenError as exc:
-            raise _placed(exc, origin(key), key) from None
+            raise _placed(exc, self.origin(key), key) from None
 
-    values: dict[str, Any] = {}
-    for name, toggle in game.toggle_defs.items():
-        if toggle.kind in ("players", "stock", "deck", "scoring") or name in SCORING_TOGGLES:
-            continue
-        given = merged.get(name, (toggle.default, None))[0]
-        values[name] = checked(name, _value, game, toggle, given, origin(name))
 
-    players = checked("players", whole_number, merged.get("players", (game.min_players,))[0])
-    checked("players", game.check_players, players)
-    values["players"] = players
-    if values.get("partnerships"):
-        checked("partnerships", game.check_partnerships, players)
+def _players(draft: _Draft) -> None:
+    """How many play: a whole number the game is played by."""
+    game = draft.game
+    draft.players = draft.checked("players", whole_number, draft.given("players", game.min_players))
+    draft.checked("players", game.check_players, draft.players)
+    draft.values["players"] = draft.players
 
-    if not values.get("series"):
+
+def _partnerships(draft: _Draft) -> None:
+    """Teams of two, only at a table the game pairs up."""
+    if draft.values.get("partnerships"):
+        draft.checked("partnerships", draft.game.check_partnerships, draft.players)
+
+
+def _scoring(draft: _Draft) -> None:
+    """The way of scoring and its figures over the game's; one that changes nothing is refused."""
+    game, merged = draft.game, draft.merged
+    if not draft.values.get("series"):
         _refuse_figures_without_series(game, merged)
     figures = {
         figure: _text_or_value(merged[key][0]) if key in merged else None
@@ -379,33 +402,89 @@ def _build(game: GameDef, merged: Mapping[str, tuple[Any, Origin]]) -> HouseRule
         scoring = ScoringRules.from_mapping(figures, game.scoring)
     except SheetgenError as exc:
         key = next(k for k, figure in SCORING_TOGGLES.items() if figure == exc.field)
-        raise _placed(HouseRulesError(exc.problem), origin(key), key) from None
+        raise _placed(HouseRulesError(exc.problem), draft.origin(key), key) from None
     for key, figure in SCORING_TOGGLES.items():
         if key in game.toggle_defs:
-            values[key] = getattr(scoring, figure)
-    if values.get("series") and not scoring.cards_left and scoring.bonus == scoring.per_card == 0:
+            draft.values[key] = getattr(scoring, figure)
+    if (
+        draft.values.get("series")
+        and not scoring.cards_left
+        and scoring.bonus == scoring.per_card == 0
+    ):
         _refuse_unwinnable_series(game, merged)
     _refuse_figures_of_the_other_way(game, merged, scoring)
+    draft.scoring = scoring
 
-    deck = checked("deck", game.deck, str(merged.get("deck", (game.official_deck.id,))[0]))
-    stock = checked("stock", _stock, game, players, deck, merged.get("stock", ("official",))[0])
-    values.update({"deck": deck.id, "stock": stock})
-    values = {name: values[name] for name in game.toggle_defs if name in values}
 
+def _deck(draft: _Draft) -> None:
+    """The deck played with: one the game declares."""
+    game = draft.game
+    draft.deck = draft.checked("deck", game.deck, str(draft.given("deck", game.official_deck.id)))
+    draft.values["deck"] = draft.deck.id
+
+
+def _stock_size(draft: _Draft) -> None:
+    """Each stock pile's size: official, short or a number the deck can deal."""
+    game, deck = draft.game, draft.deck
+    given = draft.given("stock", "official")
+    draft.stock = draft.checked("stock", _stock, game, draft.players, deck, given)
+    draft.values["stock"] = draft.stock
+
+
+def _own_rules(draft: _Draft) -> None:
+    """The table's own rules (Markdown), read once, here."""
+    extra = draft.values.get("extra")
+    if extra is not None:
+        draft.extra_text = draft.checked("extra", read_own_rules, extra, draft.origin("extra"))
+
+
+class Acting(NamedTuple):
+    """A house rule that acts on the game: the toggles whose values its step works out
+    itself (no plain check of their kind), and the step."""
+
+    sets: tuple[str, ...]
+    apply: Callable[[_Draft], None]
+
+
+# The house rules that act on the game, each with its small step, in the order they apply
+# (a step may read what those before it worked out: the stock needs the players and the
+# deck). Every other toggle is plain data, checked by its kind. A new such rule is a line
+# here and its toggle's kind in STRUCTURAL (sheetgen/game/definition.py).
+ACTING: dict[str, Acting] = {
+    "players": Acting(("players",), _players),
+    "partnerships": Acting((), _partnerships),
+    "scoring": Acting(tuple(SCORING_TOGGLES), _scoring),
+    "deck": Acting(("deck",), _deck),
+    "stock": Acting(("stock",), _stock_size),
+    "extra": Acting((), _own_rules),
+}
+
+
+def _build(game: GameDef, merged: Mapping[str, tuple[Any, Origin]]) -> HouseRules:
+    """The plain toggles checked by their kind, then the steps of ACTING in order."""
+    draft = _Draft(game, merged)
+    worked_out = {name for acting in ACTING.values() for name in acting.sets}
+    for name, toggle in game.toggle_defs.items():
+        if name not in worked_out:
+            given = draft.given(name, toggle.default)
+            draft.values[name] = draft.checked(
+                name, _value, game, toggle, given, draft.origin(name)
+            )
+    for acting in ACTING.values():
+        acting.apply(draft)
+    values = {name: draft.values[name] for name in draft.game.toggle_defs if name in draft.values}
     return HouseRules(
-        game=game.id,
-        players=players,
-        stock=stock,
-        deck=deck.id,
+        game=draft.game.id,
+        players=draft.players,
+        stock=draft.stock,
+        deck=draft.values["deck"],
         partnerships=bool(values.get("partnerships", False)),
         series=bool(values.get("series", False)),
-        scoring=scoring,
+        scoring=draft.scoring,
         toggles=values,
-        definition=game,
+        definition=draft.game,
         extra=values.get("extra"),
-        extra_text=checked("extra", read_own_rules, values["extra"], origin("extra"))
-        if values.get("extra") is not None
-        else None,
+        extra_text=draft.extra_text,
     )
 
 

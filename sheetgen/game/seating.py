@@ -8,9 +8,10 @@ how many cards go in each stock pile, and what is left for the draw pile.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from sheetgen.errors import RuleError
+from sheetgen.game.definition import TEAM_SIZE, GameDef, load_game
 from sheetgen.game.names import (
     check_length,
     is_control,
@@ -20,9 +21,6 @@ from sheetgen.game.names import (
     refuse_half_characters,
     refuse_lookalikes,
 )
-
-if TYPE_CHECKING:
-    from sheetgen.game.definition import GameDef
 
 
 class Team(NamedTuple):
@@ -97,8 +95,6 @@ class Deal(NamedTuple):
 
 
 def _game(game: GameDef | None) -> GameDef:
-    from sheetgen.game.definition import load_game
-
     return game if game is not None else load_game()
 
 
@@ -194,8 +190,6 @@ def make_table(
 def _make_teams(
     names: tuple[str, ...], teams: Mapping[str, Iterable[str]], game: GameDef
 ) -> tuple[Team, ...]:
-    from sheetgen.game.definition import TEAM_SIZE
-
     try:
         game.check_partnerships(len(names))
     except RuleError as exc:

@@ -6,10 +6,28 @@ the catalogues under ``sheetgen/locale/`` hold the other languages.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from sheetgen.game.definition import GameDef
 from sheetgen.game.language import ENGLISH, Language
-from sheetgen.game.scoring import ScoringRules
-from sheetgen.sheet.layout import Labels
+from sheetgen.game.scoringrules import ScoringRules
+
+
+class Labels(NamedTuple):
+    """The sheet's own words, in the sheet's language (English unless told)."""
+
+    date: str = "Date"
+    place: str = "Place"
+    status: str = "Series winner:"
+    game: str = "Game"
+    points: str = "Points"
+    cards_left: str = "Cards left"
+    total: str = "Total"
+    brought_forward: str = "Brought forward"  # its first word on a line of its own
+    won: str = "won the game"
+    reached: str = "reached the target"
+    won_series: str = "won the series"
+    sheet: str = "Sheet {number} of {count}"  # its first word on a line of its own
 
 
 def labels(lang: Language = ENGLISH) -> Labels:

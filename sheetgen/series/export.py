@@ -1,6 +1,9 @@
-"""Exports of a scored series: JSON, CSV and the standings table for a terminal.
+"""Exports of a scored series, from one registry of formats (JSON, CSV, Markdown), and
+the standings for a terminal.
 
-Every number comes from ``scoring.score_series``; this module only arranges it.
+Every number comes from ``scoring.score_series``; this module only arranges it. The
+command line reads the registry as it starts (for ``--format``'s choices), so the writers
+that need the games' definitions import them when they write.
 """
 
 from __future__ import annotations
@@ -8,47 +11,112 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sheetgen.errors import ChoiceError
-from sheetgen.game.language import ENGLISH, Language
-from sheetgen.game.scoring import Game, SeriesResult
+from sheetgen.series.markdown import english, markdown_season_export, markdown_series
+from sheetgen.series.season import season_rows
 
-EXPORT_FORMATS = ("json", "csv", "md")
+if TYPE_CHECKING:
+    from sheetgen.game.language import Language
+    from sheetgen.game.scoring import Game, SeriesResult
 
 
 @dataclass(frozen=True)
-class SeasonRow:
-    """One side's record over a season of series (a side is known by its name)."""
+class ExportFormat:
+    """One export format: its name (the suffix of its files), what a document of it that
+    sheetgen wrote holds near its start, and its writers for one series and for a season
+    (None for a format that holds one series only, with the reason in ``no_season``)."""
 
-    side: str
-    series: int
-    series_won: int
-    games: int
-    games_won: int
-    points: int
+    name: str
+    signs: tuple[bytes, ...]
+    series: Callable[[SeriesResult, Language], str]
+    season: Callable[[Sequence[tuple[Path, SeriesResult]], Language], str] | None
+    no_season: str = ""
+
+    @property
+    def suffix(self) -> str:
+        """The suffix of a file in this format."""
+        return f".{self.name}"
+
+    def wrote(self, head: bytes) -> bool:
+        """Whether ``head``, the first bytes of a file, is a document sheetgen wrote in this
+        format (and so may be written over)."""
+        return any(sign in head for sign in self.signs)
 
 
-def season_rows(results: Sequence[SeriesResult]) -> list[SeasonRow]:
-    """Every side of every series, added up by name: most series won first, then games
-    won, then points."""
-    rows: dict[str, SeasonRow] = {}
-    for result in results:
-        won = {row.side: row.games_won for row in result.standings}
-        for side in result.series.table.sides:
-            old = rows.get(side, SeasonRow(side, 0, 0, 0, 0, 0))
-            rows[side] = SeasonRow(
-                side,
-                old.series + 1,
-                old.series_won + (result.winner == side),
-                old.games + len(result.games),
-                old.games_won + won[side],
-                old.points + result.totals[side],
-            )
-    return sorted(rows.values(), key=lambda r: (-r.series_won, -r.games_won, -r.points, r.side))
+def json_series(result: SeriesResult, lang: Language) -> str:
+    """The series as the documented JSON object (numbers and names need no language)."""
+    return json.dumps(json_data(result), indent=2, ensure_ascii=False) + "\n"
+
+
+def json_season(named: Sequence[tuple[Path, SeriesResult]], lang: Language) -> str:
+    """Several series, each with its file, and their season table, as one JSON object."""
+    data = {
+        "series": [{"file": str(path), **json_data(result)} for path, result in named],
+        "season": [vars(row) for row in season_rows([result for _, result in named])],
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def csv_series(result: SeriesResult, lang: Language) -> str:
+    """The series as a CSV series file with points and totals (see ``csv_text``)."""
+    return csv_text(result)
+
+
+# Every export format, the first the default: the command line's --format, the check
+# before a file is written over and the season export all read this table.
+EXPORTS = {
+    export.name: export
+    for export in (
+        ExportFormat("json", (b'"sides"',), json_series, json_season),
+        ExportFormat(
+            "csv",
+            (b",points,total ",),
+            csv_series,
+            None,
+            no_season="a CSV export holds one series (it reads back as a series file)",
+        ),
+        ExportFormat(
+            "md", (b"\n| Side | Total | Games won |",), markdown_series, markdown_season_export
+        ),
+    )
+}
+EXPORT_FORMATS = tuple(EXPORTS)
+
+
+def export_format(name: str) -> ExportFormat:
+    """The export format called ``name``; refused, naming the others, if there is none."""
+    try:
+        return EXPORTS[name]
+    except KeyError:
+        known = f"{', '.join(EXPORT_FORMATS[:-1])} or {EXPORT_FORMATS[-1]}"
+        raise ChoiceError(
+            f"{name!r} is not an export format; choose {known}", field="--format"
+        ) from None
+
+
+def export_series(result: SeriesResult, fmt: str, lang: Language | None = None) -> str:
+    """The series in the export format ``fmt``, written in ``lang`` (English when None)."""
+    return export_format(fmt).series(result, lang or english())
+
+
+def export_season(
+    named: Sequence[tuple[Path, SeriesResult]], fmt: str, lang: Language | None = None
+) -> str:
+    """Several series and their season table in ``fmt``, written in ``lang`` (English when
+    None); refused in a format that holds one series only."""
+    export = export_format(fmt)
+    if export.season is None:
+        holding = " or ".join(name for name, other in EXPORTS.items() if other.season)
+        raise ChoiceError(
+            f"{export.no_season}; for {len(named)} series use --format {holding}",
+            field=f"--format {fmt}",
+        )
+    return export.season(named, lang or english())
 
 
 SEASON_HEADINGS = ("Side", "Series", "Won", "Games", "Games won", "Points")
@@ -79,43 +147,6 @@ def _columns(rows: Sequence[Sequence[str]]) -> list[str]:
         if index == 0:
             lines.append("  ".join("-" * w for w in widths))
     return lines
-
-
-def export_season(
-    named: Sequence[tuple[Path, SeriesResult]], fmt: str, lang: Language = ENGLISH
-) -> str:
-    """Several series and their season table, in ``json`` or ``md`` (written in ``lang``)."""
-    results = [result for _, result in named]
-    if fmt == "csv":
-        raise ChoiceError(
-            "a CSV export holds one series (it reads back as a series file); "
-            f"for {len(named)} series use --format json or md",
-            field="--format csv",
-        )
-    if fmt == "json":
-        data = {
-            "series": [{"file": str(path), **json_data(result)} for path, result in named],
-            "season": [vars(row) for row in season_rows(results)],
-        }
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    from sheetgen.series.markdown import markdown_export, markdown_season
-
-    parts = [markdown_season(season_rows(results), lang)]
-    for path, result in named:  # each series' headings one level below the season's
-        lines = markdown_export(result, str(path), lang).split("\n")
-        parts.append("\n".join("#" + line if line.startswith("#") else line for line in lines))
-    return "\n".join(parts)
-
-
-def export_series(result: SeriesResult, fmt: str, lang: Language = ENGLISH) -> str:
-    """The series in one of ``EXPORT_FORMATS``; Markdown is written in ``lang``."""
-    if fmt == "json":
-        return json.dumps(json_data(result), indent=2, ensure_ascii=False) + "\n"
-    if fmt == "csv":
-        return csv_text(result)
-    from sheetgen.series.markdown import markdown_export
-
-    return markdown_export(result, lang=lang)
 
 
 def json_data(result: SeriesResult) -> dict[str, Any]:
@@ -157,7 +188,7 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 def spreadsheet_safe(text: str) -> str:
     """A CSV text with every cell that a spreadsheet would run as a formula (``=cmd|...``)
     opened by a single quote, which spreadsheets show as text. Plain numbers stay as they
-    are. The series reader takes that one quote off again (see seriesfile.unescape_cell)."""
+    are. The series reader takes that one quote off again (see csvfile.unescape_cell)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     for row in csv.reader(io.StringIO(text)):
@@ -178,7 +209,8 @@ def csv_text(result: SeriesResult) -> str:
     number, winner, the cards left in every player's stock pile, the points and
     every side's running total. ``sheetgen`` reads it back as the same series.
     """
-    from sheetgen.series.file import csv_settings_rows
+    # Imported when a CSV is written: the series' settings rows need the games' definitions.
+    from sheetgen.series.csvfile import csv_settings_rows
 
     series = result.series
     players, sides = series.table.players, series.table.sides

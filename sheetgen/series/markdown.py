@@ -1,15 +1,17 @@
-"""The Markdown export of a scored series: the standings and every game, as two tables."""
+"""The Markdown export of a scored series (the standings and every game, as two tables)
+and of a season (its table, then every series)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sheetgen.game.language import ENGLISH, Language
-from sheetgen.game.scoring import SeriesResult
+from sheetgen.series.season import SeasonRow, season_rows
 
 if TYPE_CHECKING:
-    from sheetgen.series.export import SeasonRow
+    from sheetgen.game.language import Language
+    from sheetgen.game.scoring import SeriesResult
 
 MARKUP = frozenset("\\`*_[]<>|~#")
 
@@ -24,14 +26,29 @@ def _row(cells: list[str]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
+def english() -> Language:
+    """English, the language of an export when none is asked for."""
+    # Imported when used: the export registry, read as the command line starts, imports
+    # this module, and the languages bring in the games' definitions.
+    from sheetgen.game.language import ENGLISH
+
+    return ENGLISH
+
+
+def markdown_series(result: SeriesResult, lang: Language) -> str:
+    """The Markdown export of one series, in ``lang``."""
+    return markdown_export(result, lang=lang)
+
+
 def markdown_export(
-    result: SeriesResult, source: str | None = None, lang: Language = ENGLISH
+    result: SeriesResult, source: str | None = None, lang: Language | None = None
 ) -> str:
-    """The series as Markdown in ``lang``: heading, outcome, standings table and game-by-game
-    table; ``source`` (the series file) is named in the heading when given."""
-    from sheetgen.game.definition import game_of
+    """The series as Markdown in ``lang`` (English when None): heading, outcome, standings
+    table and game-by-game table; ``source`` (the series file) is named in the heading."""
+    from sheetgen.game.scoring import game_of
     from sheetgen.game.wording import outcome, series_name
 
+    lang = lang or english()
     _, number = lang._, lang.number
 
     series = result.series
@@ -83,8 +100,10 @@ def markdown_export(
     return "\n".join(lines) + "\n"
 
 
-def markdown_season(rows: Sequence[SeasonRow], lang: Language = ENGLISH) -> str:
-    """The season table in Markdown, in ``lang``: every side's series, games and points added up."""
+def markdown_season(rows: Sequence[SeasonRow], lang: Language | None = None) -> str:
+    """The season table in Markdown, in ``lang`` (English when None): every side's series,
+    games and points added up."""
+    lang = lang or english()
     _ = lang._
     lines = ["# " + _("Season"), ""]
     heads = [_("Side"), _("Series"), _("Series won"), _("Games"), _("Games won"), _("Points")]
@@ -94,3 +113,13 @@ def markdown_season(rows: Sequence[SeasonRow], lang: Language = ENGLISH) -> str:
         numbers = (row.series, row.series_won, row.games, row.games_won, row.points)
         lines.append(_row([_cell(row.side), *(lang.number(n) for n in numbers)]))
     return "\n".join(lines) + "\n"
+
+
+def markdown_season_export(named: Sequence[tuple[Path, SeriesResult]], lang: Language) -> str:
+    """Several series as Markdown in ``lang``: the season table, then every series under a
+    heading naming its file."""
+    parts = [markdown_season(season_rows([result for _, result in named]), lang)]
+    for path, result in named:  # each series' headings one level below the season's
+        lines = markdown_export(result, str(path), lang).split("\n")
+        parts.append("\n".join("#" + line if line.startswith("#") else line for line in lines))
+    return "\n".join(parts)

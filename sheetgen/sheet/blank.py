@@ -15,7 +15,7 @@ from sheetgen import fonts
 from sheetgen.errors import RuleError
 from sheetgen.game.definition import TEAM_SIZE, GameDef, load_game
 from sheetgen.game.language import ENGLISH, Language
-from sheetgen.game.scoring import ScoringRules
+from sheetgen.game.scoringrules import ScoringRules
 from sheetgen.game.seating import Table, make_table
 from sheetgen.game.wording import caption, goal, labels, outcome, reminder, title_for
 from sheetgen.limits import DEFAULT_GAMES, MAX_COPIES, MAX_GAMES

@@ -18,12 +18,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from sheetgen.game.definition import game_of
 from sheetgen.game.language import ENGLISH, Language
-from sheetgen.game.scoring import SeriesResult
+from sheetgen.game.scoring import SeriesResult, game_of
 from sheetgen.game.wording import games_count, series_name
 from sheetgen.sheet.fitting import Measure, fit, wrap
-from sheetgen.sheet.layout import MARGIN, MIN_TEXT, TITLE_SIZE, Grid, Rule, Text
+from sheetgen.sheet.grid import MARGIN
+from sheetgen.sheet.layout import MIN_TEXT, TITLE_SIZE
+from sheetgen.sheet.shapes import Grid, Rule, Text
 
 Marker = Literal[
     "circle",
@@ -159,6 +160,35 @@ def chart_title(result: SeriesResult, lang: Language = ENGLISH) -> str:
     return series_name(game_of(result.series), lang)
 
 
+class _Plot(NamedTuple):
+    """Where the plot lies on the page, and how games and points map onto it."""
+
+    left: float
+    right: float
+    bottom: float
+    top: float
+    games: int
+    ceiling: int
+
+    def x(self, game: float) -> float:
+        return self.left + (self.right - self.left) * game / self.games
+
+    def y(self, points: float) -> float:
+        return (
+            self.bottom + ZERO_LIFT + (self.top - self.bottom - ZERO_LIFT) * points / self.ceiling
+        )
+
+
+class _Ends(NamedTuple):
+    """The names at the lines' ends: the sides finishing on each total, their lines, the size
+    they are set at and the room they take beside the plot."""
+
+    finals: dict[int, list[int]]
+    lines: dict[int, tuple[str, ...]]
+    size: float
+    room: float
+
+
 def race_chart(
     result: SeriesResult,
     page: tuple[float, float],
@@ -171,14 +201,47 @@ def race_chart(
     series = result.series
     # A cards-left series has no target: the lowest total after the agreed games wins.
     target = None if series.scoring.cards_left else series.scoring.target
-    sides = series.table.sides
-    games = max(len(result.games), 1)
     highest = max([target or 1, *result.totals.values()])
     step = _step(highest)
     ceiling = (highest // step + 1) * step
     texts: list[Text] = []
+    top = _titles(result, target, heading, page, measure, lang, texts)
+    traces, bottom = _key(result, width, measure, texts)
+    ends = _ends(result, measure)
+    # The plot fills what is left, so the ink is as far from the left edge as from the right.
+    plot = _Plot(
+        left=MARGIN + measure(str(ceiling), TICK_SIZE, False) + 5,
+        right=width - MARGIN - ends.room,
+        bottom=bottom,
+        top=top,
+        games=max(len(result.games), 1),
+        ceiling=ceiling,
+    )
+    rules, ticks = _axes(plot, step, target, lang)
+    tips = _traces(result, plot, traces)
+    leaders = _end_labels(ends, tips, plot, texts)
+    return Chart(
+        width,
+        height,
+        Grid(tuple(rules), (), tuple(ticks)),
+        tuple(traces),
+        tuple(texts),
+        tuple(leaders),
+    )
 
-    # Title and subtitle at the top.
+
+def _titles(
+    result: SeriesResult,
+    target: int | None,
+    heading: str,
+    page: tuple[float, float],
+    measure: Measure,
+    lang: Language,
+    texts: list[Text],
+) -> float:
+    """Title and subtitle at the top, added to ``texts``; returns the plot's top."""
+    width, height = page
+    rules = result.series.scoring
     title = wrap(heading, width - 2 * MARGIN, TITLE_SIZE, 12, measure, bold=True, lines=2)
     baseline = height - MARGIN - title.size * 0.76
     for line in title.lines:
@@ -190,16 +253,23 @@ def race_chart(
         )
         if target is not None
         else lang._("Each side's total after the game; the lowest wins")
-        if series.scoring.games_to_play == 1
+        if rules.games_to_play == 1
         else lang._(
             "Each side's running total after every game; the lowest after {games} games wins"
-        ).format(games=games_count(series.scoring, lang))
+        ).format(games=games_count(rules, lang))
     )
     texts.append(Text(subtitle, MARGIN, baseline - 2, 10))
-    top = baseline - 2 - 24
+    return baseline - 2 - 24
 
-    # The key: one entry per side, in as few centred rows as fit, every name at one size.
-    names = [series.table.side_label(side) for side in sides]
+
+def _key(
+    result: SeriesResult, width: float, measure: Measure, texts: list[Text]
+) -> tuple[list[Trace], float]:
+    """The key: one entry per side, in as few centred rows as fit, every name at one size.
+    Its words are added to ``texts``; returns its samples and the plot's bottom."""
+    table = result.series.table
+    sides = table.sides
+    names = [table.side_label(side) for side in sides]
     room = width - 2 * MARGIN - KEY_SAMPLE - 6
     key_size = min(fit(name, room, LABEL_SIZE, MIN_TEXT, measure).size for name in names)
     labels = [fit(name, room, key_size, key_size, measure).line for name in names]
@@ -218,10 +288,13 @@ def race_chart(
             traces.append(Trace(sample, look.dash, look.marker, mark, look.gray))
             texts.append(Text(labels[index], x + KEY_SAMPLE + 6, y - 3, key_size))
             x += widths[index] + KEY_GAP
-    bottom = MARGIN + len(rows) * KEY_ROW + 30
+    return traces, MARGIN + len(rows) * KEY_ROW + 30
 
-    # The names at the lines' ends: sides that finish level share one label, a long one
-    # on two lines.
+
+def _ends(result: SeriesResult, measure: Measure) -> _Ends:
+    """The names at the lines' ends: sides that finish level share one label, a long one
+    on two lines."""
+    sides = result.series.table.sides
     finals: dict[int, list[int]] = {}
     for index, side in enumerate(sides):
         finals.setdefault(result.totals.get(side, 0), []).append(index)
@@ -236,88 +309,96 @@ def race_chart(
         for total, text in ends.items()
     }
     end_room = max(measure(line, end_size, False) for lines in end_lines.values() for line in lines)
-    end_room += 6
-    lead = end_size * 1.15
+    return _Ends(finals, end_lines, end_size, end_room + 6)
 
-    # The plot fills what is left, so the ink is as far from the left edge as from the right.
-    left = MARGIN + measure(str(ceiling), TICK_SIZE, False) + 5
-    right = width - MARGIN - end_room
 
-    def px(game: float) -> float:
-        return left + (right - left) * game / games
-
-    def py(points: float) -> float:
-        return bottom + ZERO_LIFT + (top - bottom - ZERO_LIFT) * points / ceiling
-
+def _axes(
+    plot: _Plot, step: int, target: int | None, lang: Language
+) -> tuple[list[Rule], list[Text]]:
+    """The grid lines, the axes with their ticks, and the target's band."""
+    left, right, bottom, top, games = plot.left, plot.right, plot.bottom, plot.top, plot.games
     rules: list[Rule] = []
     ticks: list[Text] = []
-    for value in range(0, ceiling + 1, step):
-        rules.append(Rule(left, py(value), right, py(value), 0.4, gray=0.75))
-        ticks.append(Text(lang.number(value), left - 5, py(value) - 3, TICK_SIZE, align="right"))
+    for value in range(0, plot.ceiling + 1, step):
+        rules.append(Rule(left, plot.y(value), right, plot.y(value), 0.4, gray=0.75))
+        ticks.append(
+            Text(lang.number(value), left - 5, plot.y(value) - 3, TICK_SIZE, align="right")
+        )
     every = -(-games // 20)
     for tick in range(0, games + 1, every):
-        rules.append(Rule(px(tick), bottom, px(tick), bottom - 4, 0.6))
-        ticks.append(Text(str(tick), px(tick), bottom - 13, TICK_SIZE, align="center"))
+        rules.append(Rule(plot.x(tick), bottom, plot.x(tick), bottom - 4, 0.6))
+        ticks.append(Text(str(tick), plot.x(tick), bottom - 13, TICK_SIZE, align="center"))
     ticks.append(Text(lang._("Game"), (left + right) / 2, bottom - 25, LABEL_SIZE, True, "center"))
     rules.append(Rule(left, bottom, right, bottom, 0.9))
     rules.append(Rule(left, bottom, left, top, 0.9))
     # The target: a broad grey band no side's black line can be taken for.
     if target is not None:
-        rules.append(Rule(left, py(target), right, py(target), 3.0, gray=0.6))
+        rules.append(Rule(left, plot.y(target), right, plot.y(target), 3.0, gray=0.6))
         ticks.append(
             Text(
                 lang._("Target: {target}").format(target=lang.number(target)),
                 left + 6,
-                py(target) + 5,
+                plot.y(target) + 5,
                 LABEL_SIZE,
                 True,
             )
         )
+    return rules, ticks
 
-    # Every side has a lane of its own, in the order of the key, the same from the first
-    # game to the last: where sides stand level their lines lie side by side, and a line
-    # rises or runs flat exactly where its total does.
+
+def _traces(
+    result: SeriesResult, plot: _Plot, traces: list[Trace]
+) -> dict[int, tuple[float, float]]:
+    """Every side's line added to ``traces``; returns where each line ends.
+
+    Every side has a lane of its own, in the order of the key, the same from the first
+    game to the last: where sides stand level their lines lie side by side, and a line
+    rises or runs flat exactly where its total does.
+    """
+    sides = result.series.table.sides
     tips: dict[int, tuple[float, float]] = {}
     for index, side in enumerate(sides):
         lane = lane_offset(index, len(sides))
-        points = [(px(0), py(0) + lane)]
+        points = [(plot.x(0), plot.y(0) + lane)]
         marks = []
         for game in result.games:
-            point = (px(game.number), py(game.totals[side]) + lane)
+            point = (plot.x(game.number), plot.y(game.totals[side]) + lane)
             points.append(point)
             if game.winner == side:
                 marks.append(point)
         tips[index] = points[-1]
         look = side_look(index)
         traces.append(Trace(tuple(points), look.dash, look.marker, tuple(marks), look.gray))
+    return tips
 
+
+def _end_labels(
+    ends: _Ends, tips: dict[int, tuple[float, float]], plot: _Plot, texts: list[Text]
+) -> list[Rule]:
+    """The names at the lines' ends added to ``texts``, moved apart where they would meet;
+    returns the leaders from a line's end to a label that moved."""
+    lead = ends.size * 1.15
+    right = plot.right
     placed = _spread(
         [
             (sum(tips[i][1] for i in members) / len(members), total)
-            for total, members in finals.items()
+            for total, members in ends.finals.items()
         ],
-        {total: len(lines) * lead for total, lines in end_lines.items()},
-        bottom,
-        top,
+        {total: len(lines) * lead for total, lines in ends.lines.items()},
+        plot.bottom,
+        plot.top,
     )
     leaders: list[Rule] = []
     for y, total in placed:
-        lines = end_lines[total]
-        first = y + (len(lines) - 1) * lead / 2 - end_size * 0.35
+        lines = ends.lines[total]
+        first = y + (len(lines) - 1) * lead / 2 - ends.size * 0.35
         for number, line in enumerate(lines):
-            texts.append(Text(line, right + 6, first - number * lead, end_size))
-        for index in finals[total]:
+            texts.append(Text(line, right + 6, first - number * lead, ends.size))
+        for index in ends.finals[total]:
             tip_x, end = tips[index]
             if abs(end - y) > 1.0:
                 leaders.append(Rule(tip_x, end, right + 5, y, 0.4))
-    return Chart(
-        width,
-        height,
-        Grid(tuple(rules), (), tuple(ticks)),
-        tuple(traces),
-        tuple(texts),
-        tuple(leaders),
-    )
+    return leaders
 
 
 def lane_offset(index: int, sides: int) -> float:

@@ -18,9 +18,8 @@ from sheetgen import fonts
 from sheetgen.atomic import Staged, refuse_own_input, write_document
 from sheetgen.batching import Workers, idle_cores, ordered_map, usable_cores
 from sheetgen.errors import SeriesFileError, SheetgenError
-from sheetgen.game.definition import game_of
 from sheetgen.game.language import ENGLISH, Language
-from sheetgen.game.scoring import SeriesResult
+from sheetgen.game.scoring import SeriesResult, game_of
 from sheetgen.game.wording import outcome, series_name, title_for
 from sheetgen.paper import Paper
 from sheetgen.preview import in_format

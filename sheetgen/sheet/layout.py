@@ -18,25 +18,33 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Literal, NamedTuple
+from typing import NamedTuple
 
+from sheetgen.game.wording import Labels
 from sheetgen.sheet.fitting import Fitted, Measure, fit, wrap
+from sheetgen.sheet.grid import (
+    ASCENT,
+    FOOT_LINE,
+    FOOT_SIZE,
+    GAME_COLUMN,
+    GAP,
+    MARGIN,
+    SUBHEAD_ROW,
+    TOTALS_ROW,
+    PageShape,
+    frame,
+    side_columns,
+)
+from sheetgen.sheet.shapes import Box, Grid, Rule, Text, outline
 
-Align = Literal["left", "center", "right"]
-
-MARGIN = 30.0  # every mark at least 18 pt (0.25 in) from the edge, with room to spare
 MIN_ROW = 0.3 * 72  # a game cell takes handwriting: at least 0.3 in tall
 WRITING_ROW = 0.4 * 72  # the height rows to write in by hand are given when there is room
 MAX_ROW = 0.45 * 72  # and no row is taller, however few the games
 HEADER_GAMES = 16  # the header gives way until this many games fit on one page
-GAME_COLUMN = 44.0
-GAP = 6.0
 PADDING = 4.0
 MIN_TEXT = 8.0  # nothing on a sheet is smaller, but for the footnote
 MIN_FOOTNOTE = 7.0
 LEADING = 1.15
-ASCENT = 0.76  # of the bundled face, as a share of the size
 DESCENT = 0.24
 
 TITLE_SIZE = 18.0
@@ -58,80 +66,9 @@ PARTNER_SIZE = 10.0
 NAME_ROW = 30.0
 BLANK_TEAM_ROW = 46.0
 CAPTION_SIZE = 8.0
-SUBHEAD_ROW = 15.0
-SUBHEAD_SIZE = 9.0
-TOTALS_ROW = 24.0
-NUMBER_SIZE = 12.0
 TOTAL_SIZE = 10.0
-FORWARD_SIZE = 8.0
-FOOT_SIZE = 8.0
-FOOT_LINE = 10.0
 FOOT_LINES = 2
 KEY_WIDTH = 22.0
-
-
-class Labels(NamedTuple):
-    """The sheet's own words, in the sheet's language (English unless told)."""
-
-    date: str = "Date"
-    place: str = "Place"
-    status: str = "Series winner:"
-    game: str = "Game"
-    points: str = "Points"
-    cards_left: str = "Cards left"
-    total: str = "Total"
-    brought_forward: str = "Brought forward"  # its first word on a line of its own
-    won: str = "won the game"
-    reached: str = "reached the target"
-    won_series: str = "won the series"
-    sheet: str = "Sheet {number} of {count}"  # its first word on a line of its own
-
-
-class Box(NamedTuple):
-    """A rectangle on the page."""
-
-    x: float
-    y: float
-    width: float
-    height: float
-
-    @property
-    def right(self) -> float:
-        return self.x + self.width
-
-    @property
-    def top(self) -> float:
-        return self.y + self.height
-
-
-class Text(NamedTuple):
-    """A line of text: ``y`` is its baseline, ``x`` its left, centre or right edge."""
-
-    text: str
-    x: float
-    y: float
-    size: float
-    bold: bool = False
-    align: Align = "left"
-
-
-class Rule(NamedTuple):
-    """A straight line, solid black unless it says otherwise."""
-
-    x1: float
-    y1: float
-    x2: float
-    y2: float
-    width: float = 0.5
-    gray: float = 0.0
-    dash: tuple[float, ...] = ()
-
-
-class Shade(NamedTuple):
-    """A light grey background that only helps the eye; it never carries meaning alone."""
-
-    box: Box
-    gray: float
 
 
 class Heading(NamedTuple):
@@ -174,17 +111,9 @@ class SheetSpec(NamedTuple):
         return self.labels.won_series if self.cards_left else self.labels.reached
 
     @property
-    def columns(self) -> int:
-        """One column per side at the table."""
+    def sides(self) -> int:
+        """How many sides the sheet has a column for."""
         return len(self.headings)
-
-
-class Grid(NamedTuple):
-    """The part of a page that is the same on every sheet of this shape."""
-
-    rules: tuple[Rule, ...]
-    shades: tuple[Shade, ...]
-    labels: tuple[Text, ...]
 
 
 class Layout(NamedTuple):
@@ -255,16 +184,40 @@ def _plan(page: tuple[float, float], spec: SheetSpec, measure: Measure, tight: i
     """The page's fixed parts; ``tight`` (0 to 3) asks for a shorter header: 1 sets a long
     title on one line, 2 also narrows the gaps, 3 also keeps names to two lines."""
     width, height = page
-    left, right, top = MARGIN, width - MARGIN, height - MARGIN
+    left, right = MARGIN, width - MARGIN
     plan = _Page(width, height)
     gap = GAP if tight < 2 else GAP / 2
     # The totals row's label in the game column, with room to spare on both sides ("Summe").
     plan.total_size = fit(
         spec.labels.total, GAME_COLUMN - 2 * PADDING, TOTAL_SIZE, MIN_TEXT, measure, bold=True
     ).size
+    blank_line = _title(plan, spec, measure, tight)
+    # The target, boxed and bold, so nobody forgets the goal.
+    band = Box(left, blank_line - 8 - gap - TARGET_BAND, right - left, TARGET_BAND)
+    plan.rules.extend(outline(band, 1.6))
+    target = fit(spec.goal, band.width - 2 * PADDING, TARGET_SIZE, MIN_TEXT, measure, True)
+    plan.texts.append(
+        Text(target.line, left + band.width / 2, band.y + 7, target.size, True, "center")
+    )
+    _status(plan, spec, measure, band.y - gap)
 
-    # Title on the left, blanks for the date and the place on the right; a long title takes
-    # lines of its own and the blanks go beneath it.
+    # The column heads: every name in a row at one size.
+    plan.table_top = plan.status.y - gap
+    plan.name_row, plan.heads, plan.head_rules = _heads(
+        spec,
+        side_columns(width, spec.sides),
+        plan.table_top,
+        measure,
+        NAME_LINES if tight < 3 else 2,
+    )
+    _footnote(plan, spec, measure)
+    return plan
+
+
+def _title(plan: _Page, spec: SheetSpec, measure: Measure, tight: int) -> float:
+    """Title on the left, blanks for the date and the place on the right; a long title takes
+    lines of its own and the blanks go beneath it. Returns the blanks' baseline."""
+    left, right, top = MARGIN, plan.width - MARGIN, plan.height - MARGIN
     labels = spec.labels
     blanks_ = tuple(zip((labels.date, labels.place), BLANK_LINES, strict=True))
     blanks = sum(line + 4 + measure(label, BLANK_SIZE, False) + 16 for label, line in blanks_)
@@ -296,17 +249,13 @@ def _plan(page: tuple[float, float], spec: SheetSpec, measure: Measure, tight: i
         x -= length + 4
         plan.labels.append(Text(label, x, blank_line, BLANK_SIZE, align="right"))
         x -= measure(label, BLANK_SIZE, False) + 16
+    return blank_line
 
-    # The target, boxed and bold, so nobody forgets the goal.
-    band = Box(left, blank_line - 8 - gap - TARGET_BAND, right - left, TARGET_BAND)
-    plan.rules.extend(_outline(band, 1.6))
-    target = fit(spec.goal, band.width - 2 * PADDING, TARGET_SIZE, MIN_TEXT, measure, True)
-    plan.texts.append(
-        Text(target.line, left + band.width / 2, band.y + 7, target.size, True, "center")
-    )
 
-    # The winner, or on a filled sheet how the race stands: on as many lines as it needs,
-    # every descender above the write-in rule.
+def _status(plan: _Page, spec: SheetSpec, measure: Measure, bottom: float) -> None:
+    """The winner, or on a filled sheet how the race stands, above ``bottom``: on as many
+    lines as it needs, every descender above the write-in rule."""
+    left, right, labels = MARGIN, plan.width - MARGIN, spec.labels
     status_x = left + measure(labels.status, STATUS_SIZE, True) + 6
     status = (
         wrap(
@@ -324,21 +273,17 @@ def _plan(page: tuple[float, float], spec: SheetSpec, measure: Measure, tight: i
     count = max(1, len(status.lines))
     lead = status.size * LEADING
     box_height = STATUS_BAND + (count - 1) * lead
-    plan.status = Box(status_x, band.y - gap - box_height, right - status_x, box_height)
+    plan.status = Box(status_x, bottom - box_height, right - status_x, box_height)
     first = plan.status.y + 5 + (count - 1) * lead
     plan.labels.append(Text(labels.status, left, first, STATUS_SIZE, bold=True))
     plan.rules.append(Rule(status_x, plan.status.y + 1, right, plan.status.y + 1, 0.6))
     for index, line in enumerate(status.lines):
         plan.texts.append(Text(line, status_x, first - index * lead, status.size, bold=True))
 
-    # The column heads: every name in a row at one size.
-    plan.table_top = plan.status.y - gap
-    side_width = (right - left - GAME_COLUMN) / spec.columns
-    plan.name_row, plan.heads, plan.head_rules = _heads(
-        spec, side_width, plan.table_top, measure, NAME_LINES if tight < 3 else 2
-    )
 
-    # The footnote, and on a filled sheet the key to its marks, at one size.
+def _footnote(plan: _Page, spec: SheetSpec, measure: Measure) -> None:
+    """The footnote, and on a filled sheet the key to its marks, at one size."""
+    left, right, labels = MARGIN, plan.width - MARGIN, spec.labels
     room = right - left
     if spec.legend:
         won, reached = (measure(words, FOOT_SIZE, False) for words in (labels.won, spec.boxed))
@@ -351,7 +296,6 @@ def _plan(page: tuple[float, float], spec: SheetSpec, measure: Measure, tight: i
         plan.key_texts.append(Text(labels.won, plan.keys[0].right + 3, 0, FOOT_SIZE))
         plan.keys.append(Box(plan.keys[0].right + 3 + won + 10, 0, KEY_WIDTH, FOOT_LINE))
         plan.key_texts.append(Text(spec.boxed, plan.keys[1].right + 3, 0, FOOT_SIZE))
-    return plan
 
 
 def _common_size(
@@ -387,13 +331,19 @@ def _common_size(
 
 
 def _heads(
-    spec: SheetSpec, side_width: float, top: float, measure: Measure, lines: int = NAME_LINES
+    spec: SheetSpec,
+    columns: tuple[float, tuple[float, ...]],
+    top: float,
+    measure: Measure,
+    lines: int = NAME_LINES,
 ) -> tuple[float, list[list[Text]], list[Rule]]:
-    """The height of the name row, each column's words (placed at x = 0) and any write-in rules."""
+    """The height of the name row, each column's words (placed at x = 0) and any write-in
+    rules; ``columns`` is a side's column width and where each starts (``side_columns``)."""
+    side_width = columns[0]
     room = side_width - 2 * PADDING
     named = [heading for heading in spec.headings if not heading.caption]
     if len(named) < len(spec.headings):
-        return _blank_heads(spec, side_width, top)
+        return _blank_heads(spec, columns, top)
     most = min(lines, TEAM_NAME_LINES) if spec.partnership else lines
     size, count, whole = _common_size([h.name for h in named], room, NAME_SIZE, most, True, measure)
     names = [
@@ -453,9 +403,10 @@ def _partners(named: Sequence[Heading], room: float, size: float, measure: Measu
 
 
 def _blank_heads(
-    spec: SheetSpec, side_width: float, top: float
+    spec: SheetSpec, columns: tuple[float, tuple[float, ...]], top: float
 ) -> tuple[float, list[list[Text]], list[Rule]]:
     """Captions to write by; a team's column has a line for each partner's name."""
+    side_width, starts = columns
     row = BLANK_TEAM_ROW if spec.partnership else NAME_ROW
     caption_line = top - 3 - CAPTION_SIZE * ASCENT
     heads: list[list[Text]] = []
@@ -463,7 +414,7 @@ def _blank_heads(
     for index, heading in enumerate(spec.headings):
         texts = [Text(heading.caption, PADDING, caption_line, CAPTION_SIZE)]
         if heading.members:
-            x = GAME_COLUMN + MARGIN + index * side_width
+            x = starts[index]
             line = top - row + 8
             centre = x + side_width / 2
             rules.append(Rule(x + 2 * PADDING, line, centre - 8, line, 0.5))
@@ -538,11 +489,11 @@ def _layout_page(
     the page's frame, worked out once for every page of its shape.
     """
     captions = spec.headings[0].caption != ""
-    frame = _frame(
-        _Shape(
+    shared = frame(
+        PageShape(
             width=plan.width,
             height=plan.height,
-            columns=spec.columns,
+            sides=spec.sides,
             table_top=plan.table_top,
             name_row=plan.name_row,
             games=games,
@@ -561,190 +512,22 @@ def _layout_page(
         )
     )
     texts = list(plan.texts)
-    texts += frame.lead
+    texts += shared.lead
     if not captions:
-        for x, words in zip(frame.columns, plan.heads, strict=True):
+        for x, words in zip(shared.columns, plan.heads, strict=True):
             texts.extend(Text(t.text, x + t.x, t.y, t.size, t.bold, t.align) for t in words)
-    texts += frame.tail
+    texts += shared.tail
     return Layout(
         width=plan.width,
         height=plan.height,
-        grid=frame.grid,
+        grid=shared.grid,
         texts=tuple(texts),
         games=games,
-        points=frame.points,
-        totals=frame.totals,
-        forward=frame.forward,
-        final=frame.final,
+        points=shared.points,
+        totals=shared.totals,
+        forward=shared.forward,
+        final=shared.final,
         status=plan.status,
-        keys=frame.keys,
-        names=frame.names,
+        keys=shared.keys,
+        names=shared.names,
     )
-
-
-class _Shape(NamedTuple):
-    """What a page's frame depends on: two pages alike in all of it share one frame."""
-
-    width: float
-    height: float
-    columns: int
-    table_top: float
-    name_row: float
-    games: tuple[int, ...]
-    forward: bool
-    row: float
-    sheet: tuple[int, int] | None
-    labels: Labels
-    scored: str
-    plan_labels: tuple[Text, ...]
-    plan_rules: tuple[Rule, ...]
-    captions: tuple[tuple[Text, ...], ...]  # a blank sheet's column heads, placed at x = 0
-    foot: tuple[tuple[str, float], ...]
-    keys: tuple[Box, ...]
-    key_texts: tuple[Text, ...]
-    total_size: float
-
-
-class _Frame(NamedTuple):
-    """A page without the sheet's own words: its grid, the texts set before the sides' names
-    (``lead``) and after them (``tail``), where each column starts and the slots."""
-
-    grid: Grid
-    lead: tuple[Text, ...]
-    tail: tuple[Text, ...]
-    columns: tuple[float, ...]
-    points: tuple[tuple[Box, ...], ...]
-    totals: tuple[tuple[Box, ...], ...]
-    forward: tuple[Box, ...]
-    final: tuple[Box, ...]
-    keys: tuple[Box, ...]
-    names: tuple[Box, ...]
-
-
-@lru_cache(maxsize=256)  # a batch of sheets has a handful of shapes, page after page
-def _frame(shape: _Shape) -> _Frame:
-    width, row, forward = shape.width, shape.row, shape.forward
-    left, right = MARGIN, width - MARGIN
-    body_rows = len(shape.games) + (1 if forward else 0)
-    lead: list[Text] = []
-    tail: list[Text] = []
-    labels = list(shape.plan_labels)
-    rules = list(shape.plan_rules)
-    shades: list[Shade] = []
-
-    side_width = (right - left - GAME_COLUMN) / shape.columns
-    sub = side_width / 2
-    table_top = shape.table_top
-    name_bottom = table_top - shape.name_row
-    sub_bottom = name_bottom - SUBHEAD_ROW
-    body_top = sub_bottom
-    body_bottom = body_top - body_rows * row
-    totals_bottom = body_bottom - TOTALS_ROW
-
-    shades.append(Shade(Box(left, sub_bottom, right - left, SUBHEAD_ROW), 0.88))
-    shades.append(Shade(Box(left, name_bottom, GAME_COLUMN, shape.name_row), 0.88))
-    shades.append(Shade(Box(left, totals_bottom, right - left, TOTALS_ROW), 0.88))
-    shades.append(Shade(Box(left, body_bottom, GAME_COLUMN, body_top - body_bottom), 0.94))
-
-    rules.extend(_outline(Box(left, totals_bottom, right - left, table_top - totals_bottom), 1.4))
-    columns = tuple(left + GAME_COLUMN + index * side_width for index in range(shape.columns))
-    for x in columns:
-        rules.append(Rule(x, totals_bottom, x, table_top, 1.4))
-    for x in columns:
-        rules.append(Rule(x + sub, totals_bottom, x + sub, name_bottom, 0.5))
-    rules.append(Rule(left + GAME_COLUMN, name_bottom, right, name_bottom, 0.5))
-    rules.append(Rule(left, sub_bottom, right, sub_bottom, 1.2))
-    for index in range(1, body_rows):
-        y = body_top - index * row
-        rules.append(Rule(left, y, right, y, 1.0 if forward and index == 1 else 0.5))
-    rules.append(Rule(left, body_bottom, right, body_bottom, 1.4))
-    rules.append(Rule(left, body_bottom - 2, right, body_bottom - 2, 0.5))
-
-    words = shape.labels
-    labels.append(
-        Text(words.game, left + GAME_COLUMN / 2, sub_bottom + 4, SUBHEAD_SIZE, True, "center")
-    )
-    if shape.sheet is not None:
-        said = words.sheet.format(number=shape.sheet[0], count=shape.sheet[1]).split(None, 1)
-        middle = name_bottom + shape.name_row / 2
-        baselines = (middle + 1, middle - 8) if len(said) > 1 else (middle - 3,)
-        for word, baseline in zip(said, baselines, strict=False):
-            lead.append(Text(word, left + GAME_COLUMN / 2, baseline, FORWARD_SIZE, True, "center"))
-    names: list[Box] = []
-    for index, x in enumerate(columns):
-        names.append(Box(x, name_bottom, side_width, shape.name_row))
-        for offset, label in ((0.0, shape.scored), (sub, words.total)):
-            labels.append(
-                Text(label, x + offset + sub / 2, sub_bottom + 4, SUBHEAD_SIZE, False, "center")
-            )
-        if shape.captions:
-            labels.extend(
-                Text(t.text, x + t.x, t.y, t.size, t.bold, t.align) for t in shape.captions[index]
-            )
-
-    def cells(y: float, tall: float = row) -> tuple[tuple[Box, ...], tuple[Box, ...]]:
-        return (
-            tuple(Box(x, y, sub, tall) for x in columns),
-            tuple(Box(x + sub, y, sub, tall) for x in columns),
-        )
-
-    number_size = min(NUMBER_SIZE, row * 0.5)
-    forward_boxes: tuple[Box, ...] = ()
-    y = body_top
-    if forward:
-        y -= row
-        forward_boxes = cells(y)[1]
-        middle = y + row / 2
-        said = words.brought_forward.split(None, 1)
-        baselines = (middle + 1, middle - 7) if len(said) > 1 else (middle - 3,)
-        for word, baseline in zip(said, baselines, strict=False):
-            labels.append(
-                Text(word, left + GAME_COLUMN / 2, baseline, FORWARD_SIZE, False, "center")
-            )
-    points: list[tuple[Box, ...]] = []
-    totals: list[tuple[Box, ...]] = []
-    for number in shape.games:
-        y -= row
-        baseline = y + (row - number_size * 0.72) / 2
-        tail.append(
-            Text(str(number), left + GAME_COLUMN / 2, baseline, number_size, True, "center")
-        )
-        game_points, game_totals = cells(y)
-        points.append(game_points)
-        totals.append(game_totals)
-    labels.append(
-        Text(
-            words.total, left + GAME_COLUMN / 2, totals_bottom + 8, shape.total_size, True, "center"
-        )
-    )
-    final = cells(totals_bottom, TOTALS_ROW)[1]
-
-    foot_top = totals_bottom - GAP
-    for index, (line, size) in enumerate(shape.foot):
-        tail.append(Text(line, left, foot_top - FOOT_SIZE * ASCENT - 1 - index * FOOT_LINE, size))
-    key_line = foot_top - FOOT_SIZE * ASCENT - 1
-    keys = tuple(Box(key.x, key_line - 2, key.width, key.height) for key in shape.keys)
-    tail.extend(Text(t.text, t.x, key_line, t.size) for t in shape.key_texts)
-
-    return _Frame(
-        grid=Grid(tuple(rules), tuple(shades), tuple(labels)),
-        lead=tuple(lead),
-        tail=tuple(tail),
-        columns=columns,
-        points=tuple(points),
-        totals=tuple(totals),
-        forward=forward_boxes,
-        final=final,
-        keys=keys,
-        names=tuple(names),
-    )
-
-
-def _outline(box: Box, width: float) -> list[Rule]:
-    x1, y1, x2, y2 = box.x, box.y, box.right, box.top
-    return [
-        Rule(x1, y1, x2, y1, width),
-        Rule(x2, y1, x2, y2, width),
-        Rule(x2, y2, x1, y2, width),
-        Rule(x1, y2, x1, y1, width),
-    ]

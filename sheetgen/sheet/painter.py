@@ -21,7 +21,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from sheetgen import __version__, fonts
 from sheetgen.sheet.fitting import fit
-from sheetgen.sheet.layout import MIN_TEXT, Box, Grid, Layout, Rule, Text
+from sheetgen.sheet.layout import MIN_TEXT, Layout
+from sheetgen.sheet.shapes import Box, Grid, Rule, Text
 from sheetgen.sourcedate import source_date_epoch
 
 if TYPE_CHECKING:  # a blank sheet has no chart: the chart module loads with a filled one

@@ -1,0 +1,157 @@
+"""Which series files a command reads (each series once, a CSV export beside its series
+left out) and which an export must not be written over."""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import stat
+from collections.abc import Iterable
+from dataclasses import replace
+from pathlib import Path
+from typing import NamedTuple
+
+from sheetgen.errors import OutputError, SeriesFileError, SheetgenError
+from sheetgen.game.scoring import Series
+from sheetgen.series.csvfile import has_worked_columns
+from sheetgen.series.file import FORMATS, load_series, read_text, series_format
+
+
+def series_paths(inputs: Iterable[Path]) -> list[Path]:
+    """The series files named, with every series file of a named folder (sorted by name)."""
+    paths: list[Path] = []
+    for item in inputs:
+        if item.is_dir():
+            # Hidden names are editors' lock and backup files (.#friday.yaml), not series.
+            found = sorted(
+                p
+                for p in item.iterdir()
+                if p.suffix.lower() in FORMATS and not p.name.startswith(".")
+            )
+            if not found:
+                raise SeriesFileError(
+                    f"{item}: the folder holds no series files (.yaml, .yml, .json or .csv)"
+                )
+            paths.extend(found)
+        else:
+            paths.append(item)
+    return paths
+
+
+class SeriesFiles(NamedTuple):
+    """The series files a command reads, each series once, and the files it left out."""
+
+    paths: list[Path]
+    left_out: list[tuple[Path, str]]
+
+    @property
+    def read(self) -> list[Path]:
+        """Every file named or found, left out or not: none may be written over."""
+        return [*self.paths, *(path for path, _ in self.left_out)]
+
+    @property
+    def notes(self) -> list[str]:
+        """One line per file left out, saying why."""
+        return [f"{path}: {why}" for path, why in self.left_out]
+
+
+def distinct_series(inputs: Iterable[Path]) -> SeriesFiles:
+    """The series files named or found in named folders, each series read once.
+
+    A file named twice (``a.yaml ./a.yaml``, a folder and a file in it, two links to
+    one file) is read once; a CSV export beside the series it was exported from (its
+    games are that series' games, or the first of them) is left out, so a season
+    counts those games once. Files that cannot be read are kept: reading them reports
+    what is wrong.
+    """
+    paths: list[Path] = []
+    left_out: list[tuple[Path, str]] = []
+    seen: dict[tuple[int, int], Path] = {}
+    for path in series_paths(inputs):
+        try:
+            info = path.stat()
+        except OSError:
+            paths.append(path)
+            continue
+        key = (info.st_dev, info.st_ino)
+        if key in seen:
+            same = "named twice" if seen[key] == path else f"the same file as {seen[key]}"
+            left_out.append((path, f"{same}; read once"))
+        else:
+            seen[key] = path
+            paths.append(path)
+    exports = _exports_beside_their_series(paths)
+    left_out += exports.items()
+    return SeriesFiles([path for path in paths if path not in exports], left_out)
+
+
+def _is_export(path: Path) -> bool:
+    """Whether ``path`` is a CSV export (a series with points and totals columns)."""
+    if series_format(path) != "csv":
+        return False
+    try:
+        return has_worked_columns(read_text(path))
+    except (csv.Error, SeriesFileError):
+        return False
+
+
+def _exports_beside_their_series(paths: list[Path]) -> dict[Path, str]:
+    """Each CSV export whose series another file beside it (or of its name) holds, and why
+    it is left out."""
+    exports = [path for path in paths if _is_export(path)]
+    left_out: dict[Path, str] = {}
+    read: dict[Path, Series | None] = {}
+
+    def series_of(path: Path) -> Series | None:
+        if path not in read:
+            try:
+                read[path] = load_series(path)
+            except SheetgenError:
+                read[path] = None  # reported when the file is read for the command
+        return read[path]
+
+    for export in exports:
+        exported = series_of(export)
+        if exported is None:
+            continue
+        for other in paths:
+            beside = other.parent == export.parent or other.stem == export.stem
+            if other == export or other in left_out or not beside:
+                continue
+            if other in exports and paths.index(other) > paths.index(export):
+                continue  # of two copies of one export, the first is kept
+            series = series_of(other)
+            if series is not None and _holds(series, exported):
+                games, played = len(exported.games), len(series.games)
+                first = "its games" if games == played else f"{games} of its {played} games"
+                left_out[export] = f"an export of {other} ({first}); left out, so they count once"
+                break
+    return left_out
+
+
+def _holds(series: Series, exported: Series) -> bool:
+    """Whether ``exported`` is ``series`` as it stood after some of its games."""
+    count = len(exported.games)
+    return count <= len(series.games) and replace(series, games=series.games[:count]) == exported
+
+
+def refuse_replacing_series(path: Path, text: str, exported: Series | None) -> None:
+    """Refuse to write an export over a series file (one the reader takes as a series)
+    unless nothing of it would be lost: the file already holds exactly ``text``, or it is
+    a CSV series that ``exported`` holds game for game (an earlier CSV export of it, which
+    ``text``, a CSV export that reads back as a series, replaces with all its games)."""
+    with contextlib.suppress(OSError):
+        if not stat.S_ISREG(path.stat().st_mode) or path.read_bytes() == text.encode("utf-8"):
+            return
+    try:
+        there = load_series(path)
+    except SheetgenError:
+        return  # not a series: the destination check decided whether it may be replaced
+    if series_format(path) == "csv" and exported is not None and _holds(exported, there):
+        return
+    played = len(there.games)
+    raise OutputError(
+        f"holds a series with {played} recorded game{'' if played == 1 else 's'}; "
+        "sheetgen will not replace it without --force",
+        file=path,
+    )
