@@ -5,6 +5,8 @@ from __future__ import annotations
 import tomllib
 from typing import Any
 
+from sheetgen.errors import HouseRulesError
+
 DEFAULT_GAMES = 10
 # Game rows on a sheet, and so the most games a cards-left series may agree to play.
 MAX_GAMES = 200
@@ -55,3 +57,17 @@ def load_toml(text: str) -> dict[str, Any]:
         raise ValueError(f"not valid TOML ({exc})") from None
     except RecursionError:
         raise ValueError(f"nested more than {MAX_TOML_DEPTH} levels deep") from None
+
+
+# A table's own rules (Markdown): a dozen printed pages of prose, far more than any table's
+# own rules, and quick to set.
+MAX_MARKDOWN = 30_000
+
+
+def check_markdown_size(text: str, source: str) -> None:
+    """Refuse Markdown longer than a booklet sets in reasonable time."""
+    if len(text) > MAX_MARKDOWN:
+        raise HouseRulesError(
+            f"{source}: the text has {len(text):,} characters; a booklet takes at most "
+            f"{MAX_MARKDOWN:,} of a table's own rules"
+        )

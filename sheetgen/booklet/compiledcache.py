@@ -19,7 +19,6 @@ bounded in size: an oversized folder is emptied of its oldest entries.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import marshal
 import os
 import stat
@@ -29,8 +28,9 @@ from types import CodeType
 from jinja2 import BytecodeCache
 from jinja2.bccache import Bucket, bc_magic
 
-from sheetgen.atomic import planted_link, write_cached
+from sheetgen.atomic import write_cached
 from sheetgen.errors import SheetgenError
+from sheetgen.folders import planted_link
 
 # bc_magic holds jinja2's cache version and Python's (marshal's format changes with it).
 MAGIC = b"sheetgen compiled template 1\n" + bc_magic
@@ -137,10 +137,16 @@ def _trim(folder: Path) -> None:
         total -= size
 
 
-class _Entries:
-    """``prefix-<name>.cache`` entries in ``folder``: each a header, then its payload. An entry
-    is read only from a regular file of the user's, and one without the expected header is a
-    miss; writing trims the folder once per process and never fails the run."""
+class CompiledTemplates(BytecodeCache):
+    """jinja2's compiled templates, kept between runs as Python keeps ``.pyc`` files.
+
+    What: the marshalled code of each template, one ``prefix-<key>.cache`` entry each:
+    MAGIC, the template source's checksum and a newline, then the code. Where: ``folder``,
+    the user's private cache folder (``private_folder``). Why it is safe: the folder is
+    the user's alone, an entry is read only from a regular file of the user's and is a
+    miss unless it is this cache's own code for this very source, entries are written by
+    a rename, and the folder is bounded; writing never fails the run.
+    """
 
     def __init__(self, folder: Path, prefix: str) -> None:
         self.folder = folder
@@ -150,81 +156,30 @@ class _Entries:
     def _path(self, name: str) -> Path:
         return self.folder / f"{self.prefix}-{name}{SUFFIX}"
 
-    def read(self, name: str, head: bytes) -> bytes | None:
-        """The payload of entry ``name`` if it starts with ``head``, else None."""
-        data = read_entry(self._path(name))
-        if data is None or not data.startswith(head):
-            return None
-        return data[len(head) :]
-
-    def write(self, name: str, head: bytes, payload: bytes) -> None:
-        """Keep ``head`` + ``payload`` as entry ``name`` (silently not, where it cannot be)."""
-        data = head + payload
-        if len(data) > MAX_ENTRY:
-            return
-        if not self._trimmed:
-            self._trimmed = True
-            _trim(self.folder)
-        with contextlib.suppress(SheetgenError, OSError):
-            write_cached(self._path(name), data)
-
-    def clear(self) -> None:
-        """Remove every entry of this cache (of this prefix)."""
-        for path in self.folder.glob(f"{self.prefix}-*{SUFFIX}"):
-            with contextlib.suppress(OSError):
-                path.unlink()
-
-
-class CompiledTemplates(_Entries, BytecodeCache):
-    """jinja2's bytecode cache kept in ``folder``, entries named ``prefix-<key>.cache``: each
-    MAGIC, the template source's checksum and a newline, then the marshalled code."""
-
     def load_bytecode(self, bucket: Bucket) -> None:
-        data = self.read(bucket.key, _code_head(bucket))
-        if data is None:
+        head = _code_head(bucket)
+        data = read_entry(self._path(bucket.key))
+        if data is None or not data.startswith(head):
             return
         try:
-            code = marshal.loads(data)
+            code = marshal.loads(data[len(head) :])
         except (EOFError, ValueError, TypeError):
             return
         if isinstance(code, CodeType):
             bucket.code = code
 
     def dump_bytecode(self, bucket: Bucket) -> None:
-        if bucket.code is not None:
-            self.write(bucket.key, _code_head(bucket), marshal.dumps(bucket.code))
+        if bucket.code is None:
+            return
+        data = _code_head(bucket) + marshal.dumps(bucket.code)
+        if len(data) > MAX_ENTRY:
+            return
+        if not self._trimmed:
+            self._trimmed = True
+            _trim(self.folder)
+        with contextlib.suppress(SheetgenError, OSError):
+            write_cached(self._path(bucket.key), data)
 
 
 def _code_head(bucket: Bucket) -> bytes:
     return MAGIC + bucket.checksum.encode("ascii") + b"\n"
-
-
-# An entry of kept results: this header, the entry's key and a newline, the result's
-# checksum and a newline, then the result.
-RESULT_MAGIC = b"sheetgen kept result 1\n"
-
-
-def _checksum(result: bytes) -> bytes:
-    return hashlib.sha256(result).hexdigest().encode("ascii")
-
-
-class KeptResults(_Entries):
-    """Results worked out from text (rendered Markdown, a drawn score sheet), kept between
-    runs in ``folder`` as ``prefix-<key>.cache`` entries, under the same rules as compiled
-    code. An entry carries its result's checksum: a damaged one is a miss."""
-
-    def get(self, key: str) -> bytes | None:
-        """The result kept for ``key``, or None."""
-        data = self.read(key, _result_head(key))
-        if data is None:
-            return None
-        checksum, _, result = data.partition(b"\n")
-        return result if checksum == _checksum(result) else None
-
-    def put(self, key: str, result: bytes) -> None:
-        """Keep ``result`` for ``key`` (silently not, where it cannot be written)."""
-        self.write(key, _result_head(key), _checksum(result) + b"\n" + result)
-
-
-def _result_head(key: str) -> bytes:
-    return RESULT_MAGIC + key.encode("ascii") + b"\n"

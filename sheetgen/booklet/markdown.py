@@ -11,28 +11,22 @@ no-break space, so that no printed line ends on "the", "Eine" or the "25" of "25
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from collections.abc import Callable
 from functools import cache
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from sheetgen.errors import HouseRulesError
+from sheetgen.limits import check_markdown_size
 
-if TYPE_CHECKING:  # markdown-it loads only when a text is not in the cache
+if TYPE_CHECKING:  # markdown-it loads when the first text is rendered
     from markdown_it import MarkdownIt
     from markdown_it.token import Token
-
-    from sheetgen.booklet.compiledcache import KeptResults
 
 MAX_HEADING = 6
 # Deeper nesting than any rules text needs; past a few hundred levels the
 # HTML renderer runs out of stack, so refuse it with a message instead.
 MAX_DEPTH = 32
-# A dozen printed pages of prose: far more than any table's own rules, and quick to set.
-MAX_MARKDOWN = 30_000
 NO_BREAK_SPACE = "\u00a0"
 # Words a line should not end on: the articles and the small numbers of the booklet's
 # languages (English and German; none of them is a word of the other that could stand
@@ -139,15 +133,6 @@ def first_heading(text: str) -> Opening | None:
     return Opening(_title(tokens[1]), int(tokens[0].tag[1:]), rest)
 
 
-def check_size(text: str, source: str) -> None:
-    """Refuse Markdown longer than a booklet sets in reasonable time."""
-    if len(text) > MAX_MARKDOWN:
-        raise HouseRulesError(
-            f"{source}: the text has {len(text):,} characters; a booklet takes at most "
-            f"{MAX_MARKDOWN:,} of a table's own rules"
-        )
-
-
 def render_markdown(
     text: str,
     *,
@@ -163,60 +148,7 @@ def render_markdown(
     heading of its caller's. ``source`` names the text in the message when it
     nests too deeply to set.
     """
-    check_size(text, source)
-    kept = _kept()
-    if kept is None:
-        return _render(text, id_prefix, shift, floor, source)
-    key = hashlib.sha256(repr((text, id_prefix, shift, floor)).encode()).hexdigest()
-    found = _unpacked(kept.get(key))
-    if found is None:
-        found = _render(text, id_prefix, shift, floor, source)
-        kept.put(key, json.dumps([found.html, found.headings]).encode())
-    return found
-
-
-@cache
-def _kept() -> KeptResults | None:
-    """Rendered Markdown kept between runs, as compiled templates are: in the user's
-    private cache folder, keyed by the text and the rendering options, under a prefix
-    that changes with this module and with markdown-it's version; None where the user
-    has no private cache folder or markdown-it cannot be found."""
-    from importlib.util import find_spec
-
-    from sheetgen.booklet.compiledcache import KeptResults, private_folder
-
-    spec = find_spec("markdown_it")
-    if spec is None or spec.origin is None:
-        return None
-    try:  # markdown-it's __init__ holds its version
-        made_by = Path(__file__).read_bytes() + Path(spec.origin).read_bytes()
-    except OSError:
-        return None
-    folder = private_folder("sheetgen", "markdown")
-    if folder is None:
-        return None
-    return KeptResults(folder, hashlib.sha256(made_by).hexdigest()[:16])
-
-
-def _unpacked(kept: bytes | None) -> RenderedMarkdown | None:
-    """A kept rendering, or None for anything that is not one."""
-    if kept is None:
-        return None
-    try:
-        html, headings = json.loads(kept)
-        entries = tuple(ContentsEntry(*heading) for heading in headings)
-    except (ValueError, TypeError):
-        return None
-    fields: list[Any] = [html] + [value for entry in entries for value in entry]
-    shapes = [str] + [int, str, str] * len(entries)
-    if not all(type(value) is shape for value, shape in zip(fields, shapes, strict=True)):
-        return None
-    return RenderedMarkdown(html, entries)
-
-
-def _render(
-    text: str, id_prefix: str, shift: int | None, floor: int, source: str
-) -> RenderedMarkdown:
+    check_markdown_size(text, source)
     md = _parser()
     tokens = md.parse(text)
     depth = _depth(tokens)

@@ -22,14 +22,17 @@ A game folder is not trusted (``--rules-dir`` may name anyone's download), so:
 Every template error becomes one :class:`~sheetgen.errors.GameDefinitionError` naming
 the file and line.
 
-Compiling the templates is a sixth of a booklet's own work, so their compiled code is
-kept between runs, as Python keeps ``.pyc`` files: in the user's private cache folder
-(:mod:`sheetgen.booklet.compiledcache`), keyed by the template's source and by this module,
-which decides how it is compiled. A cache that cannot be used is passed by.
+Compiling the templates is over a quarter of ``sheetgen rules --format html`` (its warm
+runs take 27-37 % less processor time with them kept: ``tests/perf/bench.py --caches``), so
+their compiled code is kept between runs, as Python keeps ``.pyc`` files: in the user's
+private cache folder (:mod:`sheetgen.booklet.compiledcache`), keyed by the template's
+source and by this module, which decides how it is compiled. A cache that cannot be used
+is passed by.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import hashlib
@@ -169,7 +172,9 @@ class _BoundedSandbox(ImmutableSandboxedEnvironment):
     """The sandbox with a budget: ranges, loop passes, what operators, calls and filters
     make, what a render writes and how long the document's templates take are bounded.
 
-    One Environment renders one document: its budget and its clock start when it is made.
+    One Environment renders one document: its budget and its clock start when it is made,
+    and the clock runs while the document's templates do (``_clock``), not while its
+    pages are laid out between renders.
     Loops and ``~`` are bounded by rewriting the parsed template (``_generate``), so that
     a template compiled once, or kept from an earlier run, is bounded too.
     """
@@ -180,6 +185,7 @@ class _BoundedSandbox(ImmutableSandboxedEnvironment):
         super().__init__(**options)
         self.range_left = RANGE_BUDGET
         self.work_left = WORK_BUDGET
+        self.seconds_left = MAX_SECONDS
         self.deadline = time.monotonic() + MAX_SECONDS
         self.globals["range"] = self._range
         del self.globals["lipsum"]  # a call can ask it for megabytes of Latin
@@ -476,14 +482,30 @@ def _refused(exc: Exception, place: str, filename: str | None) -> GameDefinition
 _FAILURES = (TemplateError, OverflowError, MemoryError, RecursionError, TypeError, ValueError)
 
 
+@contextlib.contextmanager
+def _clock(env: Environment) -> Iterator[None]:
+    """Run the document's template clock for one render: MAX_SECONDS in all, however many
+    renders the document takes and however long it waits between them."""
+    if not isinstance(env, _BoundedSandbox):
+        yield
+        return
+    started = time.monotonic()
+    env.deadline = started + env.seconds_left
+    try:
+        yield
+    finally:
+        env.seconds_left -= time.monotonic() - started
+
+
 def render_template(env: Environment, name: str, context: Mapping[str, Any]) -> str:
     """Render the template file ``name`` with ``context``."""
     filename = None
     data = template_data(context)
     try:
-        template = env.get_template(name)
-        filename = template.filename
-        return template.render(data)
+        with _clock(env):
+            template = env.get_template(name)
+            filename = template.filename
+            return template.render(data)
     except _FAILURES as exc:
         filename = filename or getattr(exc, "filename", None)
         raise _refused(exc, filename or name, filename) from None
@@ -495,7 +517,8 @@ def render_string(
     """Render a short template held in data, such as a house-rules sentence."""
     data = template_data(context)
     try:
-        return _from_string(env, source).render(data)
+        with _clock(env):
+            return _from_string(env, source).render(data)
     except _FAILURES as exc:
         raise _refused(exc, place, "<template>") from None
 
@@ -520,6 +543,7 @@ def evaluate(
     """Whether a definition's ``when`` expression holds for this context."""
     data = template_data(context)
     try:
-        return bool(env.compile_expression(expression, undefined_to_none=False)(**data))
+        with _clock(env):
+            return bool(env.compile_expression(expression, undefined_to_none=False)(**data))
     except _FAILURES as exc:
         raise _refused(exc, place, "<template>") from None

@@ -1,0 +1,347 @@
+"""The booklet's HTML: chapters, worked examples and references, with one jinja2 Environment."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from html import escape, unescape
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from jinja2 import Environment
+
+from sheetgen import __version__
+from sheetgen.booklet.context import build_context
+from sheetgen.booklet.flow import PLAIN, Flow
+from sheetgen.booklet.markdown import (
+    ContentsEntry,
+    first_heading,
+    in_text_of_html,
+    render_markdown,
+)
+from sheetgen.booklet.pictures import check_picture
+from sheetgen.booklet.templating import evaluate, make_environment, render_string, render_template
+from sheetgen.fonts import font_files
+from sheetgen.game.definition import GameDef, Section
+from sheetgen.game.examples import lay_out, load_examples
+from sheetgen.game.houserules import HouseRules
+from sheetgen.game.language import ENGLISH, Language
+from sheetgen.paper import Paper
+from sheetgen.resources import templates_dir
+
+CREATOR = f"sheetgen {__version__}"
+SHEET_SLOT = "score-sheet"
+
+
+class Figure(NamedTuple):
+    """A drawn worked example: the SVG (its title is the alternative text) and its caption."""
+
+    svg: str
+    caption: str
+    # Printed after the section's own text, ahead of its first subsection (the example
+    # shows that text, not the subsections').
+    before_subsections: bool = False
+
+
+class Chapter(NamedTuple):
+    """One rendered section of the booklet."""
+
+    html: str
+    headings: tuple[ContentsEntry, ...]
+    own_page: bool = False
+    picture: str | None = None
+    examples: tuple[Figure, ...] = ()
+    # Figures printed ahead of the chapter's first subsection, which ``rest`` holds.
+    early_examples: tuple[Figure, ...] = ()
+    rest: str = ""
+    # A short chapter is kept on one page rather than split at a page foot.
+    keep_together: bool = False
+
+
+def booklet_environment(game: GameDef, lang: Language = ENGLISH) -> Environment:
+    """The one Environment a booklet is rendered with: the game's sections (in ``lang``)
+    and folder first, then the shared templates."""
+    return make_environment(
+        [game.text_folder / "sections", game.folder, templates_dir()], lang=lang
+    )
+
+
+def _chapters(
+    env: Environment,
+    game: GameDef,
+    rules: HouseRules,
+    context: Mapping[str, Any],
+    extra: str | None,
+    lang: Language,
+) -> list[Chapter]:
+    picture = None
+    if game.picture:
+        picture = check_picture(
+            render_template(env, game.picture, context), str(game.folder / game.picture)
+        )
+    examples = _examples(env, game, rules.deck, context)
+    chapters: list[Chapter] = []
+    sections: list[Section] = list(game.sections)
+    if not any(section.slot == "extra" for section in sections):
+        sections.append(Section(file=None, slot="extra"))
+    for number, section in enumerate(sections, start=1):
+        if section.slot == "extra":
+            if extra is not None:
+                source = str(rules.extra or "--extra")
+                chapters.append(_extra_chapter(extra, source, context["extra_title"], lang))
+            continue
+        if section.when and not evaluate(
+            env, section.when, context, f"{game.folder / 'game.toml'}, sections {number}, when"
+        ):
+            continue
+        assert section.file is not None
+        text = render_template(env, section.file, context)
+        rendered = render_markdown(text, id_prefix=f"s{number}")
+        figures = examples.get(section.file, [])
+        early = tuple(figure for figure in figures if figure.before_subsections)
+        html, rest = rendered.html, ""
+        if early and "<h2" in html:
+            cut = html.index("<h2")
+            html, rest = html[:cut], html[cut:]
+        chapters.append(
+            Chapter(
+                html,
+                rendered.headings,
+                own_page=section.own_page,
+                picture=picture if section.picture else None,
+                examples=tuple(figure for figure in figures if figure not in early),
+                early_examples=early,
+                rest=rest,
+            )
+        )
+    return chapters
+
+
+def _examples(
+    env: Environment, game: GameDef, deck: str, context: Mapping[str, Any]
+) -> dict[str, list[Figure]]:
+    """The game's worked examples drawn as cards of this table's deck, by the section
+    each follows."""
+    data = load_examples(game.folder, None if game.lang == "en" else game.text_folder)
+    faces: dict[str, Any] = data["faces"].get(deck) or next(iter(data["faces"].values()), {})
+    drawn: dict[str, list[Figure]] = {}
+    place = str(game.text_folder / "examples.toml")
+    for example in data["examples"]:
+        piles = [
+            {
+                **pile,
+                "label": [
+                    render_string(env, line, context, place) for line in pile.get("label", [])
+                ],
+            }
+            for pile in example["piles"]
+        ]
+        laid_out = lay_out(
+            piles,
+            faces,
+            after=example["after"],
+            alt=render_string(env, example["alt"], context, place),
+            caption=render_string(env, example["caption"], context, place),
+        )
+        svg = check_picture(
+            render_template(env, "cards.svg.j2", {"example": laid_out}), "cards.svg.j2"
+        )
+        early = bool(example.get("before_subsections", False))
+        drawn.setdefault(example["after"], []).append(Figure(svg, laid_out.caption, early))
+    return drawn
+
+
+# Own rules up to this many characters (about a third of a page) are kept on one page.
+SHORT_EXTRA = 1200
+
+
+def _extra_chapter(extra: str, source: str, title: str, lang: Language = ENGLISH) -> Chapter:
+    """The table's own rules as one chapter, titled by their first heading or ``title``
+    ("Our own rules" in the booklet's language), their straight quotes made the language's.
+
+        A heading that opens the text becomes the chapter's title, and the others keep
+        their depth below it; a heading as high as the title becomes a section of the
+        chapter. Without an opening heading, the shallowest heading becomes a section.
+    """
+    first = first_heading(extra)
+    if first is None:
+        body, shift = extra, None
+    else:
+        title, body, shift = first.title, first.rest, 1 - first.level
+    rendered = render_markdown(body, id_prefix="extra", shift=shift, floor=2, source=source)
+    heading = ContentsEntry(1, "extra", title)
+    opening = f'<h1 id="extra">{escape(title)}</h1>\n'
+    return Chapter(
+        opening
+        + (
+            lang.counting.smart_quotes(rendered.html)
+            if lang.counting.own_rules_quotes
+            else rendered.html
+        ),
+        (heading, *rendered.headings),
+        keep_together=len(body) <= SHORT_EXTRA,
+    )
+
+
+@dataclass(frozen=True)
+class BookletText:
+    """A booklet's text rendered once: its context, its one Environment and its chapters,
+    ready to be set as a page of HTML in any flow and page size."""
+
+    rules: HouseRules
+    game: GameDef
+    lang: Language
+    screen: bool
+    env: Environment
+    context: dict[str, Any]
+    chapters: list[Chapter]
+
+    def html(
+        self,
+        paper: Paper,
+        page_size_override: tuple[float, float] | None = None,
+        flow: Flow = PLAIN,
+    ) -> str:
+        """The booklet as one HTML document, its pages of ``paper`` (or of the size given)
+        and its running text set in ``flow``."""
+        game, lang, screen = self.game, self.lang, self.screen
+        width, height = page_size_override or paper.portrait
+        page = {
+            "width": width,
+            "height": height,
+            "sheet_width": paper.landscape[0],
+            "sheet_height": paper.landscape[1],
+        }
+        definition = game.text_folder / "game.toml"
+        html = render_template(
+            self.env,
+            "booklet.html.j2",
+            {
+                **self.context,
+                "title": lang._("{game} rules").format(game=game.name),
+                "creator": CREATOR,
+                "chapters": self.chapters,
+                "page": page,
+                "fonts": {face: _font_url(path, screen) for face, path in font_files().items()},
+                "screen": screen,
+                "picture_alt": render_string(
+                    self.env, game.picture_alt, self.context, f"{definition}, picture_alt"
+                ),
+                "sheet_slot": SHEET_SLOT if self.rules.series and not screen else None,
+                "spacing": flow.spacing,
+                "page_breaks": flow.breaks,
+            },
+        )
+        return _with_breaks(_with_references(html, self.chapters), lang)
+
+
+def booklet_text(
+    rules: HouseRules,
+    *,
+    extra_markdown: str | None = None,
+    screen: bool = False,
+    lang: Language = ENGLISH,
+) -> BookletText:
+    """The booklet's text in ``lang``: the context built once, its sentences and chapters
+    rendered with one Environment.
+
+    With ``screen`` the text is for reading on a screen: the fonts go inside the page
+    as data URLs, so it refers to nothing outside itself, and what is only for paper
+    (the score sheet, the printing advice, page numbers) is left out.
+    """
+    game = lang.game(rules.definition)
+    if extra_markdown is None:
+        extra_markdown = rules.extra_text
+    context = build_context(rules, extra_markdown, lang)
+    context["screen"] = screen
+    env = booklet_environment(game, lang)
+    definition = game.text_folder / "game.toml"
+    # The house-rules sentences first: the sections quote them too.
+    context["differences"] = [
+        render_string(env, game.house_rules[toggle], context, f"{definition}, {toggle}")
+        for toggle in context["changed"]
+    ]
+    notes = [render_string(env, game.house_rules[toggle], context) for toggle in context["noted"]]
+    notes += [render_string(env, line, context) for line in game.suggested]
+    context["notes"] = [line for line in notes if line.strip()]
+    context["picture_labels"] = {
+        key: render_string(env, text, context, f"{definition}, picture_labels.{key}")
+        for key, text in game.picture_labels.items()
+    }
+    chapters = _chapters(env, game, rules, context, extra_markdown, lang)
+    return BookletText(rules, game, lang, screen, env, context, chapters)
+
+
+def render_html(
+    rules: HouseRules,
+    *,
+    paper: Paper,
+    extra_markdown: str | None = None,
+    page_size_override: tuple[float, float] | None = None,
+    flow: Flow = PLAIN,
+    screen: bool = False,
+    lang: Language = ENGLISH,
+) -> str:
+    """The booklet as one HTML document in ``lang`` (fonts and styles from the package only).
+
+    ``flow`` says how the running text is set on its pages (build_booklet measures the
+    first layout and may ask for page breaks or another spacing); ``screen`` is as
+    ``booklet_text`` says.
+    """
+    text = booklet_text(rules, extra_markdown=extra_markdown, screen=screen, lang=lang)
+    return text.html(paper, page_size_override, flow)
+
+
+# Text inside these elements is not read as running text: no soft hyphens there.
+_NOT_RUNNING = ("head", "svg", "style", "title")
+# A heading's title in quotes, as the running text refers to it: "Winning", „Gewinnen“.
+_QUOTED = r"(&quot;|&#34;|“|„)({titles})(&quot;|&#34;|”|“)"
+
+
+def _with_references(html: str, chapters: Sequence[Chapter]) -> str:
+    """``html`` with each heading title the running text quotes ("see "Winning"") made a
+    link to that heading; the printed booklet follows it with the page it is on, a
+    screen shows a link."""
+    targets: dict[str, str] = {}
+    for chapter in chapters:
+        for entry in chapter.headings:
+            targets.setdefault(" ".join(entry.title.split()), entry.id)
+    if not targets:
+        return html
+    titles = (
+        r"\s+".join(re.escape(_escaped(word)) for word in title.split())
+        for title in sorted(targets, key=len, reverse=True)
+    )
+    quoted = re.compile(_QUOTED.format(titles="|".join(titles)))
+
+    def link(found: re.Match[str]) -> str:
+        target = targets[" ".join(unescape(found.group(2)).split())]
+        # Inside brackets already, the page follows after a comma: (see "Penalties", page 7).
+        kind = "xref in-brackets" if found.string.startswith(")", found.end()) else "xref"
+        return f'<a class="{kind}" href="#{escape(target)}">{found.group(0)}</a>'
+
+    skip = (*_NOT_RUNNING, "a", "h1", "h2", "h3", "h4")
+    return in_text_of_html(html, lambda text: quoted.sub(link, text), skip=skip)
+
+
+def _escaped(text: str) -> str:
+    """``text`` as markdown-it and jinja2 write it in HTML: ``&`` and angle brackets
+    escaped, apostrophes as they are."""
+    return escape(text, quote=False)
+
+
+def _with_breaks(html: str, lang: Language) -> str:
+    """The running text of ``html`` with the language's own breaks of long compounds."""
+    if not lang.counting.breaks:
+        return html
+    return in_text_of_html(html, lang.counting.soft_hyphens, skip=_NOT_RUNNING)
+
+
+def _font_url(path: Path, inside: bool) -> str:
+    """The font's file URL, or the font itself as a data URL for a page that stands alone."""
+    if not inside:
+        return path.as_uri()
+    import base64
+
+    return "data:font/ttf;base64," + base64.b64encode(path.read_bytes()).decode("ascii")

@@ -1,0 +1,193 @@
+"""The booklet's PDF: its HTML laid out by weasyprint and refitted, the score sheet last."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from sheetgen.booklet.flow import (
+    CONTENTS_APART,
+    MIN_FILL,
+    PLAIN,
+    SPACINGS,
+    Flow,
+    Page,
+    fills,
+    measure,
+    refit,
+)
+from sheetgen.booklet.html import booklet_text
+from sheetgen.booklet.markdown import tie_short_words_in_html
+from sheetgen.game.definition import TEAM_SIZE
+from sheetgen.game.houserules import HouseRules
+from sheetgen.game.language import ENGLISH, Language
+from sheetgen.paper import Paper
+from sheetgen.resources import fonts_dir, templates_dir
+
+log = logging.getLogger(__name__)
+
+
+def _allowed_roots() -> tuple[Path, ...]:
+    return (templates_dir().resolve(), fonts_dir().resolve())
+
+
+def asset_path(url: str) -> Path:
+    """The package file a URL names; anything outside the package's assets is refused."""
+    from urllib.parse import unquote, urlparse
+
+    parsed = urlparse(url)
+    if parsed.scheme != "file":
+        raise PermissionError(f"sheetgen fetches nothing from {url}")
+    path = Path(unquote(parsed.path)).resolve()
+    if not any(path.is_relative_to(root) for root in _allowed_roots()) or not path.is_file():
+        raise PermissionError(f"sheetgen fetches nothing from {url}")
+    return path
+
+
+def _fetcher() -> Any:
+    from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+    class AssetFetcher(URLFetcher):  # type: ignore[misc]
+        """Serves the package's own templates and fonts, refuses every other URL."""
+
+        def fetch(self, url: str, headers: Any = None) -> Any:
+            path = asset_path(url)
+            return URLFetcherResponse(url, path.read_bytes(), status=200)
+
+    return AssetFetcher()
+
+
+def build_booklet(
+    rules: HouseRules,
+    *,
+    paper: Paper,
+    extra_markdown: str | None = None,
+    page_size_override: tuple[float, float] | None = None,
+    lang: Language = ENGLISH,
+) -> bytes:
+    """The booklet as PDF bytes in ``lang``; with the points game on, the score sheet is the
+    last page.
+
+    The first layout is measured; if a page of it is emptier than MIN_FILL, a second is
+    set as ``refit`` plans from those measurements, and only if that fails too are the
+    other spacings tried. How many layouts it took is logged (tests count them).
+    """
+    from sheetgen.booklet.weasy import load_weasyprint
+
+    weasyprint = load_weasyprint()
+    from weasyprint.text.fonts import FontConfiguration
+
+    text = booklet_text(rules, extra_markdown=extra_markdown, lang=lang)
+
+    def html_for(flow: Flow) -> str:
+        return text.html(paper, page_size_override, flow)
+
+    # One font set-up for every layout: the bundled faces are loaded once.
+    fonts = FontConfiguration()
+    try:
+        pdf = _set_pages(weasyprint, fonts, html_for)
+    finally:
+        _forget_fonts(fonts)
+    if rules.series:
+        pdf = _lay_sheet(pdf, _sheet_pdf(rules, paper, lang))
+    return pdf
+
+
+def _forget_fonts(fonts: Any) -> None:
+    """Remove the folder weasyprint copies a booklet's fonts into. Its FontConfiguration
+    removes the folder only when it is collected, which Python does not promise before
+    the process ends."""
+    import shutil
+
+    folder = getattr(fonts, "_folder", None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _set_pages(weasyprint: Any, fonts: Any, html_for: Callable[[Flow], str]) -> bytes:
+    """The booklet's own pages as PDF bytes, its HTML in each flow from ``html_for``, laid
+    out as build_booklet describes."""
+
+    def lay_out(flow: Flow) -> tuple[float, Any, list[Page]]:
+        html = weasyprint.HTML(
+            string=tie_short_words_in_html(html_for(flow)),
+            base_url=templates_dir().as_uri(),
+            url_fetcher=_fetcher(),
+        )
+        # PDF/UA-1: tagged, with the language, title and figure alternatives a screen
+        # reader needs.
+        document = html.render(font_config=fonts, pdf_variant="pdf/ua-1")
+        pages = measure(html, document)
+        return min(fills(pages), default=1.0), document, pages
+
+    tried = [PLAIN]
+    emptiest, document, pages = lay_out(PLAIN)
+    if emptiest < MIN_FILL:
+        second = refit(pages, PLAIN)
+        if second != PLAIN:
+            tried.append(second)
+            found = lay_out(second)
+            if found[0] > emptiest:
+                emptiest, document, _ = found
+        # The other spacings keep the contents where the second layout put them.
+        apart = PLAIN._replace(breaks=tuple(b for b in second.breaks if b == CONTENTS_APART))
+        for spacing in SPACINGS[1:]:
+            if emptiest >= MIN_FILL:
+                break
+            tried.append(apart._replace(spacing=spacing))
+            found = lay_out(tried[-1])
+            if found[0] > emptiest:
+                emptiest, document, _ = found
+    log.debug(
+        "booklet laid out %d time(s), emptiest page %.0f%% full",
+        len(tried),
+        100 * emptiest,
+        extra={"layouts": len(tried)},
+    )
+    # The bundled faces are already cut down to the letters sheetgen prints, so
+    # weasyprint's own subsetting of them is quick.
+    pdf: bytes = document.write_pdf(pdf_variant="pdf/ua-1")
+    return pdf
+
+
+def _sheet_pdf(rules: HouseRules, paper: Paper, lang: Language = ENGLISH) -> bytes:
+    """The blank score sheet for this table, as ``sheetgen sheet`` draws it."""
+    from sheetgen.sheet.blank import blank_sheet
+
+    teams = rules.players // TEAM_SIZE if rules.partnerships else None
+    return blank_sheet(
+        paper=paper,
+        game=rules.definition,
+        scoring=rules.scoring,
+        players=rules.players,
+        teams=teams,
+        lang=lang,
+        in_words=True,
+    ).pdf
+
+
+def _lay_sheet(pdf: bytes, sheet: bytes) -> bytes:
+    """Paint the blank score sheet onto the booklet's last (empty, landscape) page."""
+    import io
+
+    import pikepdf
+
+    out = io.BytesIO()
+    with pikepdf.open(io.BytesIO(pdf)) as document, pikepdf.open(io.BytesIO(sheet)) as drawn:
+        last = document.pages[-1]
+        # weasyprint shares one resource dictionary among all pages; the sheet is the last's.
+        shared = last.obj.Resources
+        own = pikepdf.Dictionary({**shared.get(pikepdf.Name.XObject, {})})
+        last.obj.Resources = pikepdf.Dictionary({**shared, "/XObject": own})
+        form = drawn.pages[0].as_form_xobject()
+        name = last.add_resource(form, pikepdf.Name.XObject, pikepdf.Name.ScoreSheet)
+        # The drawn grid is a form to write on, not text to read aloud: marking it as an
+        # artifact keeps the tagged booklet whole, with the page's "Score sheet" heading.
+        last.contents_add(b"q\n", prepend=True)
+        last.contents_add(b"Q\nq\n/Artifact BMC\n%s Do\nEMC\nQ\n" % str(name).encode())
+        # qpdf copies the booklet's compressed streams as they are; a fixed /ID keeps
+        # the output reproducible.
+        document.save(out, deterministic_id=True)
+    return out.getvalue()
