@@ -14,42 +14,40 @@ is not a document of that kind (unless forced), a folder nobody made, a file
 the user may not write, a second name of a hard-linked file, a link in a folder
 that other users may write to.
 
-A path is followed one folder at a time from an opened folder (``_walk``), and the
+Each path is found as ``sheetgen.folders`` finds it, one folder at a time, and the
 temporary is made in the folder so opened: a link that another user made, or could
 have changed, is refused when the check is made and again when the file is written.
-A series is changed under its lock (``hold_lock``), which is never reached through
-a link either.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
-import functools
-import grp
 import os
-import pwd
 import re
 import secrets
 import stat
 import sys
-import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from pathlib import Path, PurePosixPath
-from typing import BinaryIO, NamedTuple
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import BinaryIO
 
 from sheetgen.errors import OutputError
+from sheetgen.folders import (
+    DEFAULT_FOLDER,
+    Place,
+    check_planted_fifo,
+    no_folder,
+    opened,
+    opened_folder,
+    reason,
+    user_name,
+)
 
 STDOUT = Path("-")
-DEFAULT_FOLDER = Path("output")
 SNIFF_BYTES = 4096
-MAX_LINKS = 40  # links one path may pass through, as Linux allows (then ELOOP)
 TEMP_NAME_ROOM = 200  # of the 255 bytes a name may have, what a temporary keeps of its file's
 TEMP_ATTEMPTS = 100  # names a temporary tries before giving up, as mkstemp does
-LOCK_POLL = 0.05  # seconds between two looks at a lock another program holds
-# A folder opened to find names in, never through a link (O_PATH: no read permission needed).
-_FOLDER_FLAGS = getattr(os, "O_PATH", os.O_RDONLY) | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 # What each kind of document sheetgen writes starts with (or holds near its start).
 _SIGNS: dict[str, tuple[bytes, ...]] = {
     "pdf": (b"%PDF-",),
@@ -104,174 +102,6 @@ def _fsync_dir(folder: int) -> None:
         os.close(fd)
 
 
-def _reason(exc: OSError) -> str:
-    if exc.errno in (errno.EFBIG, errno.ENOSPC, errno.EDQUOT):
-        return f"{exc.strerror}; the disk is full or the file is larger than allowed"
-    return exc.strerror or str(exc)
-
-
-# Finding a file without following a link others could change ---------------------------
-
-
-class _Place(NamedTuple):
-    """Where a file is: its folder, opened, and its name there."""
-
-    folder: int  # the folder, opened (whoever asked for the place closes it)
-    name: str  # the file's name in the folder; never a link (one there was followed)
-    path: Path  # the same as a path, every link on the way replaced by where it leads
-    info: os.stat_result | None  # the file's own status; None when nothing is there yet
-
-
-def _walk(path: Path) -> _Place:
-    """Find ``path`` one part at a time, each looked up in the folder opened before it, as
-    the kernel would; but a link is followed only where nobody else could have made or
-    changed it (``_link_refusal``). What is done next is done in the opened folder, so a
-    folder swapped for a link after this check leads nowhere else either."""
-    parts = list(path.parts[1:] if path.anchor else path.parts) or ["."]
-    where = Path(path.anchor)
-    links = MAX_LINKS
-    fd = os.open(path.anchor or ".", _FOLDER_FLAGS)
-    try:
-        while True:
-            part = parts.pop(0)
-            try:
-                info: os.stat_result | None = os.stat(part, dir_fd=fd, follow_symlinks=False)
-            except FileNotFoundError:
-                info = None
-            except OSError as exc:
-                raise OutputError(f"cannot be used ({_reason(exc)})", file=path) from None
-            if info is not None and stat.S_ISLNK(info.st_mode):
-                refusal = _link_refusal(info, os.fstat(fd))
-                if refusal is not None:
-                    raise OutputError(f"{where / part}: {refusal}")
-                links -= 1
-                try:
-                    if links < 0:
-                        raise OSError(errno.ELOOP, os.strerror(errno.ELOOP))
-                    target = PurePosixPath(os.readlink(part, dir_fd=fd))
-                    if target.anchor:
-                        os.close(fd)
-                        fd = -1
-                        fd = os.open("/", _FOLDER_FLAGS)
-                        where = Path("/")
-                except OSError as exc:
-                    raise OutputError(f"cannot be used ({_reason(exc)})", file=path) from None
-                parts[:0] = list(target.parts[1:] if target.anchor else target.parts) or ["."]
-                continue
-            if not parts:
-                return _Place(fd, part, Path(os.path.normpath(where / part)), info)
-            if info is None:
-                raise _no_folder(path.parent)
-            try:
-                inner = os.open(part, _FOLDER_FLAGS, dir_fd=fd)
-            except OSError as exc:
-                raise OutputError(f"cannot be used ({_reason(exc)})", file=path) from None
-            os.close(fd)
-            fd, where = inner, where / part
-    except BaseException:
-        if fd >= 0:
-            os.close(fd)
-        raise
-
-
-@contextlib.contextmanager
-def _opened(path: Path) -> Iterator[_Place]:
-    """``_walk(path)``, its folder closed after the block."""
-    place = _walk(path)
-    try:
-        yield place
-    finally:
-        os.close(place.folder)
-
-
-@contextlib.contextmanager
-def _opened_folder(folder: Path) -> Iterator[int]:
-    """The folder ``folder`` itself, opened as ``_walk`` finds it."""
-    with _opened(folder) as place:
-        if place.info is None:
-            raise _no_folder(folder)
-        try:
-            fd = os.open(place.name, _FOLDER_FLAGS, dir_fd=place.folder)
-        except OSError as exc:
-            raise OutputError(f"cannot be used ({_reason(exc)})", file=folder) from None
-    try:
-        yield fd
-    finally:
-        os.close(fd)
-
-
-def _others_may_write(folder: os.stat_result) -> bool:
-    """Whether someone besides the user and root may change what a folder (``folder`` its
-    status) holds: its owner if that is another user, anyone if it is world-writable, the
-    members of its group if it is group-writable and they are not the user alone."""
-    mine = (os.geteuid(), 0)
-    if folder.st_uid not in mine or folder.st_mode & stat.S_IWOTH:
-        return True
-    return bool(folder.st_mode & stat.S_IWGRP) and not _group_members(folder.st_gid) <= set(mine)
-
-
-@functools.cache
-def _group_members(gid: int) -> frozenset[int]:
-    """Who may be in group ``gid``: the users it lists and those whose own group it is
-    (-1 stands for anyone, where the group or a member cannot be looked up)."""
-    try:
-        listed = set(grp.getgrgid(gid).gr_mem)
-    except KeyError:
-        return frozenset({-1})
-    members = set()
-    for entry in pwd.getpwall():
-        if entry.pw_gid == gid or entry.pw_name in listed:
-            members.add(entry.pw_uid)
-            listed.discard(entry.pw_name)
-    return frozenset(members | ({-1} if listed else set()))
-
-
-def _link_refusal(link: os.stat_result, folder: os.stat_result) -> str | None:
-    """Why sheetgen does not follow a link (``link`` its lstat) in a folder (``folder`` its
-    status), or None if it may. Where only the user and root may write, any link is
-    followed; in a sticky folder of the user's or root's (/tmp), the user's and root's own
-    links, as the kernel's protected_symlinks does, since nobody else can change them;
-    elsewhere none, as anyone who may write there could have swapped it a moment ago."""
-    if not _others_may_write(folder):
-        return None
-    if link.st_uid not in (os.geteuid(), 0):
-        return "is a link another user made in a shared folder; sheetgen does not write through it"
-    if folder.st_mode & stat.S_ISVTX and folder.st_uid in (os.geteuid(), 0):
-        return None
-    return (
-        "is a link in a folder other users may write to, so anyone there could change where "
-        "it leads; sheetgen does not write through it"
-    )
-
-
-def planted_link(path: Path, link: os.stat_result) -> bool:
-    """Whether sheetgen must not follow the link ``path`` (``link`` its lstat): one in a
-    folder other users may write to that someone else made or could have changed."""
-    folder = path.parent if str(path.parent) else Path(".")
-    try:
-        where = folder.stat()
-    except OSError:
-        return False
-    return _link_refusal(link, where) is not None
-
-
-def _check_planted_fifo(path: Path, info: os.stat_result, folder: os.stat_result) -> None:
-    """As the kernel's protected_fifos: in a folder others may write to, write only into
-    a FIFO of the user's own or root's (another user's would read the document)."""
-    if _others_may_write(folder) and info.st_uid not in (os.geteuid(), 0):
-        raise OutputError(
-            f"{path}: is a FIFO another user made in a shared folder; "
-            "sheetgen does not write into it"
-        )
-
-
-def _user_name(uid: int) -> str:
-    try:
-        return pwd.getpwuid(uid).pw_name
-    except KeyError:
-        return f"user {uid}"
-
-
 # Temporaries ------------------------------------------------------------------------------
 
 
@@ -287,7 +117,7 @@ def _temp_prefix(path: Path) -> str:
 
 
 @contextlib.contextmanager
-def _synced_temp(place: _Place, data: bytes, mode: int, *, sync: bool = True) -> Iterator[Path]:
+def _synced_temp(place: Place, data: bytes, mode: int, *, sync: bool = True) -> Iterator[Path]:
     """A fsynced temporary file beside ``place`` holding ``data``; removed if still there after."""
     tmp = _temp_file(place.path, data, mode, sync=sync, folder=place.folder)
     try:
@@ -310,10 +140,10 @@ def _temp_file(
 ) -> Path:
     """A new fsynced temporary file beside ``path`` holding ``data``, for the caller to
     rename or remove; made in ``folder`` (the folder of ``path``, opened), or in the
-    folder ``_walk`` finds."""
+    folder ``walk`` finds."""
     if folder is None:
-        with _opened_folder(path.parent) as opened:
-            return _temp_file(path, data, mode, sync=sync, folder=opened)
+        with opened_folder(path.parent) as parent:
+            return _temp_file(path, data, mode, sync=sync, folder=parent)
     _TEMP_FOLDERS.add(path.parent)
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
     for _ in range(TEMP_ATTEMPTS):
@@ -324,9 +154,7 @@ def _temp_file(
         except FileExistsError:
             continue
         except OSError as exc:
-            raise OutputError(
-                f"cannot write in {path.parent} ({_reason(exc)})", file=path
-            ) from None
+            raise OutputError(f"cannot write in {path.parent} ({reason(exc)})", file=path) from None
     else:
         raise OutputError(f"cannot write in {path.parent} (no free temporary name)", file=path)
     tmp = path.parent / name
@@ -341,18 +169,9 @@ def _temp_file(
     except BaseException as exc:
         _drop(tmp)
         if isinstance(exc, OSError):
-            raise OutputError(
-                f"cannot write in {path.parent} ({_reason(exc)})", file=path
-            ) from None
+            raise OutputError(f"cannot write in {path.parent} ({reason(exc)})", file=path) from None
         raise
     return tmp
-
-
-def _no_folder(folder: Path) -> OutputError:
-    return OutputError(
-        f"{folder}: no such folder; sheetgen makes only {DEFAULT_FOLDER}/ by itself, "
-        "so check the spelling or create the folder first"
-    )
 
 
 @contextlib.contextmanager
@@ -380,13 +199,13 @@ def make_folder(folder: Path) -> bool:
     parent = folder.parent if str(folder.parent) else Path(".")
     if parent == DEFAULT_FOLDER and not os.path.lexists(parent):
         destination(None, "pdf", formats=("pdf",), stem="")  # makes output/ as for a document
-    with _opened(folder) as place:
+    with opened(folder) as place:
         if place.info is not None and stat.S_ISDIR(place.info.st_mode):
             return False
         try:
             os.mkdir(place.name, dir_fd=place.folder)
         except OSError as exc:
-            raise OutputError(f"cannot make this folder ({_reason(exc)})", file=folder) from None
+            raise OutputError(f"cannot make this folder ({reason(exc)})", file=folder) from None
     return True
 
 
@@ -440,17 +259,17 @@ def check_replaceable(path: Path) -> None:
     no link on the way to it is one that someone else made, or could have changed,
     in a folder other users may write to.
     """
-    with _opened(path) as place:
+    with opened(path) as place:
         _check_replaceable(path, place)
 
 
-def _check_replaceable(path: Path, place: _Place) -> None:
-    """``check_replaceable``, for the file ``_walk`` found at ``place``."""
+def _check_replaceable(path: Path, place: Place) -> None:
+    """``check_replaceable``, for the file ``walk`` found at ``place``."""
     info = place.info
     if info is None:
         return  # nothing there yet (or a dangling link): the file it names will be made
     if stat.S_ISFIFO(info.st_mode):
-        _check_planted_fifo(path, info, os.fstat(place.folder))
+        check_planted_fifo(path, info, os.fstat(place.folder))
     if not stat.S_ISREG(info.st_mode):
         return
     if info.st_uid != os.geteuid():
@@ -469,12 +288,12 @@ def _check_replaceable(path: Path, place: _Place) -> None:
 
 def _check_folder(folder: Path) -> None:
     """A folder named for documents is not reached through a link that someone else made,
-    or could have changed, in a folder other users may write to (see ``_walk``)."""
-    with _opened(folder):
+    or could have changed, in a folder other users may write to (see ``walk``)."""
+    with opened(folder):
         pass
 
 
-def _check_file(path: Path, place: _Place) -> None:
+def _check_file(path: Path, place: Place) -> None:
     """The file a write to ``path`` replaces, found at ``place``, may be replaced; a
     folder is refused."""
     _check_replaceable(path, place)
@@ -500,7 +319,7 @@ def write_bytes(path: Path, data: bytes, *, durable: bool = True) -> None:
         out.write(data)
         out.flush()
         return
-    with _opened(path) as place:
+    with opened(path) as place:
         _check_file(path, place)
         if _is_stream(place.info):
             _stream(place, data)
@@ -512,7 +331,7 @@ def write_bytes(path: Path, data: bytes, *, durable: bool = True) -> None:
                 # elsewhere now, nothing of that name is there and the rename fails.
                 os.replace(tmp, place.path)
             except OSError as exc:
-                raise OutputError(f"cannot write here ({_reason(exc)})", file=place.path) from None
+                raise OutputError(f"cannot write here ({reason(exc)})", file=place.path) from None
 
 
 def write_document(path: Path, data: bytes) -> None:
@@ -525,11 +344,11 @@ def write_cached(path: Path, data: bytes) -> None:
     """Write a cache entry: a temporary beside ``path`` (readable by its owner alone) renamed
     over it, so a reader sees the old entry or the new one, never half of one. Not fsynced:
     an entry a power cut loses is only made again."""
-    with _opened(path) as place, _synced_temp(place, data, 0o600, sync=False) as tmp:
+    with opened(path) as place, _synced_temp(place, data, 0o600, sync=False) as tmp:
         try:
             os.replace(tmp, place.path)
         except OSError as exc:
-            raise OutputError(f"cannot write here ({_reason(exc)})", file=place.path) from None
+            raise OutputError(f"cannot write here ({reason(exc)})", file=place.path) from None
 
 
 class Staged:
@@ -554,7 +373,7 @@ class Staged:
 
     def add(self, path: Path, data: bytes) -> None:
         """Write ``data`` for ``path``, checked as ``write_bytes`` checks it; not yet in place."""
-        with _opened(path) as place:
+        with opened(path) as place:
             _check_file(path, place)
             if _is_stream(place.info):
                 self._streams.append((place.path, data))
@@ -577,18 +396,18 @@ class Staged:
             try:
                 os.replace(tmp, path)
             except OSError as exc:
-                raise OutputError(f"cannot write here ({_reason(exc)})", file=path) from None
+                raise OutputError(f"cannot write here ({reason(exc)})", file=path) from None
             _TEMPORARIES.discard(tmp)
             written.append(path)
         self._files.clear()
         for path, data in self._streams:
-            with _opened(path) as place:
+            with opened(path) as place:
                 _stream(place, data)
             written.append(path)
         return written
 
 
-def _stream(place: _Place, data: bytes) -> None:
+def _stream(place: Place, data: bytes) -> None:
     """Write into a FIFO or a device (a printer pipe, /dev/stdout): nothing there to rename.
 
     A FIFO is opened without waiting first: with no program reading it, opening it
@@ -603,7 +422,7 @@ def _stream(place: _Place, data: bytes) -> None:
             raise OutputError(
                 "no program is reading this FIFO; start the reader first", file=path
             ) from None
-        raise OutputError(f"cannot write here ({_reason(exc)})", file=path) from None
+        raise OutputError(f"cannot write here ({reason(exc)})", file=path) from None
     try:
         info = os.fstat(fd)
         if stat.S_ISREG(info.st_mode):
@@ -611,7 +430,7 @@ def _stream(place: _Place, data: bytes) -> None:
                 "changed while sheetgen was writing it; run the command again", file=path
             )
         if stat.S_ISFIFO(info.st_mode):
-            _check_planted_fifo(path, info, os.fstat(place.folder))
+            check_planted_fifo(path, info, os.fstat(place.folder))
         os.set_blocking(fd, True)
     except BaseException:
         os.close(fd)
@@ -620,7 +439,7 @@ def _stream(place: _Place, data: bytes) -> None:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
     except OSError as exc:
-        raise OutputError(f"cannot write here ({_reason(exc)})", file=path) from None
+        raise OutputError(f"cannot write here ({reason(exc)})", file=path) from None
 
 
 def refuse_own_input(outputs: Iterable[Path], inputs: Iterable[Path]) -> None:
@@ -703,10 +522,10 @@ def _make_default_folder() -> None:
         pass
     except OSError as exc:
         raise OutputError(
-            f"{DEFAULT_FOLDER.absolute()}: cannot make this folder ({_reason(exc)}); "
+            f"{DEFAULT_FOLDER.absolute()}: cannot make this folder ({reason(exc)}); "
             "choose where to write with -o"
         ) from None
-    with _opened(DEFAULT_FOLDER) as place:
+    with opened(DEFAULT_FOLDER) as place:
         info = place.info
     if info is None or not stat.S_ISDIR(info.st_mode):
         raise OutputError(
@@ -715,7 +534,7 @@ def _make_default_folder() -> None:
         )
     if info.st_uid != os.geteuid():
         raise OutputError(
-            f"{DEFAULT_FOLDER}: belongs to {_user_name(info.st_uid)}, who could read or change "
+            f"{DEFAULT_FOLDER}: belongs to {user_name(info.st_uid)}, who could read or change "
             "what sheetgen writes in it; choose where to write with -o"
         )
 
@@ -760,14 +579,14 @@ def check_target(path: Path, fmt: str, *, reads: Iterable[Path] = (), force: boo
     _refuse_input(path, list(reads))
     _refuse_working_file(path)
     if not folder.is_dir():
-        raise _no_folder(folder)
+        raise no_folder(folder)
     check_replaceable(path)
     try:
         info = path.stat()
     except FileNotFoundError:
         info = None
     except OSError as exc:
-        raise OutputError(f"cannot be used ({_reason(exc)})", file=path) from None
+        raise OutputError(f"cannot be used ({reason(exc)})", file=path) from None
     replaces = info is not None and stat.S_ISREG(info.st_mode) and info.st_size > 0
     if replaces and not force and not looks_like(path, fmt):
         raise OutputError(
@@ -798,7 +617,7 @@ def create_bytes(path: Path, data: bytes) -> None:
     """Write a new file atomically; refuse to replace one that is already there."""
     if os.path.lexists(path):
         raise OutputError("already exists; sheetgen will not overwrite it", file=path)
-    with _opened(path) as place:
+    with opened(path) as place:
         if place.info is not None:
             raise OutputError("already exists; sheetgen will not overwrite it", file=path)
         with _synced_temp(place, data, 0o666 & ~_umask()) as tmp:
@@ -811,7 +630,7 @@ def create_bytes(path: Path, data: bytes) -> None:
                     "already exists; sheetgen will not overwrite it", file=path
                 ) from None
             except OSError as exc:
-                raise OutputError(f"cannot write here ({_reason(exc)})", file=path) from None
+                raise OutputError(f"cannot write here ({reason(exc)})", file=path) from None
 
 
 def write_text(path: Path, text: str) -> None:
@@ -827,152 +646,3 @@ def _umask() -> int:
     current = os.umask(0)
     os.umask(current)
     return current
-
-
-# The lock of a series ---------------------------------------------------------------------
-
-
-@contextlib.contextmanager
-def hold_lock(
-    path: Path, *, timeout: float, waiting: Callable[[], None] | None = None
-) -> Iterator[Path]:
-    """Hold the lock of the file at ``path`` while the block runs; the real file's path.
-
-    The lock is ``flock`` on ``.NAME.lock`` beside the real file, so that two links to
-    one file still wait for each other. It is made if missing and stays after, since
-    removing it could let two writers hold two different locks. It is opened in the
-    folder ``_walk`` opened and never through a link: a link, or anything but a plain
-    file, in its place is refused. ``waiting`` is called once if another program holds
-    the lock, before waiting up to ``timeout`` seconds for it; after that the refusal
-    names the lock file's owner, the user whose program most likely holds it. A lock
-    file that cannot be opened or locked raises the OSError that says why.
-    """
-    with _opened(path) as place:
-        fd = _take_lock(
-            place.folder, place.path.parent / f".{place.name}.lock", path, timeout, waiting
-        )
-    try:
-        yield place.path
-    finally:
-        os.close(fd)  # which lets go of the lock
-
-
-def _take_lock(
-    folder: int, lock: Path, path: Path, timeout: float, waiting: Callable[[], None] | None
-) -> int:
-    """The lock file ``lock`` of ``path``, opened in ``folder`` and locked."""
-    deadline: float | None = None
-    while True:
-        fd = _open_lock(folder, lock)
-        try:
-            while not _flocked(fd):
-                if deadline is None:
-                    deadline = time.monotonic() + timeout
-                    if waiting is not None:
-                        waiting()
-                if time.monotonic() >= deadline:
-                    raise _still_held(fd, lock, path, timeout)
-                time.sleep(LOCK_POLL)
-            if _still_in_place(folder, lock, fd):
-                return fd
-            # Removed or replaced while this waited: lock the file in its place now.
-            if deadline is None:
-                deadline = time.monotonic() + timeout
-            if time.monotonic() >= deadline:
-                raise _still_held(fd, lock, path, timeout)
-        except BaseException:
-            os.close(fd)
-            raise
-        os.close(fd)
-
-
-def _open_lock(folder: int, lock: Path) -> int:
-    """The lock file ``lock``, opened in ``folder`` (made if missing), never through a link."""
-    flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
-    try:
-        fd = os.open(lock.name, flags, 0o666, dir_fd=folder)
-    except OSError as exc:
-        _refuse_lock_place(folder, lock, exc)
-        raise
-    try:
-        info = os.fstat(fd)
-        _refuse_lock_file(lock, info)
-        # In a sticky folder nobody else can remove the user's lock file, but the owner of
-        # another one can, while sheetgen holds it: a second writer would then make and
-        # hold a new one, and the two would change the file at once.
-        where = os.fstat(folder)
-        if where.st_mode & stat.S_ISVTX and info.st_uid not in (os.geteuid(), where.st_uid):
-            raise _anothers_lock(lock, info, "could remove it while sheetgen holds it")
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
-
-
-def _refuse_lock_place(folder: int, lock: Path, exc: OSError) -> None:
-    """Say what is in the lock's place when opening it failed (``exc``): a link or anything
-    but a plain file, or another user's lock file that the user may not open."""
-    try:
-        info = os.stat(lock.name, dir_fd=folder, follow_symlinks=False)
-    except OSError:
-        return  # nothing there: ``exc`` says why it could not be made
-    _refuse_lock_file(lock, info)
-    if isinstance(exc, PermissionError) and info.st_uid != os.geteuid():
-        raise _anothers_lock(lock, info, "has not let you open it")
-
-
-def _anothers_lock(lock: Path, info: os.stat_result, why: str) -> OutputError:
-    owner = _user_name(info.st_uid)
-    return OutputError(
-        f"{lock}: belongs to {owner}, who {why}; nothing was changed; ask {owner} to "
-        "remove it, or keep the series in a folder of your own"
-    )
-
-
-def _refuse_lock_file(lock: Path, info: os.stat_result) -> None:
-    """Refuse what is in the lock's place unless it is a plain file."""
-    if stat.S_ISREG(info.st_mode):
-        return
-    kind = (
-        "a link"
-        if stat.S_ISLNK(info.st_mode)
-        else "a folder"
-        if stat.S_ISDIR(info.st_mode)
-        else "a FIFO"
-        if stat.S_ISFIFO(info.st_mode)
-        else "a special file"
-    )
-    never = "never follows a link to a lock" if kind == "a link" else "locks only a plain file"
-    raise OutputError(
-        f"{lock}: is {kind} (made by {_user_name(info.st_uid)}), not a lock file; "
-        f"sheetgen {never}, so nothing was changed; remove it, or keep the series "
-        "in a folder of your own"
-    )
-
-
-def _flocked(fd: int) -> bool:
-    """Whether this took the lock of ``fd``; False if another program holds it."""
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return False
-    return True
-
-
-def _still_in_place(folder: int, lock: Path, fd: int) -> bool:
-    """Whether the lock file locked as ``fd`` is still the one named ``lock``."""
-    try:
-        named = os.stat(lock.name, dir_fd=folder, follow_symlinks=False)
-    except OSError:
-        return False
-    return os.path.samestat(named, os.fstat(fd))
-
-
-def _still_held(fd: int, lock: Path, path: Path, timeout: float) -> OutputError:
-    owner = _user_name(os.fstat(fd).st_uid)
-    seconds = f"{timeout:g} second{'' if timeout == 1 else 's'}"
-    return OutputError(
-        f"the lock file {lock}, which belongs to {owner}, is still held by another program "
-        f"after {seconds}; nothing was changed; try again later",
-        file=path,
-    )

@@ -138,3 +138,13 @@ def test_abandoning_removes_a_temporary_ctrl_c_kept_from_the_list(tmp_path: Path
     finally:
         atomic._TEMP_FOLDERS.discard(tmp_path)
         atomic._TEMPORARIES.discard(noted)
+
+
+def test_a_new_file_takes_the_umask(tmp_path: Path) -> None:
+    """A file made anew is as private as the user's umask asks (a replaced one keeps its mode)."""
+    old = os.umask(0o077)
+    try:
+        atomic.write_document(tmp_path / "out.csv", b"side,points,total 0\n")
+    finally:
+        os.umask(old)
+    assert (tmp_path / "out.csv").stat().st_mode & 0o777 == 0o600

@@ -1,9 +1,7 @@
 """``sheetgen record`` under stress: many writers at once, and writers killed mid-way.
 
-These run real processes: the lock and the atomic rename are only proven
-between processes, and only a real SIGKILL stops a writer where it stands. Each writer
-is a child of the worker's warm server (``hostile.start``): a process of its own that
-did not have to start Python and import sheetgen first.
+These run real processes (``hostile.start``): the lock and the atomic rename are only
+proven between processes, and only a real SIGKILL stops a writer where it stands.
 """
 
 from __future__ import annotations
@@ -20,7 +18,8 @@ import pytest
 from hostile import run, start
 
 from sheetgen.game.scoring import Game, score_series
-from sheetgen.series.file import load_series, record_game
+from sheetgen.series.file import load_series
+from sheetgen.series.record import record_game
 
 pytestmark = pytest.mark.slow
 

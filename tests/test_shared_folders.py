@@ -32,6 +32,7 @@ from hostile import (
 
 from sheetgen import atomic
 from sheetgen.errors import OutputError
+from sheetgen.lock import hold_lock
 
 __all__ = ["users"]  # the fixture, imported for pytest to find
 
@@ -199,7 +200,7 @@ def _staged(folder: Path) -> None:
 
 
 def _locked(folder: Path) -> None:
-    with atomic.hold_lock(folder / "x.yaml", timeout=0):
+    with hold_lock(folder / "x.yaml", timeout=0):
         pass
 
 
@@ -236,8 +237,8 @@ def test_every_write_checks_the_way_again_when_it_writes(
 # sheetgen with the lock's timeout (LOCK_TIMEOUT, 30 seconds) set by its first argument.
 SHORT_WAIT = """\
 import sys
-from sheetgen.series import file as seriesfile
-seriesfile.LOCK_TIMEOUT = float(sys.argv.pop(1))
+from sheetgen.series import record
+record.LOCK_TIMEOUT = float(sys.argv.pop(1))
 from sheetgen.cli import main
 sys.argv[0] = "sheetgen"
 main()
