@@ -286,7 +286,7 @@ class LayoutCount(logging.Handler):
 @contextlib.contextmanager
 def counting_layouts() -> Iterator[list[int]]:
     """The number of layouts of each booklet built inside the block, in order."""
-    logger = logging.getLogger("sheetgen.booklet.build")
+    logger = logging.getLogger("sheetgen.booklet.pdf")
     handler, level = LayoutCount(), logger.level
     logger.addHandler(handler)
     logger.setLevel(logging.DEBUG)

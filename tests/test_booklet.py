@@ -13,9 +13,11 @@ import pytest
 from pagecheck import chars_text, read_chars
 from pypdf import PdfReader
 
+import sheetgen.booklet.pdf
 from sheetgen import __version__
 from sheetgen.booklet import build as booklet
-from sheetgen.booklet.build import asset_path, build_booklet
+from sheetgen.booklet.build import build_booklet
+from sheetgen.booklet.pdf import asset_path
 from sheetgen.game.houserules import resolve
 from sheetgen.paper import A4, LETTER
 
@@ -53,14 +55,14 @@ class Rendered:
 
 def render(rules: Any, paper: Any, extra: str | None = None) -> Rendered:
     fetched: list[str] = []
-    original = booklet.asset_path
+    original = sheetgen.booklet.pdf.asset_path
 
     def spy(url: str) -> Path:
         fetched.append(url)
         return original(url)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(booklet, "asset_path", spy)
+        patch.setattr(sheetgen.booklet.pdf, "asset_path", spy)
         pdf = build_booklet(rules, paper=paper, extra_markdown=extra)
     return Rendered(pdf, fetched)
 
@@ -274,7 +276,8 @@ def test_house_rules_box_lists_the_differences(toggled: Rendered) -> None:
 
 
 def test_worked_example_is_computed_for_this_table(teams: Rendered) -> None:
-    from sheetgen.game.scoring import Game, ScoringRules, game_points, max_points
+    from sheetgen.game.scoring import Game, game_points, max_points
+    from sheetgen.game.scoringrules import ScoringRules
     from sheetgen.game.seating import make_table
 
     table = make_table(
@@ -414,8 +417,8 @@ def test_extra_nested_past_the_limit_is_refused_by_name(runner, tmp_path: Path) 
 def test_a_booklet_run_ends_at_once_and_leaves_no_temporary_folder(
     tmp_path: Path, no_system_fonts: Path
 ) -> None:
-    """`sheetgen rules` ends without Python's teardown (sheetgen.start.leave): its message
-    still reaches a pipe, and the folder weasyprint copies the fonts into is gone."""
+    """`sheetgen rules` ends with its message on a pipe, and the folder weasyprint copies
+    the fonts into is gone."""
     import os
     import subprocess
     import sys

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from sheetgen.booklet import build as booklet
+from sheetgen.booklet import html as booklet
 from sheetgen.booklet import templating
 from sheetgen.game import houserules
 from sheetgen.game.houserules import differences, official_rules, resolve

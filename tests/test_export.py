@@ -8,7 +8,9 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
+from sheetgen.errors import ChoiceError
 from sheetgen.series.file import load_series
+from sheetgen.series.markdown import english
 
 FRIDAY = """\
 title: Friday nights
@@ -348,3 +350,44 @@ def test_a_file_left_out_is_still_never_written_over(runner, season: Path, comma
     assert (season / "friday.yaml").read_bytes() == before
     result = runner(command[0], "friday.yaml", "./friday.yaml", *command[1:])
     assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv", "md"])
+def test_every_export_format_knows_its_own_documents(season: Path, fmt: str) -> None:
+    """One registry: a series and (where the format holds one) a season written in a
+    format are what that format later recognises as its own and may write over."""
+    from sheetgen.series.export import EXPORT_FORMATS, EXPORTS, export_season, export_series
+    from sheetgen.series.file import load_scored
+
+    assert EXPORT_FORMATS == ("json", "csv", "md")
+    export = EXPORTS[fmt]
+    assert export.suffix == f".{fmt}"
+    result = load_scored(season / "friday.yaml")
+    assert export.wrote(export_series(result, fmt).encode("utf-8"))
+    assert not export.wrote(FRIDAY.encode("utf-8"))
+    named = [(season / "friday.yaml", result), (season / "pairs.yaml", result)]
+    if export.season is not None:
+        assert export_season(named, fmt) == export.season(named, english())
+    else:
+        with pytest.raises(ChoiceError) as refused:
+            export_season(named, fmt)
+        assert str(refused.value) == (
+            "--format csv: a CSV export holds one series (it reads back as a series file); "
+            "for 2 series use --format json or md"
+        )
+
+
+def test_an_unknown_export_format_is_refused_not_written_as_markdown(season: Path) -> None:
+    from sheetgen.series.export import export_season, export_series
+    from sheetgen.series.file import load_scored
+
+    result = load_scored(season / "friday.yaml")
+    for write in (
+        lambda: export_series(result, "tsv"),
+        lambda: export_season([(season / "friday.yaml", result)], "tsv"),
+    ):
+        with pytest.raises(ChoiceError) as refused:
+            write()
+        assert (
+            str(refused.value) == "--format: 'tsv' is not an export format; choose json, csv or md"
+        )

@@ -13,7 +13,8 @@ import pytest
 from sheetgen.batching import Workers
 from sheetgen.game.scoring import score_series
 from sheetgen.paper import paper
-from sheetgen.series.file import load_series, series_paths
+from sheetgen.series.file import load_series
+from sheetgen.series.inputs import series_paths
 from sheetgen.series.markdown import markdown_export
 from sheetgen.sheet import fill
 from sheetgen.sheet.fill import fill_pdf, filled_pages, load_results

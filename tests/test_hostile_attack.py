@@ -35,7 +35,7 @@ from sheetgen.booklet.templating import make_environment, render_template
 from sheetgen.errors import GameDefinitionError
 from sheetgen.paper import paper
 from sheetgen.resources import rules_dir
-from sheetgen.series.file import series_paths
+from sheetgen.series.inputs import series_paths
 from sheetgen.sheet import fill
 
 __all__ = ["users"]  # the fixture, imported for pytest to find
@@ -116,7 +116,7 @@ def test_ctrl_c_meeting_a_half_loaded_module_still_exits_quietly_with_130(tmp_pa
     code = (
         "import sys, types\n"
         "sys.modules['sheetgen.atomic'] = types.ModuleType('sheetgen.atomic')\n"
-        "from sheetgen.start import _on_ctrl_c\n"
+        "from sheetgen.interrupt import _on_ctrl_c\n"
         "_on_ctrl_c(2, None)\n"
     )
     done = subprocess.run(
@@ -257,6 +257,27 @@ def test_another_users_cache_folder_is_not_used(
         os.chown(folder, *_ids(users[1]))
     monkeypatch.setenv("XDG_CACHE_HOME", str(base))
     assert private_folder("sheetgen", "templates") is None
+
+
+def test_a_cache_home_linked_by_another_user_in_a_shared_folder_is_not_followed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A link another user planted in /tmp for the cache folder the user names is not
+    followed, not even to make the folder it points at (as protected_symlinks)."""
+    if os.geteuid() != 0:
+        pytest.skip("giving a link to another user needs root")
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    chosen = tmp_path / "chosen-by-them"
+    link = shared / "cache"
+    link.symlink_to(chosen)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(link))
+    os.lchown(link, 4242, 4242)
+    assert compiledcache.private_folder("sheetgen", "sheets") is None
+    assert not chosen.exists()
+    os.lchown(link, os.geteuid(), os.getegid())  # the user's own link is followed
+    assert compiledcache.private_folder("sheetgen", "sheets") == chosen / "sheetgen" / "sheets"
 
 
 def _entries(folder: Path) -> list[Path]:
@@ -541,9 +562,10 @@ def test_both_yaml_readers_see_nothing_and_tags_alike(
     """libyaml's reader (the usual one) and the pure-Python one (deeply nested text)."""
     from sheetgen.errors import SeriesFileError
     from sheetgen.series import file as seriesfile
+    from sheetgen.series import yamlfile
 
-    for reader in (seriesfile._text_loader, lambda: None):
-        monkeypatch.setattr(seriesfile, "_text_loader", reader)
+    for reader in (yamlfile._text_loader, lambda: None):
+        monkeypatch.setattr(yamlfile, "_text_loader", reader)
         with pytest.raises(SeriesFileError) as refused:
             seriesfile.parse_series(text, Path("t.yaml"))
         assert str(refused.value).startswith(message)

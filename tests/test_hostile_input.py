@@ -545,7 +545,8 @@ def test_a_name_too_long_is_refused_by_its_length(folder: Path) -> None:
 
 
 def test_repeated_headings_in_extra_are_linear_and_the_input_is_capped(folder: Path) -> None:
-    from sheetgen.booklet.markdown import MAX_MARKDOWN, render_markdown
+    from sheetgen.booklet.markdown import render_markdown
+    from sheetgen.limits import MAX_MARKDOWN
 
     rendered = render_markdown("# Same\n" * 4000, id_prefix="x")
     ids = [heading.id for heading in rendered.headings]

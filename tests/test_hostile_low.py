@@ -20,7 +20,7 @@ import pytest
 from hostile import assert_clean, assert_refused, run, snapshot, temporaries
 from pagecheck import page_texts
 
-import sheetgen.series.file
+import sheetgen.series.record
 from sheetgen.sheet.chart import DASHES, LANE, MARKERS, lane_offset, side_look
 
 GAMES = Path(__file__).parent / "games"
@@ -313,13 +313,13 @@ def test_a_file_saved_while_it_is_changed_is_left_as_saved(
     if save is _same_size_same_time:
         saved = HALF_SAVED.replace("Bob: 1", "Bob: 3", 1).encode("utf-8")
     args, edit = COMMANDS[command]
-    original = getattr(sheetgen.series.file, edit)
+    original = getattr(sheetgen.series.record, edit)
 
     def editor_saves_meanwhile(*given: Any) -> Any:
         save(path, saved)
         return original(*given)
 
-    monkeypatch.setattr(sheetgen.series.file, edit, editor_saves_meanwhile)
+    monkeypatch.setattr(sheetgen.series.record, edit, editor_saves_meanwhile)
     result = runner(*args)
     assert result.exit_code == 1
     assert result.stderr == CHANGED

@@ -27,7 +27,7 @@ from hostile import (
 )
 
 from sheetgen.game.scoring import Game
-from sheetgen.series.file import record_game
+from sheetgen.series.record import record_game
 
 __all__ = ["users"]  # the fixture, imported for pytest to find
 

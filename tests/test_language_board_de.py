@@ -32,7 +32,8 @@ from pagecheck import (
 from pypdf import PdfReader
 from test_rules_text import body_text
 
-from sheetgen.booklet.build import build_context, render_html
+from sheetgen.booklet.build import render_html
+from sheetgen.booklet.context import build_context
 from sheetgen.cli import cli
 from sheetgen.game.houserules import resolve
 from sheetgen.game.language import Language, glossary

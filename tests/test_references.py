@@ -97,7 +97,7 @@ def test_on_a_screen_a_reference_is_a_link_to_its_heading() -> None:
 
 def test_a_title_with_an_apostrophe_is_found_as_markdown_writes_it() -> None:
     """markdown-it leaves an apostrophe as it is; the title is looked for the same way."""
-    from sheetgen.booklet.build import Chapter, _with_references
+    from sheetgen.booklet.html import Chapter, _with_references
     from sheetgen.booklet.markdown import ContentsEntry
 
     chapter = Chapter("", (ContentsEntry(2, "s5-partners-piles", "Your partner's piles"),))

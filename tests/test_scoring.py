@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from sheetgen.errors import RuleError
 from sheetgen.game.definition import load_game
-from sheetgen.game.scoring import Game, ScoringRules, Series, game_points, max_points, score_series
+from sheetgen.game.scoring import Game, Series, game_points, max_points, score_series
+from sheetgen.game.scoringrules import ScoringRules
 from sheetgen.game.seating import deal, make_table
 
 SKIP_BO = load_game("skip-bo")

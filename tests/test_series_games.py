@@ -17,7 +17,8 @@ from pagecheck import page_texts
 
 from sheetgen.errors import RuleError
 from sheetgen.game.definition import load_game
-from sheetgen.game.scoring import CARDS_LEFT, Game, ScoringRules, Series, score_series
+from sheetgen.game.scoring import Game, Series, score_series
+from sheetgen.game.scoringrules import CARDS_LEFT, ScoringRules
 from sheetgen.game.seating import make_table
 
 

@@ -17,9 +17,10 @@ import pytest
 from hostile import snapshot, temporaries
 
 from sheetgen.errors import RuleError, SeriesFileError
-from sheetgen.game.scoring import ScoringRules
+from sheetgen.game.scoringrules import ScoringRules
 from sheetgen.limits import MAX_GAMES, MAX_SERIES_BYTES, MAX_SERIES_DEPTH, MAX_SERIES_GAMES
 from sheetgen.series import file as seriesfile
+from sheetgen.series import yamlfile
 
 TOO_BIG = (
     "is larger than 10 MB, the most a series file may hold "
@@ -167,7 +168,7 @@ def parser_in_use(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureReques
     if parser == "libyaml" and not hasattr(yaml, "CBaseLoader"):
         pytest.skip("PyYAML was built without libyaml")
     if parser == "python":
-        monkeypatch.setattr(seriesfile, "_text_loader", lambda: None)
+        monkeypatch.setattr(yamlfile, "_text_loader", lambda: None)
     return parser
 
 

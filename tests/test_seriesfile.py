@@ -522,7 +522,8 @@ def test_any_names_and_games_round_trip(
 
     from sheetgen.errors import FontCoverageError
     from sheetgen.game.scoring import Game
-    from sheetgen.series.file import create_series, record_game
+    from sheetgen.series.file import create_series
+    from sheetgen.series.record import record_game
 
     folder = tmp_path_factory.mktemp("rt")
     path = folder / f"s{suffix}"
@@ -566,7 +567,7 @@ def test_libyaml_reader_sees_the_tags_and_values_of_the_base_loader(text: str) -
     # resolver: every node must come out with the same tag, style and text.
     import yaml
 
-    from sheetgen.series.file import _text_loader
+    from sheetgen.series.yamlfile import _text_loader
 
     def tree(node: yaml.Node) -> object:
         if isinstance(node, yaml.MappingNode):
@@ -580,3 +581,32 @@ def test_libyaml_reader_sees_the_tags_and_values_of_the_base_loader(text: str) -
     assert tree(yaml.compose(text, Loader=fast)) == tree(
         yaml.compose(text, Loader=yaml.CBaseLoader)
     )
+
+
+@pytest.mark.parametrize(
+    ("name", "wrong_target", "wrong_count"),
+    [
+        (
+            "s.yaml",
+            "players: [Ann, Bob]\ntarget: lots\n",
+            "players: [Ann, Bob]\ngames:\n  - winner: Ann\n    left: {Bob: x}\n",
+        ),
+        (
+            "s.json",
+            '{"players": ["Ann", "Bob"], "target": "lots"}',
+            '{"players": ["Ann", "Bob"], "games": [{"winner": "Ann", "left": {"Bob": "x"}}]}',
+        ),
+        ("s.csv", "target,lots\ngame,winner,Ann,Bob\n", "game,winner,Ann,Bob\n1,Ann,0,x\n"),
+    ],
+)
+def test_a_wrong_typed_field_reads_alike_in_every_format(
+    name: str, wrong_target: str, wrong_count: str
+) -> None:
+    """Every format's reader hands its data to the one schema: one message, naming the
+    file, the game and the field."""
+    with pytest.raises(SeriesFileError) as refused:
+        parse_series(wrong_target, Path(name))
+    assert str(refused.value) == f"{name}, target: 'lots' is not a whole number"
+    with pytest.raises(SeriesFileError) as refused:
+        parse_series(wrong_count, Path(name))
+    assert str(refused.value) == f"{name}, game 1, left Bob: 'x' is not a whole number"

@@ -259,7 +259,7 @@ def test_help_has_an_example(runner) -> None:
 
 def test_reminder_follows_the_games_own_figures_and_words() -> None:
     from sheetgen.game.definition import load_game
-    from sheetgen.game.scoring import ScoringRules
+    from sheetgen.game.scoringrules import ScoringRules
 
     pdf = blank_sheet(
         paper=paper("letter"),

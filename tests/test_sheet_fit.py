@@ -25,7 +25,8 @@ from sheetgen.series.file import load_series
 from sheetgen.sheet.blank import blank_sheet
 from sheetgen.sheet.chart import race_chart
 from sheetgen.sheet.fill import fill_pdf, filled_pages
-from sheetgen.sheet.layout import GAME_COLUMN, MARGIN, MIN_ROW
+from sheetgen.sheet.grid import GAME_COLUMN, MARGIN
+from sheetgen.sheet.layout import MIN_ROW
 
 PAPERS = ("letter", "a4")
 SIX = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"]

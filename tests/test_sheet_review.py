@@ -12,13 +12,15 @@ import pytest
 
 from sheetgen.fonts import string_width
 from sheetgen.game.definition import load_game
-from sheetgen.game.scoring import ScoringRules, score_series
+from sheetgen.game.scoring import score_series
+from sheetgen.game.scoringrules import ScoringRules
 from sheetgen.paper import paper
 from sheetgen.series.file import load_series
 from sheetgen.sheet.blank import blank_sheet
 from sheetgen.sheet.chart import LANE, STROKE, lane_offset, race_chart
 from sheetgen.sheet.fill import fill_pdf, filled_pages
-from sheetgen.sheet.layout import GAME_COLUMN, MARGIN, MAX_ROW, MIN_ROW, WRITING_ROW
+from sheetgen.sheet.grid import GAME_COLUMN, MARGIN
+from sheetgen.sheet.layout import MAX_ROW, MIN_ROW, WRITING_ROW
 from tests.test_sheet_fit import (
     LONG_NAMES,
     Words,

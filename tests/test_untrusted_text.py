@@ -24,7 +24,8 @@ from pagecheck import page_texts, pages_with
 from pdfcheck import check_pdf_structure, marks_near_edge
 
 from sheetgen.paper import paper
-from sheetgen.sheet.layout import Box, Layout
+from sheetgen.sheet.layout import Layout
+from sheetgen.sheet.shapes import Box
 
 # The module's documents are made once: its tests run in one xdist worker.
 pytestmark = pytest.mark.xdist_group("test_untrusted_text")
@@ -139,7 +140,7 @@ def module_runner(tmp_path_factory: pytest.TempPathFactory) -> Runner:
 
 
 def blank_layouts(names: list[str]) -> list[Layout]:
-    from sheetgen.game.scoring import ScoringRules
+    from sheetgen.game.scoringrules import ScoringRules
     from sheetgen.sheet.blank import page_layouts, sheet_table, spec_for
 
     table, count, teams = sheet_table(None, names, None)
@@ -328,10 +329,10 @@ def test_an_emoji_name_extracts_back_or_is_refused(runner: Any) -> None:
 
 @pytest.fixture(scope="module")
 def booklet(module_runner: Runner) -> Iterator[tuple[bytes, list[str]]]:
-    import sheetgen.booklet.build
+    import sheetgen.booklet.pdf
 
     fetched: list[str] = []
-    real = sheetgen.booklet.build.asset_path
+    real = sheetgen.booklet.pdf.asset_path
 
     def spy(url: str) -> Path:
         fetched.append(url)
@@ -341,7 +342,7 @@ def booklet(module_runner: Runner) -> Iterator[tuple[bytes, list[str]]]:
     extra.write_text(EXTRA, encoding="utf-8")
     out = module_runner.cwd / "rules.pdf"
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(sheetgen.booklet.build, "asset_path", spy)
+        patch.setattr(sheetgen.booklet.pdf, "asset_path", spy)
         result = module_runner("rules", "--no-series", "--extra", str(extra), "-o", str(out))
     assert result.exit_code == 0, result.output
     yield out.read_bytes(), fetched

@@ -6,6 +6,7 @@ Run by hand from the repository root (pytest never collects this file)::
     python tests/perf/bench.py --quick    # 3 runs, 200 series, 1 run of each batch: a first look
     python tests/perf/bench.py --stages   # where the time of a batch and a booklet goes
     python tests/perf/bench.py --limits   # only the series files at the limits (issue 28)
+    python tests/perf/bench.py --caches   # only the caches of `sheetgen rules` (issue 29)
 
 Every measurement is a fresh process started with ``posix_spawn`` and reaped with
 ``os.wait4``, which returns the resource usage of that one child (and of the
@@ -136,7 +137,7 @@ html.write_pdf(sys.argv[2], pdf_variant=variant)
 def booklet_html(path: Path) -> str:
     """Write the official Skip-Bo booklet's HTML (Letter) to ``path``; return the base URL."""
     sys.path.insert(0, str(ROOT))
-    from sheetgen.booklet.build import render_html
+    from sheetgen.booklet.html import render_html
     from sheetgen.game.houserules import resolve
     from sheetgen.paper import LETTER
     from sheetgen.resources import templates_dir
@@ -438,7 +439,7 @@ folder = Path(sys.argv[1])
 t = time.perf_counter()
 from sheetgen.sheet.fill import fill_pdf, load_results
 from sheetgen.paper import paper
-from sheetgen.series.file import series_paths
+from sheetgen.series.inputs import series_paths
 t = lap("import sheetgen.sheet.fill (reportlab)", t)
 paths = series_paths([folder])
 loaded, _ = load_results(paths)
@@ -447,11 +448,12 @@ fill_pdf([item.result for item in loaded], paper("letter"))
 t = lap(f"paint {len(paths)} filled sheets and race charts", t)
 import weasyprint
 t = lap("import weasyprint", t)
-from sheetgen.booklet import build as booklet
+from sheetgen.booklet import pdf as booklet
+from sheetgen.booklet.html import render_html
 from sheetgen.game.houserules import official_rules
 from sheetgen.resources import templates_dir
 rules, letter = official_rules("skip-bo", 4), paper("letter")
-html = booklet.render_html(rules, paper=letter)
+html = render_html(rules, paper=letter)
 t = lap("booklet: templates and Markdown to HTML", t)
 document = weasyprint.HTML(
     string=html, base_url=templates_dir().as_uri(), url_fetcher=booklet._fetcher()
@@ -546,6 +548,89 @@ def limits_rows(work: Path, runs: int) -> list[Row]:
     return rows
 
 
+# Caches (issue 29) -------------------------------------------------------
+
+# The folders under the user's cache folder that sheetgen keeps things in between runs, by
+# what each serves. A cache is measured by blocking its folder (a file where the folder
+# would be), which makes sheetgen pass it by as it does any folder that is not the user's.
+CACHES: tuple[str, ...] = ("templates",)
+# A cache stays only where it makes the command it serves this much faster (issue 29).
+CACHE_GAIN = 0.25
+
+
+def with_cache_folder(
+    folder: Path, argv: list[str], cold: bool, blocked: tuple[str, ...]
+) -> list[str]:
+    """``argv`` run with ``folder`` as XDG_CACHE_HOME: emptied first if ``cold``, and the
+    caches named in ``blocked`` made unusable."""
+    script = 'folder="$1"; cold="$2"; shift 2; '
+    script += '[ "$cold" = cold ] && rm -rf "$folder"; mkdir -p "$folder/sheetgen"; '
+    for name in blocked:
+        script += f'[ -d "$folder/sheetgen/{name}" ] && rm -rf "$folder/sheetgen/{name}"; '
+        script += f': > "$folder/sheetgen/{name}"; '
+    script += 'XDG_CACHE_HOME="$folder" exec "$@"'
+    return ["sh", "-c", script, "sh", str(folder), "cold" if cold else "warm", *argv]
+
+
+def cache_rows(work: Path, runs: int, against: Path | None = None) -> list[Row]:
+    """Issue 29: `sheetgen rules` (PDF and HTML) with its caches cold (emptied before every
+    run) and warm (kept from the run before), and warm without each cache in turn; each
+    cache is held to making its command CACHE_GAIN faster. With ``against``, the same
+    command from that checkout (its caches warm) for a before-and-after in one run."""
+    folder = work / "caches"
+    commands: dict[str, list[str]] = {}
+    for fmt in ("pdf", "html"):
+        argv = [*SHEETGEN, "rules", "--paper", "letter", "--format", fmt, "-o", f"c.{fmt}"]
+        commands[f"{fmt} cold"] = with_cache_folder(folder / f"{fmt}-cold", argv, True, ())
+        commands[f"{fmt} warm"] = with_cache_folder(folder / f"{fmt}-warm", argv, False, ())
+        commands[f"{fmt} none"] = with_cache_folder(folder / f"{fmt}-none", argv, False, CACHES)
+        for name in CACHES:
+            commands[f"{fmt} no-{name}"] = with_cache_folder(
+                folder / f"{fmt}-no-{name}", argv, False, (name,)
+            )
+        if against is not None:
+            commands[f"{fmt} against"] = [
+                "env",
+                f"PYTHONPATH={against}",
+                *with_cache_folder(folder / f"{fmt}-against", argv, False, ()),
+            ]
+    timed = measure_interleaved(commands, work, runs)
+    rows = []
+
+    def row(what: str, key: str, base: str, target: str = "", ok: bool | None = None) -> None:
+        m, b = timed[key], timed[base]
+        rows.append(
+            Row(
+                what,
+                f"{m.median:.3f}",
+                f"{m.peak_mb:.0f}",
+                f"{m.median / b.median:.2f}x {base} (CPU {m.cpu / b.cpu:.2f}x)",
+                target,
+                "" if ok is None else verdict(ok),
+                f"{m.cpu:.3f}",
+            )
+        )
+
+    for fmt in ("pdf", "html"):
+        row(f"`sheetgen rules --format {fmt}`, no caches", f"{fmt} none", f"{fmt} none")
+        row(f"`sheetgen rules --format {fmt}`, caches cold", f"{fmt} cold", f"{fmt} none")
+        row(f"`sheetgen rules --format {fmt}`, caches warm", f"{fmt} warm", f"{fmt} none")
+        for name in CACHES:
+            gain = 1 - timed[f"{fmt} warm"].median / timed[f"{fmt} no-{name}"].median
+            row(
+                f"`sheetgen rules --format {fmt}`, warm, {name} cache: {100 * gain:.0f}% faster",
+                f"{fmt} warm",
+                f"{fmt} no-{name}",
+                f">= {100 * CACHE_GAIN:.0f}% faster (one format is enough)",
+                gain >= CACHE_GAIN,
+            )
+        if against is not None:
+            row(
+                f"`sheetgen rules --format {fmt}`, {against}, warm", f"{fmt} against", f"{fmt} warm"
+            )
+    return rows
+
+
 def print_table(rows: list[Row]) -> None:
     print("| What | Median s | CPU s | Peak MB | Compared | Target | |")
     print("| --- | ---: | ---: | ---: | --- | --- | --- |")
@@ -574,6 +659,12 @@ def main() -> None:
     parser.add_argument(
         "--limits", action="store_true", help="only measure series files at the limits"
     )
+    parser.add_argument(
+        "--caches", action="store_true", help="only measure the caches of `sheetgen rules`"
+    )
+    parser.add_argument(
+        "--against", type=Path, help="with --caches: also time `rules` from this checkout"
+    )
     args = parser.parse_args()
     # An installed sheetgen is byte-compiled (pip does it); a checkout may not be, and where
     # PYTHONDONTWRITEBYTECODE is set every run would compile it afresh and be timed doing so.
@@ -588,6 +679,15 @@ def main() -> None:
 
     work = args.keep or Path(tempfile.mkdtemp(prefix="sheetgen-bench-"))
     work.mkdir(parents=True, exist_ok=True)
+    if args.caches:
+        table = cache_rows(work, args.runs, args.against)
+        print(f"\nMedian wall time of {args.runs} runs of each command, in turn; CPU is")
+        print("the median processor time; peak memory the largest resident set of the process.")
+        print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores.\n")
+        print_table(table)
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+        return
     if args.limits:
         table = limits_rows(work, args.batch_runs)
         print(f"\nMedian wall time of {args.batch_runs} runs of each command, in turn; CPU is")
@@ -855,6 +955,9 @@ def main() -> None:
 
     # Issue 28: every command on series files at the limits, within 10 s and 1 GB.
     rows += limits_rows(work, batch_runs)
+    # Issue 29: each cache of `sheetgen rules` earns its place.
+    if built["rules"]:
+        rows += cache_rows(work, batch_runs)
 
     print()
     print(f"Median wall time of {runs} runs of each command, taken in turn with the baselines")
