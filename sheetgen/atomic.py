@@ -634,10 +634,21 @@ def create_bytes(path: Path, data: bytes) -> None:
 
 
 def write_text(path: Path, text: str) -> None:
-    """Write ``text`` as UTF-8 to ``path`` atomically (or to standard output for ``-``)."""
+    """Write ``text`` as UTF-8 to ``path`` atomically (or to standard output for ``-``).
+
+    A document piped or redirected from standard output is a file's content, so it is
+    UTF-8 whatever the terminal's encoding (a name in Greek under a latin-1 locale would
+    otherwise become an escape, and the CSV read back a different player); on a terminal
+    it is for reading, in the terminal's own encoding."""
     if path == STDOUT:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        buffer = getattr(sys.stdout, "buffer", None)
+        if buffer is not None and not sys.stdout.isatty():
+            sys.stdout.flush()
+            buffer.write(text.encode("utf-8"))
+            buffer.flush()
+        else:
+            sys.stdout.write(text)
+            sys.stdout.flush()
         return
     write_bytes(path, text.encode("utf-8"))
 

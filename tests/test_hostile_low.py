@@ -114,6 +114,24 @@ def test_a_greek_name_on_a_terminal_that_cannot_show_it(
     assert json.loads(series.read_text(encoding="utf-8"))["games"] == []
 
 
+@pytest.mark.parametrize("fmt", ["csv", "md", "json"])
+@pytest.mark.parametrize("encoding", ["latin-1", "ascii"])
+def test_an_export_piped_out_is_utf8_whatever_the_terminal(
+    tmp_path: Path, fmt: str, encoding: str
+) -> None:
+    """The outside attacker's finding: under a latin-1 or ASCII locale, an export piped to a
+    file carried ``\\u0392ob`` for the player, and the CSV read back was another player."""
+    series = tmp_path / "s.json"
+    series.write_text(json.dumps({"players": ["Ann", GREEK], "games": []}), encoding="utf-8")
+    done = run(
+        ["export", "s.json", "--format", fmt], tmp_path, environ={"PYTHONIOENCODING": encoding}
+    )
+    assert_clean(done)
+    assert done.code == 0
+    assert GREEK.encode("utf-8") in done.out
+    assert b"\\u" not in done.out
+
+
 def _shows(out: bytes, name: str) -> bool:
     """Whether ``out`` shows ``name``: in UTF-8 (the C locale is read as UTF-8, and click
     writes UTF-8 where the encoding says ASCII) or as the escapes of what the encoding lacks."""

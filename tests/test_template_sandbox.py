@@ -213,12 +213,18 @@ BOUNDED = [
         "{{ ('x' * 100000) | replace('x', 'y' * 100000) }}",
         "a text longer than 1,000,000 characters",
     ),
-    ("{{ ','.join(['x' * 100000] * 10) }}", "a text longer than 1,000,000 characters"),
-    ("{{ (['x' * 100000] * 10) | join(',') }}", "a text longer than 1,000,000 characters"),
+    (
+        "{% set s = 'x' * 100000 %}{{ ','.join([s, s, s, s, s, s, s, s, s, s, s]) }}",
+        "a text longer than 1,000,000 characters",
+    ),
+    (
+        "{% set s = 'x' * 100000 %}{{ [s, s, s, s, s, s, s, s, s, s, s] | join(',') }}",
+        "a text longer than 1,000,000 characters",
+    ),
     (
         "{% set ns = namespace(l=[]) %}{% for i in range(100000) %}"
         "{% set ns.l = ns.l + ['x' * 100000] %}{% endfor %}",
-        "the templates ask for more than 20,000,000 steps of work in all",
+        "a text longer than 1,000,000 characters",
     ),
     (
         "{% macro m(n) %}{{ 'x' * 100000 }}{{ m(n) }}{% endmacro %}{{ m(1) }}",
@@ -376,3 +382,96 @@ def test_own_rules_swapped_for_a_link_never_print_the_linked_file(table: Path) -
         flipper.join()
     assert not any("SECRET" in text for text in read)
     assert "# Ours\n" in read  # the race was run: the plain file was read at times
+
+
+# The outside attacker's second round: each of these took gigabytes or minutes in one line.
+
+SECOND_ROUND = [
+    (
+        '{% set s = "a" * 1000000 %}{% set l = [s] * 2000 %}{{ l }}',
+        "a repetition longer than 1,000,000 characters or items",
+    ),
+    (
+        '{% set s = "a" * 1000000 %}{% set l = [s, s, s, s] %}{{ l }}',
+        "a text longer than 1,000,000 characters",
+    ),
+    (
+        '{% set s = "a" * 1000000 %}{{ [s, s] | string | length }}',
+        "a text longer than 1,000,000 characters",
+    ),
+    ('{% set s = "a" * 600000 %}{{ [s] ~ [s] }}', "a text longer than 1,000,000 characters"),
+    (
+        '{% set t = ("%(a)s" * 2000) % {"a": "a" * 1000000} %}x',
+        "a %-format longer than 1,000,000 characters",
+    ),
+    (
+        '{% set t = _("%(a)s" * 2000, a="a" * 1000000) %}x',
+        "a %-format longer than 1,000,000 characters",
+    ),
+    (
+        "{% set l = [0] * 1000 %}{% set t = ([l] * 300) | sum(start=[]) %}x",
+        "sum adds numbers only",
+    ),
+    (
+        "{% set ns = namespace(v=99999) %}{% for i in range(24) %}{% set ns.v = ns.v * ns.v %}{% endfor %}x",
+        "a number with more than 1,000 digits",
+    ),
+]
+
+
+@pytest.mark.parametrize(("template", "problem"), SECOND_ROUND)
+def test_text_made_from_lists_and_numbers_is_bounded(
+    tmp_path: Path, template: str, problem: str
+) -> None:
+    (tmp_path / "s.md").write_text(template, encoding="utf-8")
+    env = make_environment([tmp_path])
+    with pytest.raises(GameDefinitionError) as refused:
+        templating.render_template(env, "s.md", {})
+    assert str(refused.value) == f"{tmp_path / 's.md'}, line 1: template error: {problem}"
+
+
+@pytest.mark.parametrize(
+    "name", ["booklet.html.j2", "booklet.css", "cards.svg.j2", "colophon.html.j2"]
+)
+def test_a_game_folder_cannot_replace_sheetgens_own_templates(games: Path, name: str) -> None:
+    (games / "evil" / name).write_text(
+        '<script>fetch("http://127.0.0.1:9/")</script>{{ 1 }}', encoding="utf-8"
+    )
+    done = run(
+        ["--rules-dir", str(games), "rules", "--game", "evil", "-o", "out.html"], games.parent
+    )
+    assert done.code == 0, done.err
+    html = (games.parent / "out.html").read_text(encoding="utf-8")
+    assert "<script" not in html and "127.0.0.1:9" not in html
+    assert 'http-equiv="Content-Security-Policy"' in html
+
+
+def test_a_huge_section_file_is_refused_before_it_is_read(games: Path) -> None:
+    box = games / "evil" / BOX
+    with box.open("r+b") as handle:
+        handle.truncate(3 * 1024**3)  # sparse: no disk, but 3 GB to read
+    done = run(
+        ["--rules-dir", str(games), "rules", "--game", "evil", "-o", "out.html"], games.parent
+    )
+    assert_refused(
+        done,
+        f"{box}: template error: a template file holds at most 1,000,000 bytes of text; it has"
+        " 3,221,225,472 bytes",
+    )
+
+
+def test_a_game_may_not_have_too_much_text(games: Path) -> None:
+    toml = games / "evil" / "game.toml"
+    paragraph = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod. " * 3
+    extra = ""
+    for number in range(60):
+        (games / "evil" / "sections" / f"s{number:03}.md").write_text(
+            f"# Part {number}\n\n" + (paragraph + "\n\n") * 100, encoding="utf-8"
+        )
+        extra += f'\n[[sections]]\nfile = "s{number:03}.md"\n'
+    toml.write_text(toml.read_text(encoding="utf-8") + extra, encoding="utf-8")
+    done = run(
+        ["--rules-dir", str(games), "rules", "--game", "evil", "-o", "out.html"], games.parent
+    )
+    assert done.code == 1 and "Traceback" not in done.err
+    assert "a booklet's sections hold at most 100,000 characters in all" in done.err

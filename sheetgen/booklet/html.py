@@ -22,6 +22,7 @@ from sheetgen.booklet.markdown import (
 )
 from sheetgen.booklet.pictures import check_picture
 from sheetgen.booklet.templating import evaluate, make_environment, render_string, render_template
+from sheetgen.errors import GameDefinitionError
 from sheetgen.fonts import font_files
 from sheetgen.game.definition import GameDef, Section
 from sheetgen.game.examples import lay_out, load_examples
@@ -32,6 +33,9 @@ from sheetgen.resources import templates_dir
 
 CREATOR = f"sheetgen {__version__}"
 SHEET_SLOT = "score-sheet"
+# What a game's sections may say in all, rendered: weasyprint sets about 15,000
+# characters a second here, so a game folder cannot keep a booklet busy for minutes.
+MAX_SECTIONS_TEXT = 100_000
 
 
 class Figure(NamedTuple):
@@ -60,10 +64,11 @@ class Chapter(NamedTuple):
 
 
 def booklet_environment(game: GameDef, lang: Language = ENGLISH) -> Environment:
-    """The one Environment a booklet is rendered with: the game's sections (in ``lang``)
-    and folder first, then the shared templates."""
+    """The one Environment a booklet is rendered with: sheetgen's own templates first, so
+    a game folder cannot replace the page around its text (and its Content-Security-
+    Policy), then the game's sections (in ``lang``) and folder."""
     return make_environment(
-        [game.text_folder / "sections", game.folder, templates_dir()], lang=lang
+        [templates_dir(), game.text_folder / "sections", game.folder], lang=lang
     )
 
 
@@ -82,6 +87,7 @@ def _chapters(
         )
     examples = _examples(env, game, rules.deck, context)
     chapters: list[Chapter] = []
+    written = 0
     sections: list[Section] = list(game.sections)
     if not any(section.slot == "extra" for section in sections):
         sections.append(Section(file=None, slot="extra"))
@@ -97,6 +103,13 @@ def _chapters(
             continue
         assert section.file is not None
         text = render_template(env, section.file, context)
+        written += len(text)
+        if written > MAX_SECTIONS_TEXT:
+            raise GameDefinitionError(
+                f"a booklet's sections hold at most {MAX_SECTIONS_TEXT:,} characters in all "
+                f"(the longest real booklet has about 11,000); these pass it at {section.file}",
+                file=str(game.folder / "game.toml"),
+            )
         rendered = render_markdown(text, id_prefix=f"s{number}")
         figures = examples.get(section.file, [])
         early = tuple(figure for figure in figures if figure.before_subsections)

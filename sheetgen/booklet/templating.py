@@ -36,12 +36,14 @@ import contextlib
 import dataclasses
 import functools
 import hashlib
+import os
 import re
+import stat
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import jinja2
 from jinja2 import (
@@ -49,12 +51,15 @@ from jinja2 import (
     FileSystemLoader,
     StrictUndefined,
     TemplateError,
+    TemplateNotFound,
     nodes,
     pass_context,
     pass_environment,
     pass_eval_context,
     select_autoescape,
 )
+from jinja2.loaders import split_template_path
+from jinja2.runtime import markup_join, str_join
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.visitor import NodeTransformer
 from markupsafe import Markup
@@ -69,6 +74,9 @@ RANGE_BUDGET = 100_000
 MAX_TEXT = 1_000_000
 MAX_POWER = 10**30
 MAX_ARGUMENT = 100_000
+MAX_DIGITS = 1_000
+# A template file: sheetgen's own are under 10 KB, a game's sections a few.
+MAX_TEMPLATE_BYTES = 1_000_000
 # Loop passes, plus every character or item that an operator, call or filter makes.
 WORK_BUDGET = 20_000_000
 # What one render may write: a booklet's HTML with its fonts inside is about 2 MB.
@@ -150,22 +158,98 @@ def _properties(value: object) -> dict[str, Any]:
 
 
 class _ContainedLoader(FileSystemLoader):
-    """A FileSystemLoader that refuses a file resolving outside the folder it was found in
-    (a symbolic link to /etc/passwd in a game's sections, say)."""
+    """A FileSystemLoader that reads a template once, from what it opened: a regular file of
+    at most MAX_TEMPLATE_BYTES that resolves inside the folder it was found in (not a
+    symbolic link to /etc/passwd in a game's sections, a FIFO or a sparse 3 GB file)."""
 
     def get_source(self, environment: Environment, template: str) -> tuple[str, str, Any]:
-        source, filename, uptodate = super().get_source(environment, template)
-        resolved = Path(filename).resolve()
-        if not any(resolved.is_relative_to(Path(root).resolve()) for root in self.searchpath):
+        for root in self.searchpath:
+            filename = os.path.join(root, *split_template_path(template))
+            try:
+                handle = os.open(filename, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+            except FileNotFoundError:
+                continue
+            except OSError as exc:
+                raise TemplateLimitError(f"{template}: cannot be read ({exc.strerror})") from None
+            with os.fdopen(handle, "rb") as opened:
+                return self._checked(opened, root, template, filename)
+        raise TemplateNotFound(template)
+
+    @staticmethod
+    def _checked(opened: BinaryIO, root: str, template: str, filename: str) -> tuple[str, str, Any]:
+        try:  # what was opened, wherever the links on the way led
+            resolved = Path(os.readlink(f"/proc/self/fd/{opened.fileno()}"))
+        except OSError:  # no /proc: the name as it resolves now
+            resolved = Path(filename).resolve()
+        if not resolved.is_relative_to(Path(root).resolve()):
             raise TemplateLimitError(
                 f"{template} lies outside the game's folder ({resolved}); "
                 "a game may use only its own files"
             )
-        return source, filename, uptodate
+        found = os.fstat(opened.fileno())
+        problem = None
+        if not stat.S_ISREG(found.st_mode):
+            problem = "it is not a file"
+        elif found.st_size > MAX_TEMPLATE_BYTES:
+            problem = f"it has {found.st_size:,} bytes"
+        else:
+            raw = opened.read(MAX_TEMPLATE_BYTES + 1)
+            if len(raw) > MAX_TEMPLATE_BYTES:
+                problem = f"it grew past {MAX_TEMPLATE_BYTES:,} bytes as it was read"
+        if problem is not None:
+            refused = TemplateLimitError(
+                f"a template file holds at most {MAX_TEMPLATE_BYTES:,} bytes of text; {problem}"
+            )
+            refused.filename = os.path.normpath(filename)  # type: ignore[attr-defined]
+            raise refused
+        try:
+            source = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise TemplateLimitError(f"{template} is not UTF-8 text (byte {exc.start})") from None
+        changed = found.st_mtime_ns
+
+        def uptodate() -> bool:
+            try:
+                return os.stat(filename).st_mtime_ns == changed
+            except OSError:
+                return False
+
+        return source, os.path.normpath(filename), uptodate
 
 
 def _size(value: object) -> int:
     return len(value) if isinstance(value, str | list | tuple | dict) else 1
+
+
+def _weight(value: object, limit: int = MAX_TEXT) -> int:
+    """About how many characters ``value`` makes as text (a list of one long text a
+    thousand times is a thousand long texts), counted only until it passes ``limit``."""
+    total = 0
+    waiting = [value]
+    while waiting and total <= limit:
+        item = waiting.pop()
+        if isinstance(item, str):
+            total += len(item)
+        elif isinstance(item, list | tuple):
+            total += 2 + 2 * len(item)
+            if total <= limit:
+                waiting.extend(item)
+        elif isinstance(item, dict):
+            total += 2 + 4 * len(item)
+            if total <= limit:
+                waiting.extend(item.keys())
+                waiting.extend(item.values())
+        elif isinstance(item, int):
+            total += item.bit_length() // 3 + 1
+        else:
+            total += 8
+    return total
+
+
+def _check_text(*values: object, what: str = "a text") -> None:
+    """Refuse values that together would make more than MAX_TEXT characters of text."""
+    if sum(_weight(value) for value in values) > MAX_TEXT:
+        raise TemplateLimitError(f"{what} longer than {MAX_TEXT:,} characters")
 
 
 class _BoundedSandbox(ImmutableSandboxedEnvironment):
@@ -193,6 +277,7 @@ class _BoundedSandbox(ImmutableSandboxedEnvironment):
         self.filters["_sheetgen_loop"] = _loop
         self.filters["_sheetgen_joined"] = _joined
         self.concat = self._concat  # type: ignore[method-assign]
+        self.finalize = _finalized
 
     def spend(self, work: int) -> None:
         """Charge ``work`` to the document's budget; past it, or past the clock, stop."""
@@ -259,25 +344,23 @@ class _BoundedSandbox(ImmutableSandboxedEnvironment):
                 abs(left) > 1 and abs(left) ** min(abs(right), 128) > MAX_POWER
             ):
                 raise TemplateLimitError(f"{left!r} ** {right!r} is too large a power")
+        elif operator == "*" and numbers:
+            if _digits(left) + _digits(right) > MAX_DIGITS:
+                raise TemplateLimitError(f"a number with more than {MAX_DIGITS:,} digits")
         elif operator == "*":
             for text, times in ((left, right), (right, left)):
                 if (
                     isinstance(text, sized)
                     and isinstance(times, int)
-                    and len(text) * times > MAX_TEXT
+                    and max(len(text), _weight(text)) * times > MAX_TEXT
                 ):
                     raise TemplateLimitError(
                         f"a repetition longer than {MAX_TEXT:,} characters or items"
                     )
-        elif (
-            operator == "+"
-            and isinstance(left, sized)
-            and isinstance(right, sized)
-            and len(left) + len(right) > MAX_TEXT
-        ):
-            raise TemplateLimitError(f"a text longer than {MAX_TEXT:,} characters")
+        elif operator == "+" and isinstance(left, sized) and isinstance(right, sized):
+            _check_text(left, right)
         elif operator == "%" and isinstance(left, str):
-            _check_format(left)
+            _check_format(left, right)
 
     def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:
         _check_arguments(args, kwargs)
@@ -296,16 +379,32 @@ def _check_arguments(args: Sequence[Any], kwargs: Mapping[str, Any]) -> None:
             raise TemplateLimitError(f"a call with the number {value} (at most {MAX_ARGUMENT:,})")
 
 
-def _check_format(text: str) -> None:
-    """Refuse a %-format whose widths and precisions ask for more than MAX_TEXT characters."""
+def _digits(number: int | float) -> int:
+    return int(number).bit_length() // 3 + 1 if isinstance(number, int) else 1
+
+
+def _check_format(text: str, values: object = ()) -> None:
+    """Refuse a %-format whose widths and precisions ask for more than MAX_TEXT characters,
+    or whose conversions, each as long as the longest of ``values``, would make more."""
     asked = 0
+    conversions = 0
     for conversion in _CONVERSION.finditer(text):
+        conversions += 1
         for figure in conversion.groups():
             if figure == "*":
                 raise TemplateLimitError("a %-format may not take its width from its values")
             asked += int(figure or 0)
     if asked > MAX_TEXT:
         raise TemplateLimitError(f"a %-format wider than {MAX_TEXT:,} characters")
+    if isinstance(values, dict):
+        items: Iterable[object] = values.values()
+    elif isinstance(values, tuple):
+        items = values
+    else:
+        items = (values,)
+    longest = max((_weight(item) for item in items), default=0)
+    if conversions and len(text) + conversions * longest > MAX_TEXT:
+        raise TemplateLimitError(f"a %-format longer than {MAX_TEXT:,} characters")
 
 
 def _check_text_method(text: str, method: str, args: Sequence[Any]) -> None:
@@ -332,7 +431,8 @@ class _Bounds(NodeTransformer):
 
     def visit_Concat(self, node: nodes.Concat) -> nodes.Filter:
         self.generic_visit(node)
-        return nodes.Filter(node, "_sheetgen_joined", [], [], None, None, lineno=node.lineno)
+        parts = nodes.List(node.nodes, lineno=node.lineno)
+        return nodes.Filter(parts, "_sheetgen_joined", [], [], None, None, lineno=node.lineno)
 
 
 def _bounded(filter_: Callable[..., Any]) -> Callable[..., Any]:
@@ -344,6 +444,10 @@ def _bounded(filter_: Callable[..., Any]) -> Callable[..., Any]:
         environment = getattr(first, "environment", first)
         values = args
         _check_arguments(values[1:], kwargs)
+        if values and filter_.__name__ not in _COUNTING_FILTERS:
+            _check_text(values[0])
+        if filter_.__name__ == "do_sum" and not _numbers(values, kwargs):
+            raise TemplateLimitError("sum adds numbers only")
         if filter_.__name__ == "do_replace" and len(values) >= 3:
             _check_text_method(str(values[0]), "replace", (values[1], str(values[2])))
         if filter_.__name__ == "do_join" and values and isinstance(values[0], list | tuple):
@@ -356,6 +460,27 @@ def _bounded(filter_: Callable[..., Any]) -> Callable[..., Any]:
     return bounded if passes_first else pass_environment(bounded)
 
 
+# Filters that go through their value's items without making text of it.
+_COUNTING_FILTERS = frozenset(
+    {
+        "do_first", "do_last", "do_list", "sync_do_list", "do_reverse", "do_sort", "do_unique",
+        "do_min", "do_max", "do_map", "sync_do_map", "do_select", "sync_do_select",
+        "do_reject", "sync_do_reject", "do_selectattr", "sync_do_selectattr",
+        "do_rejectattr", "sync_do_rejectattr", "do_groupby", "sync_do_groupby",
+        "do_dictsort", "do_items", "do_default", "do_attr", "do_round", "do_int",
+        "do_float", "do_abs", "do_sum", "sync_do_sum", "do_join", "sync_do_join",
+        "do_length", "len",
+    }
+)  # fmt: skip
+
+
+def _numbers(values: Sequence[Any], kwargs: Mapping[str, Any]) -> bool:
+    """Whether a ``sum`` starts from a number (from a list it would join lists, each time
+    copying all it has so far; from a number, adding a list fails at once)."""
+    start = values[2] if len(values) > 2 else kwargs.get("start", 0)
+    return isinstance(start, int | float)
+
+
 @pass_context
 def _loop(context: Any, iterable: Any) -> Iterator[Any]:
     """Every ``for`` loop's iterable, each pass charged to the document's budget."""
@@ -366,12 +491,21 @@ def _loop(context: Any, iterable: Any) -> Iterator[Any]:
 
 
 @pass_eval_context
-def _joined(eval_context: Any, joined: str) -> str:
-    """What ``~`` made, refused past MAX_TEXT and charged to the document's budget."""
-    if len(joined) > MAX_TEXT:
-        raise TemplateLimitError(f"a text longer than {MAX_TEXT:,} characters")
+def _joined(eval_context: Any, parts: list[Any]) -> str:
+    """``~``: its parts joined as text, refused before they are joined if that would pass
+    MAX_TEXT, and charged to the document's budget."""
+    _check_text(*parts)
+    joined = (markup_join if eval_context.autoescape else str_join)(parts)
     eval_context.environment.spend(len(joined))
     return joined
+
+
+def _finalized(value: Any) -> Any:
+    """What ``{{ ... }}`` writes, refused before it is made text if it would pass MAX_TEXT
+    (a list of one long text a thousand times)."""
+    if not isinstance(value, str):
+        _check_text(value)
+    return value
 
 
 def spell(number: int) -> str:
@@ -448,7 +582,7 @@ def _checked_format(translate: Callable[..., Any]) -> Callable[..., Any]:
     def checked(*args: Any, **kwargs: Any) -> Any:
         for value in args:
             if isinstance(value, str):
-                _check_format(value)
+                _check_format(value, kwargs)
         return translate(*args, **kwargs)
 
     return functools.update_wrapper(checked, translate)
