@@ -28,7 +28,7 @@ import re
 import secrets
 import stat
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
@@ -48,15 +48,15 @@ STDOUT = Path("-")
 SNIFF_BYTES = 4096
 TEMP_NAME_ROOM = 200  # of the 255 bytes a name may have, what a temporary keeps of its file's
 TEMP_ATTEMPTS = 100  # names a temporary tries before giving up, as mkstemp does
-# What each kind of document sheetgen writes starts with (or holds near its start).
+# What each kind of document sheetgen draws starts with (or, for HTML, holds near its
+# start). The exports' own signs are the series wing's (``ExportFormat.wrote``), handed in.
 _SIGNS: dict[str, tuple[bytes, ...]] = {
     "pdf": (b"%PDF-",),
     "png": (b"\x89PNG\r\n\x1a\n",),
     "html": (b"<!DOCTYPE html", b"<!doctype html", b"<html"),
-    "json": (b'"sides"',),
-    "csv": (b",points,total ",),
-    "md": (b"\n| Side | Total | Games won |",),
 }
+# Whether the first bytes of a file are a document of a format that sheetgen wrote.
+Wrote = Callable[[str, bytes], bool]
 # File kinds a mistyped -o most often names: never written under another kind's name.
 KNOWN_SUFFIXES = frozenset(
     {"pdf", "png", "html", "json", "csv", "md", "yaml", "yml", "toml", "txt", "svg", "jpg"}
@@ -470,13 +470,15 @@ def destination(
     stem: str,
     reads: Iterable[Path] = (),
     force: bool = False,
+    wrote: Wrote | None = None,
 ) -> tuple[Path, str]:
     """Where a document goes and in which format, checked before it is made.
 
     No ``output``: ``output/<stem>.<fmt>``, making ``output/`` itself if needed
     (never any other folder). An ``output`` folder gets ``<stem>.<fmt>`` inside
     it. A file name's suffix decides the format unless ``fmt`` says otherwise,
-    and a suffix of another kind is refused.
+    and a suffix of another kind is refused. ``wrote`` tells a document of the format
+    that sheetgen wrote (and so may replace) for formats it does not know itself.
     """
     if output is None:
         fmt = fmt or formats[0]
@@ -508,7 +510,7 @@ def destination(
             )
         else:
             fmt = fmt or formats[0]
-    check_target(path, fmt, reads=reads, force=force)
+    check_target(path, fmt, reads=reads, force=force, wrote=wrote)
     return path, fmt
 
 
@@ -571,7 +573,14 @@ def _names_stream(path: Path) -> bool:
     return False
 
 
-def check_target(path: Path, fmt: str, *, reads: Iterable[Path] = (), force: bool = False) -> None:
+def check_target(
+    path: Path,
+    fmt: str,
+    *,
+    reads: Iterable[Path] = (),
+    force: bool = False,
+    wrote: Wrote | None = None,
+) -> None:
     """Refuse a destination that would lose data; see ``destination``."""
     if path == STDOUT:
         return
@@ -588,7 +597,7 @@ def check_target(path: Path, fmt: str, *, reads: Iterable[Path] = (), force: boo
     except OSError as exc:
         raise OutputError(f"cannot be used ({reason(exc)})", file=path) from None
     replaces = info is not None and stat.S_ISREG(info.st_mode) and info.st_size > 0
-    if replaces and not force and not looks_like(path, fmt):
+    if replaces and not force and not looks_like(path, fmt, wrote):
         raise OutputError(
             f"{path}: is not a {fmt.upper()} file sheetgen wrote, and writing would "
             "replace it; choose another name, or add --force to replace it"
@@ -600,15 +609,18 @@ def check_target(path: Path, fmt: str, *, reads: Iterable[Path] = (), force: boo
         )
 
 
-def looks_like(path: Path, fmt: str) -> bool:
-    """Whether the file at ``path`` is a ``fmt`` document of the kind sheetgen writes."""
+def looks_like(path: Path, fmt: str, wrote: Wrote | None = None) -> bool:
+    """Whether the file at ``path`` is a ``fmt`` document of the kind sheetgen writes:
+    by ``wrote`` where given, else by what sheetgen's drawn documents start with."""
     try:
         with path.open("rb") as handle:
             head = handle.read(SNIFF_BYTES)
     except OSError:
         return False
+    if wrote is not None:
+        return wrote(fmt, head)
     signs = _SIGNS.get(fmt, ())
-    if fmt in ("json", "html", "md", "csv"):
+    if fmt == "html":
         return any(sign in head for sign in signs)
     return any(head.startswith(sign) for sign in signs)
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import stat
 import tomllib
+from pathlib import Path
 from typing import Any
 
 from sheetgen.errors import HouseRulesError
@@ -42,6 +45,28 @@ def toml_too_deep(text: str) -> bool:
         elif char in "]}":
             depth = max(0, depth - 1)
     return False
+
+
+# A TOML file sheetgen reads (a game definition, its examples, a preset, house rules, a
+# language's counting words): real ones are a few kilobytes.
+MAX_TOML_BYTES = 1_000_000
+
+
+def read_toml_text(path: Path) -> str:
+    """The text of the TOML file ``path``, opened once and read from what was opened: a
+    regular file (not a FIFO that would block) of at most MAX_TOML_BYTES.
+
+    Raises OSError, UnicodeDecodeError, or ValueError for what is no such file.
+    """
+    handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    with os.fdopen(handle, "rb") as opened:
+        found = os.fstat(opened.fileno())
+        if not stat.S_ISREG(found.st_mode):
+            raise ValueError("not an ordinary file")
+        raw = opened.read(MAX_TOML_BYTES + 1)
+    if len(raw) > MAX_TOML_BYTES:
+        raise ValueError(f"larger than {MAX_TOML_BYTES:,} bytes, the most such a file holds")
+    return raw.decode("utf-8-sig")
 
 
 def load_toml(text: str) -> dict[str, Any]:

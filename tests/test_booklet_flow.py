@@ -46,8 +46,8 @@ def test_one_environment_renders_the_whole_booklet(monkeypatch: pytest.MonkeyPat
     made: list[object] = []
     real = templating.make_environment
 
-    def counted(search_path: Any, lang: Any) -> Any:
-        env = real(search_path, lang)
+    def counted(search_path: Any, lang: Any, **options: Any) -> Any:
+        env = real(search_path, lang, **options)
         made.append(env)
         return env
 

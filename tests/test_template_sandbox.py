@@ -19,7 +19,7 @@ import pytest
 from hostile import PACKAGE_ROOT, assert_refused, run, snapshot, temporaries
 from markupsafe import Markup
 
-from sheetgen.booklet import templating
+from sheetgen.booklet import sandbox, templating
 from sheetgen.booklet.build import render_html
 from sheetgen.booklet.pictures import check_picture
 from sheetgen.booklet.templating import make_environment, render_string, template_data
@@ -215,11 +215,11 @@ BOUNDED = [
     ),
     (
         "{% set s = 'x' * 100000 %}{{ ','.join([s, s, s, s, s, s, s, s, s, s, s]) }}",
-        "a text longer than 1,000,000 characters",
+        "a list longer than 1,000,000 characters",
     ),
     (
         "{% set s = 'x' * 100000 %}{{ [s, s, s, s, s, s, s, s, s, s, s] | join(',') }}",
-        "a text longer than 1,000,000 characters",
+        "a list longer than 1,000,000 characters",
     ),
     (
         "{% set ns = namespace(l=[]) %}{% for i in range(100000) %}"
@@ -250,7 +250,7 @@ def test_a_game_folder_that_runs_away_is_one_message(
 
 
 def test_what_one_render_writes_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(templating, "MAX_OUTPUT", 5000)
+    monkeypatch.setattr(sandbox, "MAX_OUTPUT", 5000)
     (tmp_path / "s.md").write_text("{% for i in range(100) %}{{ 'x' * 100 }}{% endfor %}")
     env = make_environment([tmp_path])
     with pytest.raises(GameDefinitionError, match="a template writes more than 5,000 characters"):
@@ -258,7 +258,7 @@ def test_what_one_render_writes_is_bounded(tmp_path: Path, monkeypatch: pytest.M
 
 
 def test_a_render_has_a_time_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(templating, "MAX_SECONDS", 0.0)
+    monkeypatch.setattr(sandbox, "MAX_SECONDS", 0.0)
     env = make_environment([tmp_path])
     with pytest.raises(GameDefinitionError, match="the templates take longer than 0 seconds"):
         render_string(env, "{% for i in range(10) %}{{ i }}{% endfor %}", {})
@@ -389,20 +389,20 @@ def test_own_rules_swapped_for_a_link_never_print_the_linked_file(table: Path) -
 SECOND_ROUND = [
     (
         '{% set s = "a" * 1000000 %}{% set l = [s] * 2000 %}{{ l }}',
-        "a repetition longer than 1,000,000 characters or items",
+        "a list longer than 1,000,000 characters",
     ),
     (
         '{% set s = "a" * 1000000 %}{% set l = [s, s, s, s] %}{{ l }}',
-        "a text longer than 1,000,000 characters",
+        "a list longer than 1,000,000 characters",
     ),
     (
         '{% set s = "a" * 1000000 %}{{ [s, s] | string | length }}',
-        "a text longer than 1,000,000 characters",
+        "a list longer than 1,000,000 characters",
     ),
     ('{% set s = "a" * 600000 %}{{ [s] ~ [s] }}', "a text longer than 1,000,000 characters"),
     (
         '{% set t = ("%(a)s" * 2000) % {"a": "a" * 1000000} %}x',
-        "a %-format longer than 1,000,000 characters",
+        "a list longer than 1,000,000 characters",
     ),
     (
         '{% set t = _("%(a)s" * 2000, a="a" * 1000000) %}x',
@@ -475,3 +475,113 @@ def test_a_game_may_not_have_too_much_text(games: Path) -> None:
     )
     assert done.code == 1 and "Traceback" not in done.err
     assert "a booklet's sections hold at most 100,000 characters in all" in done.err
+
+
+# The outside attacker's third round.
+
+
+def test_a_sections_folder_that_links_elsewhere_is_no_part_of_the_game(
+    games: Path, tmp_path: Path
+) -> None:
+    """``sections`` linked to the victim's home let ``{% include ".bashrc" %}`` print it."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".bashrc").write_text("TOKEN=hunter2\n", encoding="utf-8")
+    sections = games / "evil" / "sections"
+    shutil.copytree(sections, home / "copied")
+    shutil.rmtree(sections)
+    (home / "copied" / "01-box.md").write_text(
+        "# Box\n\n{% include '.bashrc' %}\n", encoding="utf-8"
+    )
+    shutil.copy(home / "copied" / "01-box.md", home / "01-box.md")
+    for path in (home / "copied").iterdir():
+        if path.name != "01-box.md":
+            shutil.copy(path, home / path.name)
+    sections.symlink_to(home)
+    done = run(
+        ["--rules-dir", str(games), "rules", "--game", "evil", "-o", "out.html"], games.parent
+    )
+    assert done.code == 1 and "Traceback" not in done.err
+    assert "lies outside the game's folder" in done.err
+    assert not (games.parent / "out.html").exists()
+
+
+NESTED = (
+    "{% set a = [0] * 100000 %}{% set b = [0] * 100000 %}"
+    "{% set c = [a, a, a, a, a, a, a, a, a, a] %}{% set d = [b, b, b, b, b, b, b, b, b, b] %}"
+    "{% set e = [c, c, c, c, c, c, c, c, c, c] %}{% set f = [d, d, d, d, d, d, d, d, d, d] %}"
+    "{{ e == f }}"
+)
+
+
+@pytest.mark.parametrize(
+    ("template", "problem"),
+    [
+        (NESTED, "a list longer than 1,000,000 characters"),
+        (
+            "{% set a = [0] * 100000 %}{% set c = dict(x=a, y=a, z=a, w=a, v=a) %}x",
+            "a list longer than 1,000,000 characters",
+        ),
+        (
+            "{% set s = 'x' * 300000 %}{{ [s, s, s, s] | select | join }}",
+            "a list longer than 1,000,000 characters",
+        ),
+        (
+            "{% set s = 'x' * 300000 %}{{ (s, s, s, s) | join }}",
+            "a list longer than 1,000,000 characters",
+        ),
+    ],
+    ids=["nested-compare", "dict-call", "join-generator", "tuple"],
+)
+def test_lists_written_in_a_template_are_weighed(
+    tmp_path: Path, template: str, problem: str
+) -> None:
+    (tmp_path / "s.md").write_text(template, encoding="utf-8")
+    env = make_environment([tmp_path])
+    with pytest.raises(GameDefinitionError) as refused:
+        templating.render_template(env, "s.md", {})
+    assert str(refused.value) == f"{tmp_path / 's.md'}, line 1: template error: {problem}"
+
+
+@pytest.mark.parametrize("name", ["game.toml", "examples.toml", "presets/official.toml"])
+def test_a_huge_toml_file_of_a_game_is_refused_before_it_is_read(games: Path, name: str) -> None:
+    path = games / "evil" / name
+    with path.open("r+b") as handle:
+        handle.truncate(1500 * 1024**2)  # sparse
+    done = run(
+        ["--rules-dir", str(games), "rules", "--game", "evil", "-o", "out.html"], games.parent
+    )
+    assert done.code == 1 and "Traceback" not in done.err
+    assert "larger than 1,000,000 bytes, the most such a file holds" in done.err
+    assert str(path) in done.err
+
+
+@pytest.mark.parametrize("attribute", ["fill", "mask", "clip-path", "filter"])
+def test_an_unclosed_url_in_a_picture_attribute_is_refused(attribute: str) -> None:
+    with pytest.raises(GameDefinitionError, match="that fetches or escapes"):
+        check_picture(f'{SVG_OPEN}<rect {attribute}="url(http://127.0.0.1:18081/x"/></svg>', "p")
+
+
+@pytest.mark.parametrize(
+    ("template", "problem"),
+    [
+        ("{{ big }}", "a text longer than 1,000,000 characters"),
+        ("{{ big | string }}", "a text longer than 1,000,000 characters"),
+        ("{{ big | join(',') }}", "a text longer than 1,000,000 characters"),
+        ("{{ ','.join(big) }}", "a text longer than 1,000,000 characters"),
+        ("{{ big[0] ~ big[1] ~ big[2] ~ big[3] }}", "a text longer than 1,000,000 characters"),
+        ("{{ ('%(a)s' * 4) % one }}", "a %-format longer than 1,000,000 characters"),
+        ("{{ _('%(a)s%(a)s%(a)s%(a)s', a=one.a) }}", "a %-format longer than 1,000,000 characters"),
+    ],
+)
+def test_text_from_the_contexts_own_lists_is_bounded(
+    tmp_path: Path, template: str, problem: str
+) -> None:
+    """Lists a template writes are weighed as they are made; these checks hold for lists
+    it is handed, the later line of defence."""
+    (tmp_path / "s.md").write_text(template, encoding="utf-8")
+    env = make_environment([tmp_path])
+    context = {"big": ["a" * 300_000] * 4, "one": {"a": "a" * 300_000}}
+    with pytest.raises(GameDefinitionError) as refused:
+        templating.render_template(env, "s.md", context)
+    assert str(refused.value) == f"{tmp_path / 's.md'}, line 1: template error: {problem}"

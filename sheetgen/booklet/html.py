@@ -68,7 +68,9 @@ def booklet_environment(game: GameDef, lang: Language = ENGLISH) -> Environment:
     a game folder cannot replace the page around its text (and its Content-Security-
     Policy), then the game's sections (in ``lang``) and folder."""
     return make_environment(
-        [templates_dir(), game.text_folder / "sections", game.folder], lang=lang
+        [templates_dir(), game.text_folder / "sections", game.folder],
+        lang=lang,
+        bounds=[templates_dir(), game.folder, game.folder],
     )
 
 

@@ -125,9 +125,13 @@ def _check_attribute(tag: str, name: str, value: str, place: str) -> None:
     if local == "href" and not value.startswith("#"):
         _refuse(place, what)
     if local == "style":
-        _check_css(value, place, what, declarations=True)
+        _check_css(value, place, what, kind="declarations")
     elif "\\" in value or _outside(value):
         _refuse(place, what)
+    elif "(" in value:
+        # A presentation attribute (fill, mask, clip-path) is CSS too, where a url( left
+        # open at the end still names a place: read it as CSS, as a browser does.
+        _check_css(value, place, what, kind="value")
 
 
 def _outside(css: str) -> bool:
@@ -135,16 +139,19 @@ def _outside(css: str) -> bool:
     return any(not match.group(2).startswith("#") for match in _URL.finditer(css))
 
 
-def _check_css(css: str, place: str, what: str, declarations: bool = False) -> None:
+def _check_css(css: str, place: str, what: str, kind: str = "sheet") -> None:
     """Refuse CSS that could fetch, escape or do more than compute a colour or a shape.
 
     The text is checked as it stands (an escape, ``@`` or ``url()`` to elsewhere anywhere
     in it) and then as parsed: a style sheet of plain rules, or for a ``style`` attribute
-    a list of declarations, whose functions are COMPUTING ones or ``url(#id)``."""
+    a list of declarations (``kind="declarations"``), or one value (``kind="value"``),
+    whose functions are COMPUTING ones or ``url(#id)``."""
     if "\\" in css or "@" in css or _outside(css):
         _refuse(place, f"{what} that fetches or escapes ({css.strip()[:60]!r})")
-    if declarations:
-        parts: list[Any] = tinycss2.parse_blocks_contents(css)
+    if kind == "value":
+        parts: list[Any] = tinycss2.parse_component_value_list(css, skip_comments=True)
+    elif kind == "declarations":
+        parts = tinycss2.parse_blocks_contents(css)
     else:
         parts = []
         for rule in tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True):
@@ -177,4 +184,6 @@ def _tokens(parts: Iterable[Any]) -> Iterable[Any]:
 
 
 def _shown(node: Any) -> str:
+    if node.type == "error":
+        return f"a CSS error ({node.message})"
     return repr(tinycss2.serialize([node]).strip()[:60])

@@ -201,7 +201,8 @@ def rules(
     """
     from sheetgen.atomic import destination, write_document
     from sheetgen.booklet.build import check_layout, rules_document
-    from sheetgen.game.houserules import parse_settings, presets_text, resolve
+    from sheetgen.game.houserules import parse_settings, resolve
+    from sheetgen.game.presets import presets_text
     from sheetgen.paper import default_paper, paper
 
     if list_presets:

@@ -337,6 +337,7 @@ def export(
         stem=named[0][0].stem if one else "season",
         reads=files.read,
         force=force,
+        wrote=lambda name, head: EXPORTS[name].wrote(head),
     )
     lang = language_of(lang_code)
     # A folder of one series, in a format that holds no season: that series.

@@ -24,7 +24,7 @@ from sheetgen.errors import (
     SheetgenError,
 )
 from sheetgen.game.scoringrules import SCORING_KEYS, WAYS, ScoringRules
-from sheetgen.limits import load_toml
+from sheetgen.limits import load_toml, read_toml_text
 from sheetgen.numbers import whole_number
 from sheetgen.resources import rules_dir
 
@@ -378,7 +378,7 @@ def _load(game_id: str, folder: Path, _mtime: int) -> GameDef:
     path = folder / DEFINITION
     try:
         inside_game(folder, DEFINITION, file=path)
-        data = load_toml(path.read_text(encoding="utf-8"))
+        data = load_toml(read_toml_text(path))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise GameDefinitionError(f"cannot read the game definition ({exc})", file=path) from exc
     try:

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from sheetgen.errors import HouseRulesError
 from sheetgen.game.definition import inside_game
-from sheetgen.limits import load_toml
+from sheetgen.limits import load_toml, read_toml_text
 
 EXAMPLES = "examples.toml"
 CARD_WIDTH = 62
@@ -73,7 +73,7 @@ class DrawnExample(NamedTuple):
 
 def _read(path: Path) -> dict[str, Any]:
     try:
-        return load_toml(path.read_text(encoding="utf-8"))
+        return load_toml(read_toml_text(path))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise HouseRulesError(f"{path}: cannot read the drawn examples ({exc})") from exc
 

@@ -14,7 +14,6 @@ import errno
 import os
 import re
 import stat
-import textwrap
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -29,7 +28,7 @@ from sheetgen.errors import (
 )
 from sheetgen.game.definition import DEFAULT_GAME, FILE_ONLY_KEYS, Deck, GameDef, Toggle, load_game
 from sheetgen.game.scoringrules import ScoringRules
-from sheetgen.limits import load_toml
+from sheetgen.limits import load_toml, read_toml_text
 from sheetgen.numbers import whole_number
 
 # The toggles that set a ScoringRules figure, and the figure each sets.
@@ -121,7 +120,7 @@ def read_toml(path: Path) -> dict[str, Any]:
     if path.exists() and not path.is_file():
         raise HouseRulesError("is not an ordinary file; give a TOML house-rules file", file=path)
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = read_toml_text(path)
     except FileNotFoundError:
         raise HouseRulesError("no such house-rules file", file=path) from None
     except UnicodeDecodeError as exc:
@@ -130,6 +129,8 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise HouseRulesError(
             f"cannot read this house-rules file ({exc.strerror or exc})", file=path
         ) from None
+    except ValueError as exc:
+        raise HouseRulesError(f"cannot read this house-rules file ({exc})", file=path) from None
     try:
         return load_toml(text)
     except ValueError as exc:
@@ -641,47 +642,3 @@ def differences(rules: HouseRules) -> list[str]:
         if rules.value(toggle) != official.value(toggle):
             changed.append(toggle)
     return changed
-
-
-def presets_text(game: str | None = None) -> str:
-    """What each of a game's presets is for and what it changes from the official rules,
-    read from the preset files themselves (their opening comment and their keys)."""
-    definition = load_game(game or DEFAULT_GAME)
-    official = read_toml(definition.preset_path("official"))
-    names = sorted(definition.preset_names(), key=lambda name: (name != "official", name))
-    width = max(len(name) for name in names)
-    lines = [f"Presets for {definition.name} (sheetgen rules --preset NAME):"]
-    for name in names:
-        path = definition.preset_path(name)
-        changes = [
-            _as_option(key, value)
-            for key, value in read_toml(path).items()
-            if name != "official" and official.get(key) != value
-        ]
-        changed = ", ".join(changes) if changes else "nothing: these are the official rules"
-        indent = " " * (width + 4)
-        for text, first in (
-            (_opening_comment(path), f"  {name.ljust(width)}  "),
-            (f"changes {changed}", indent),
-        ):
-            lines += textwrap.wrap(text, 79, initial_indent=first, subsequent_indent=indent)
-    return "\n".join(lines) + "\n"
-
-
-def _opening_comment(path: Path) -> str:
-    """The comment lines a preset file opens with, as one line."""
-    words = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.startswith("#"):
-            break
-        words.append(line.lstrip("#").strip())
-    return " ".join(words)
-
-
-def _as_option(key: str, value: Any) -> str:
-    """A preset's setting as the option that would set it."""
-    if value is True:
-        return f"--{key}"
-    if value is False:
-        return f"without --{key}" if key.startswith("no-") else f"--no-{key}"
-    return f"--{key} {value}"

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sheetgen.errors import ChoiceError, GameDefinitionError
 from sheetgen.game.definition import inside_game
-from sheetgen.limits import load_toml
+from sheetgen.limits import load_toml, read_toml_text
 from sheetgen.resources import PACKAGE_DIR
 
 if TYPE_CHECKING:
@@ -211,7 +211,7 @@ def _counting(code: str) -> Counting:
         return ENGLISH_COUNTING
     path = counting_path(code)
     try:
-        data = load_toml(path.read_text(encoding="utf-8"))
+        data = load_toml(read_toml_text(path))
         return Counting(
             numbers=tuple(str(word) for word in data["numbers"]),
             one=str(data["one"]),
@@ -317,7 +317,7 @@ def layer_file(game: GameDef, code: str, name: str, *, kind: str = "file") -> Pa
 
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
-        return load_toml(path.read_text(encoding="utf-8"))
+        return load_toml(read_toml_text(path))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise GameDefinitionError(f"cannot read it ({exc})", file=path) from None
 
