@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,11 +20,12 @@ import pytest
 from hostile import PACKAGE_ROOT, assert_refused, run, snapshot, temporaries
 from markupsafe import Markup
 
+from sheetgen import isolated
 from sheetgen.booklet import sandbox, templating
-from sheetgen.booklet.build import render_html
+from sheetgen.booklet.build import render_html, rules_document
 from sheetgen.booklet.pictures import check_picture
 from sheetgen.booklet.templating import make_environment, render_string, template_data
-from sheetgen.errors import GameDefinitionError, HouseRulesError
+from sheetgen.errors import GameDefinitionError, HouseRulesError, SheetgenError
 from sheetgen.game.definition import load_game, use_rules_dirs
 from sheetgen.game.houserules import resolve
 from sheetgen.game.language import Language
@@ -585,3 +587,106 @@ def test_text_from_the_contexts_own_lists_is_bounded(
     with pytest.raises(GameDefinitionError) as refused:
         templating.render_template(env, "s.md", context)
     assert str(refused.value) == f"{tmp_path / 's.md'}, line 1: template error: {problem}"
+
+
+# The outside attacker's fourth round.
+
+
+def test_a_game_folder_swapped_for_a_link_during_the_run_lends_it_nothing(
+    games: Path, tmp_path: Path
+) -> None:
+    """The game folder swapped for a link between the start of the booklet and a template's
+    include: the bound is the folder as it was loaded, not as it resolves now."""
+    from sheetgen.booklet.html import booklet_environment
+
+    (tmp_path / "secret.txt").write_text("secret-token-ABC123\n", encoding="utf-8")
+    use_rules_dirs([games])
+    try:
+        env = booklet_environment(load_game("evil"))
+    finally:
+        use_rules_dirs([])
+    (games / "evil").rename(games / "evil.real")
+    (games / "evil").symlink_to(tmp_path)
+    with pytest.raises(GameDefinitionError, match="lies outside the game's folder"):
+        render_string(env, "{% include 'secret.txt' %}", {})
+
+
+@pytest.mark.parametrize(
+    ("template", "problem"),
+    [
+        (
+            "{% set L = ('x' * 100000) | list %}"
+            "{% set M = range(100) | map(attribute='q', default=L) | list %}x",
+            "a list longer than 1,000,000 characters",
+        ),
+        ("{% set s = ('ΐ' * 400000).upper() %}x", "a text longer than 1,000,000 characters"),
+    ],
+    ids=["map-default", "upper"],
+)
+def test_what_filters_and_methods_make_is_weighed(
+    tmp_path: Path, template: str, problem: str
+) -> None:
+    (tmp_path / "s.md").write_text(template, encoding="utf-8")
+    env = make_environment([tmp_path])
+    with pytest.raises(GameDefinitionError) as refused:
+        templating.render_template(env, "s.md", {})
+    assert str(refused.value) == f"{tmp_path / 's.md'}, line 1: template error: {problem}"
+
+
+def _spin() -> None:
+    while True:
+        pass
+
+
+def _hoard() -> bytes:
+    return bytes(3 * 1024**3)
+
+
+def _sleep() -> None:
+    time.sleep(30)
+
+
+def _refuse() -> None:
+    raise GameDefinitionError("template error: no", file="g/game.toml")
+
+
+@pytest.mark.parametrize(
+    ("function", "problem"),
+    [
+        (_spin, "the test takes more than 1 seconds of processor time"),
+        (_hoard, "the test needs more than 1,024 MB of memory"),
+        (_sleep, "the test takes longer than 0.5 seconds"),
+        (_refuse, "g/game.toml: template error: no"),
+    ],
+    ids=["cpu", "memory", "wall", "error"],
+)
+def test_an_outside_game_runs_under_the_kernels_limits(
+    monkeypatch: pytest.MonkeyPatch, function: Any, problem: str
+) -> None:
+    monkeypatch.setattr(isolated, "CPU_SECONDS", 1)
+    monkeypatch.setattr(isolated, "WALL_SECONDS", 0.5 if function is _sleep else 30.0)
+    with pytest.raises(SheetgenError) as refused:
+        isolated.run_limited(function, "the test")
+    assert str(refused.value) == problem
+    assert isolated.run_limited(lambda: "made", "the test") == "made"
+
+
+def test_a_comparison_that_would_take_hours_is_stopped(
+    games: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fourth round's one-line denial of service, under the kernel's limit: one
+    comparison of crafted lists is one call into C that no clock in the process stops."""
+    monkeypatch.setattr(isolated, "CPU_SECONDS", 2)
+    monkeypatch.setattr(sandbox, "MAX_TEXT", 10**12)  # as if the sandbox missed it
+    (games / "evil" / BOX).write_text(
+        "{% set a = [0] * 100000 %}{% set b = [0] * 100000 %}"
+        "{% set c = [a] * 100000 %}{% set d = [b] * 100000 %}{{ c == d }}\n",
+        encoding="utf-8",
+    )
+    use_rules_dirs([games])
+    try:
+        rules = resolve(game="evil")
+        with pytest.raises(isolated.LimitError, match="takes more than 2 seconds"):
+            rules_document(rules, paper=LETTER, fmt="html")
+    finally:
+        use_rules_dirs([])

@@ -16,6 +16,7 @@ from sheetgen.game.houserules import HouseRules
 from sheetgen.game.language import ENGLISH, Language
 from sheetgen.paper import Paper
 from sheetgen.preview import in_format
+from sheetgen.resources import rules_dir
 
 LAYOUTS = ("pages", "booklet")
 FORMATS = ("pdf", "png", "html")
@@ -55,6 +56,18 @@ def rules_document(
     Every choice is checked before anything is rendered.
     """
     check_layout(layout, fmt)
+    if not rules.definition.folder.is_relative_to(rules_dir().resolve()):
+        # A game folder from outside the package: the last line behind the sandbox.
+        from sheetgen.isolated import run_limited
+
+        def made() -> bytes:
+            return _document(rules, paper=paper, layout=layout, fmt=fmt, lang=lang)
+
+        return run_limited(made, f"the booklet of {rules.definition.folder}")
+    return _document(rules, paper=paper, layout=layout, fmt=fmt, lang=lang)
+
+
+def _document(rules: HouseRules, *, paper: Paper, layout: str, fmt: str, lang: Language) -> bytes:
     if fmt == "html":
         return render_html(rules, paper=paper, screen=True, lang=lang).encode("utf-8")
     if layout == "booklet":

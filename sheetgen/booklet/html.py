@@ -70,7 +70,9 @@ def booklet_environment(game: GameDef, lang: Language = ENGLISH) -> Environment:
     return make_environment(
         [templates_dir(), game.text_folder / "sections", game.folder],
         lang=lang,
-        bounds=[templates_dir(), game.folder, game.folder],
+        # game.folder was resolved once, when the game was loaded: resolved again here, a
+        # folder swapped for a link to / in the meantime would make / the game's.
+        bounds=[templates_dir().resolve(), game.folder, game.folder],
     )
 
 

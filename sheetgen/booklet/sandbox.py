@@ -222,6 +222,9 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
         made = super().call(__context, __obj, *args, **kwargs)
         if isinstance(made, list | tuple | dict):
             _check_text(made, what="a list")
+        elif isinstance(made, str) and len(made) > MAX_TEXT:
+            # upper() and title() can make three letters of one ("ΐ" -> "Ϊ́").
+            raise TemplateLimitError(f"a text longer than {MAX_TEXT:,} characters")
         __self.spend(_size(made))
         return made
 
@@ -324,6 +327,9 @@ def _bounded(filter_: Callable[..., Any]) -> Callable[..., Any]:
             values = args
             _check_text_method(str(values[1]) if len(values) > 1 else "", "join", values[:1])
         made = filter_(first, *args, **kwargs) if passes_first else filter_(*args, **kwargs)
+        if isinstance(made, list | tuple | dict):
+            # map(default=x) | list: a thousand names for one long list weigh a thousand.
+            _check_text(made, what="a list")
         environment.spend(_size(made))
         return made
 

@@ -114,10 +114,12 @@ class _ContainedLoader(FileSystemLoader):
     at most MAX_TEMPLATE_BYTES that resolves inside the folder it was found in (not a
     symbolic link to /etc/passwd in a game's sections, a FIFO or a sparse 3 GB file)."""
 
-    def __init__(self, searchpath: Sequence[str], bounds: Sequence[str]) -> None:
+    def __init__(self, searchpath: Sequence[str], bounds: Sequence[Path]) -> None:
         super().__init__(searchpath)
-        # The folder each root's files must really lie in: a game's sections folder may
-        # be a link, and then what it links to is no part of the game.
+        # The folder each root's files must really lie in, as it stood when the booklet
+        # began (a game's folder is resolved once, when it is loaded): a sections folder
+        # that links elsewhere, or a game folder swapped for a link to / during the run,
+        # leads to no part of the game.
         self.bounds = list(bounds)
 
     def get_source(self, environment: Environment, template: str) -> tuple[str, str, Any]:
@@ -135,13 +137,13 @@ class _ContainedLoader(FileSystemLoader):
 
     @staticmethod
     def _checked(
-        opened: BinaryIO, bound: str, template: str, filename: str
+        opened: BinaryIO, bound: Path, template: str, filename: str
     ) -> tuple[str, str, Any]:
         try:  # what was opened, wherever the links on the way led
             resolved = Path(os.readlink(f"/proc/self/fd/{opened.fileno()}"))
         except OSError:  # no /proc: the name as it resolves now
             resolved = Path(filename).resolve()
-        if not resolved.is_relative_to(Path(bound).resolve()):
+        if not resolved.is_relative_to(bound):
             raise TemplateLimitError(
                 f"{template} lies outside the game's folder ({resolved}); "
                 "a game may use only its own files"
@@ -220,10 +222,12 @@ def make_environment(
     """The Environment for every template and section file under ``search_path``, writing
     in ``lang``: its counting filters, and its short strings through jinja2's i18n
     extension (``{{ _("Contents") }}``, ``{% trans %}``). A file found in a root must
-    really lie in that root's bound (the root itself unless ``bounds`` says otherwise)."""
+    really lie in that root's bound: the root itself, resolved now, unless ``bounds``
+    gives folders already resolved (a game's, resolved once when it was loaded)."""
     env = BoundedSandbox(
         loader=_ContainedLoader(
-            [str(path) for path in search_path], [str(path) for path in bounds or search_path]
+            [str(path) for path in search_path],
+            list(bounds) if bounds is not None else [path.resolve() for path in search_path],
         ),
         autoescape=select_autoescape(
             enabled_extensions=("html", "htm", "xml", "svg", "j2"),
