@@ -52,14 +52,23 @@ def toml_too_deep(text: str) -> bool:
 MAX_TOML_BYTES = 1_000_000
 
 
-def read_toml_text(path: Path) -> str:
+def read_toml_text(path: Path, within: Path | None = None) -> str:
     """The text of the TOML file ``path``, opened once and read from what was opened: a
-    regular file (not a FIFO that would block) of at most MAX_TOML_BYTES.
+    regular file (not a FIFO that would block) of at most MAX_TOML_BYTES, and with
+    ``within`` (a resolved folder) one that really lies in it, whatever links on the
+    way were swapped after the name was checked.
 
     Raises OSError, UnicodeDecodeError, or ValueError for what is no such file.
     """
     handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     with os.fdopen(handle, "rb") as opened:
+        if within is not None:
+            try:
+                real = Path(os.readlink(f"/proc/self/fd/{opened.fileno()}"))
+            except OSError:  # no /proc: the name as it resolves now
+                real = path.resolve()
+            if not real.is_relative_to(within):
+                raise ValueError(f"it lies outside the game's folder ({real})")
         found = os.fstat(opened.fileno())
         if not stat.S_ISREG(found.st_mode):
             raise ValueError("not an ordinary file")

@@ -690,3 +690,18 @@ def test_a_comparison_that_would_take_hours_is_stopped(
             rules_document(rules, paper=LETTER, fmt="html")
     finally:
         use_rules_dirs([])
+
+
+def test_a_toml_file_read_through_a_link_swapped_in_is_refused(tmp_path: Path) -> None:
+    """The fourth round's lesser race: a game's TOML checked by name, then opened again
+    by name after a link was swapped in; what was opened must lie in the game's folder."""
+    from sheetgen.limits import read_toml_text
+
+    game = tmp_path / "game"
+    game.mkdir()
+    (tmp_path / "outside.toml").write_text('secret = "hunter2"\n', encoding="utf-8")
+    (game / "game.toml").symlink_to(tmp_path / "outside.toml")
+    with pytest.raises(ValueError, match="lies outside the game's folder"):
+        read_toml_text(game / "game.toml", within=game.resolve())
+    (game / "own.toml").write_text('name = "ours"\n', encoding="utf-8")
+    assert read_toml_text(game / "own.toml", within=game.resolve()) == 'name = "ours"\n'

@@ -378,7 +378,7 @@ def _load(game_id: str, folder: Path, _mtime: int) -> GameDef:
     path = folder / DEFINITION
     try:
         inside_game(folder, DEFINITION, file=path)
-        data = load_toml(read_toml_text(path))
+        data = load_toml(read_toml_text(path, within=folder))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise GameDefinitionError(f"cannot read the game definition ({exc})", file=path) from exc
     try:

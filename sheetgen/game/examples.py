@@ -71,9 +71,9 @@ class DrawnExample(NamedTuple):
         return round(self.height * POINTS_PER_UNIT, 1)
 
 
-def _read(path: Path) -> dict[str, Any]:
+def _read(path: Path, within: Path | None = None) -> dict[str, Any]:
     try:
-        return load_toml(read_toml_text(path))
+        return load_toml(read_toml_text(path, within))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise HouseRulesError(f"{path}: cannot read the drawn examples ({exc})") from exc
 
@@ -96,10 +96,10 @@ def load_examples(folder: Path, language: Path | None = None) -> dict[str, Any]:
     path = _own(folder, folder / EXAMPLES)
     if not path.is_file():
         return {"faces": {}, "examples": []}
-    data = _read(path)
+    data = _read(path, folder.resolve())
     if language is None:
         return data
-    words = _read(_own(folder, language / EXAMPLES))
+    words = _read(_own(folder, language / EXAMPLES), folder.resolve())
     examples = []
     for example, said in zip(data.get("examples", []), words.get("examples", []), strict=False):
         labels = said.get("labels", [])
