@@ -60,6 +60,14 @@ def booklet_refused(games: Path, template: str, problem: str) -> None:
     assert temporaries(games.parent) == []
 
 
+def refusal(folder: Path, template: str, context: dict[str, Any] | None = None) -> str:
+    """What rendering ``template`` as the section file ``s.md`` in ``folder`` is refused with."""
+    (folder / "s.md").write_text(template, encoding="utf-8")
+    with pytest.raises(GameDefinitionError) as refused:
+        templating.render_template(make_environment([folder]), "s.md", context or {})
+    return str(refused.value)
+
+
 # 1: the context holds no Path, so no template reaches the file system.
 
 
@@ -237,11 +245,7 @@ BOUNDED = [
 
 @pytest.mark.parametrize(("template", "problem"), BOUNDED)
 def test_a_templates_work_is_bounded(tmp_path: Path, template: str, problem: str) -> None:
-    (tmp_path / "s.md").write_text(template, encoding="utf-8")
-    env = make_environment([tmp_path])
-    with pytest.raises(GameDefinitionError) as refused:
-        templating.render_template(env, "s.md", {})
-    assert str(refused.value) == f"{tmp_path / 's.md'}, line 1: template error: {problem}"
+    assert refusal(tmp_path, template) == f"{tmp_path / 's.md'}, line 1: template error: {problem}"
 
 
 @pytest.mark.parametrize(("template", "problem"), BOUNDED[:2])
@@ -425,11 +429,7 @@ SECOND_ROUND = [
 def test_text_made_from_lists_and_numbers_is_bounded(
     tmp_path: Path, template: str, problem: str
 ) -> None:
-    (tmp_path / "s.md").write_text(template, encoding="utf-8")
-    env = make_environment([tmp_path])
-    with pytest.raises(GameDefinitionError) as refused:
-        templating.render_template(env, "s.md", {})
-    assert str(refused.value) == f"{tmp_path / 's.md'}, line 1: template error: {problem}"
+    assert refusal(tmp_path, template) == f"{tmp_path / 's.md'}, line 1: template error: {problem}"
 
 
 @pytest.mark.parametrize(
@@ -538,11 +538,7 @@ NESTED = (
 def test_lists_written_in_a_template_are_weighed(
     tmp_path: Path, template: str, problem: str
 ) -> None:
-    (tmp_path / "s.md").write_text(template, encoding="utf-8")
-    env = make_environment([tmp_path])
-    with pytest.raises(GameDefinitionError) as refused:
-        templating.render_template(env, "s.md", {})
-    assert str(refused.value) == f"{tmp_path / 's.md'}, line 1: template error: {problem}"
+    assert refusal(tmp_path, template) == f"{tmp_path / 's.md'}, line 1: template error: {problem}"
 
 
 @pytest.mark.parametrize("name", ["game.toml", "examples.toml", "presets/official.toml"])
@@ -581,12 +577,11 @@ def test_text_from_the_contexts_own_lists_is_bounded(
 ) -> None:
     """Lists a template writes are weighed as they are made; these checks hold for lists
     it is handed, the later line of defence."""
-    (tmp_path / "s.md").write_text(template, encoding="utf-8")
-    env = make_environment([tmp_path])
     context = {"big": ["a" * 300_000] * 4, "one": {"a": "a" * 300_000}}
-    with pytest.raises(GameDefinitionError) as refused:
-        templating.render_template(env, "s.md", context)
-    assert str(refused.value) == f"{tmp_path / 's.md'}, line 1: template error: {problem}"
+    assert (
+        refusal(tmp_path, template, context)
+        == f"{tmp_path / 's.md'}, line 1: template error: {problem}"
+    )
 
 
 # The outside attacker's fourth round.
@@ -626,11 +621,7 @@ def test_a_game_folder_swapped_for_a_link_during_the_run_lends_it_nothing(
 def test_what_filters_and_methods_make_is_weighed(
     tmp_path: Path, template: str, problem: str
 ) -> None:
-    (tmp_path / "s.md").write_text(template, encoding="utf-8")
-    env = make_environment([tmp_path])
-    with pytest.raises(GameDefinitionError) as refused:
-        templating.render_template(env, "s.md", {})
-    assert str(refused.value) == f"{tmp_path / 's.md'}, line 1: template error: {problem}"
+    assert refusal(tmp_path, template) == f"{tmp_path / 's.md'}, line 1: template error: {problem}"
 
 
 def _spin() -> None:

@@ -16,7 +16,7 @@ sits above the axis, and the ink is centred on the page.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, get_args
 
 from sheetgen.game.language import ENGLISH, Language
 from sheetgen.game.scoring import SeriesResult, game_of
@@ -53,20 +53,7 @@ DASHES: tuple[tuple[float, ...], ...] = (
     (10, 2.5, 1.5, 2.5, 1.5, 2.5),
 )
 GRAYS = (0.0, 0.5)  # black, and a grey any black-and-white printer shows as one
-MARKERS: tuple[Marker, ...] = (
-    "circle",
-    "square",
-    "triangle",
-    "diamond",
-    "cross",
-    "wedge",
-    "disc",
-    "box",
-    "delta",
-    "lozenge",
-    "plus",
-    "vee",
-)
+MARKERS: tuple[Marker, ...] = get_args(Marker)
 LABEL_SIZE = 9.0
 TICK_SIZE = 8.0
 KEY_ROW = 16.0
