@@ -696,3 +696,19 @@ def test_a_toml_file_read_through_a_link_swapped_in_is_refused(tmp_path: Path) -
         read_toml_text(game / "game.toml", within=game.resolve())
     (game / "own.toml").write_text('name = "ours"\n', encoding="utf-8")
     assert read_toml_text(game / "own.toml", within=game.resolve()) == 'name = "ours"\n'
+
+
+def test_a_language_folders_game_toml_linked_outside_is_refused(
+    games: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside.toml"
+    outside.write_text((games / "evil" / "de" / "game.toml").read_text(encoding="utf-8"))
+    (games / "evil" / "de" / "game.toml").unlink()
+    (games / "evil" / "de" / "game.toml").symlink_to(outside)
+    done = run(
+        ["--rules-dir", str(games), "rules", "--game", "evil", "--lang", "de", "-o", "out.html"],
+        games.parent,
+    )
+    assert done.code == 1 and "Traceback" not in done.err
+    assert "outside the game's folder" in done.err
+    assert not (games.parent / "out.html").exists()

@@ -315,22 +315,22 @@ def layer_file(game: GameDef, code: str, name: str, *, kind: str = "file") -> Pa
     return path
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
+def _read_toml(path: Path, within: Path | None = None) -> dict[str, Any]:
     try:
-        return load_toml(read_toml_text(path))
+        return load_toml(read_toml_text(path, within))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise GameDefinitionError(f"cannot read it ({exc})", file=path) from None
 
 
 def _layer_toml(game: GameDef, code: str) -> dict[str, Any]:
-    return _read_layer_toml(layer_file(game, code, "game.toml"))
+    return _read_layer_toml(layer_file(game, code, "game.toml"), game.folder)
 
 
 @cache
-def _read_layer_toml(path: Path) -> dict[str, Any]:
+def _read_layer_toml(path: Path, within: Path) -> dict[str, Any]:
     if not path.is_file():
         return {}
-    return _read_toml(path)
+    return _read_toml(path, within)
 
 
 # The prose keys of a game.toml: a language's game.toml gives each one the English has.
