@@ -42,6 +42,10 @@ def run_limited(function: Callable[[], Result], what: str) -> Result:
     os.close(writing)
     try:
         data = _read_all(reading, pid)
+    except BaseException:  # Ctrl-C, a signal: the child is not left to run on its own
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        raise
     finally:
         os.close(reading)
     _, status = os.waitpid(pid, 0)
@@ -54,6 +58,8 @@ def run_limited(function: Callable[[], Result], what: str) -> Result:
         raise value
     if outcome == "memory":
         raise LimitError(f"{what} needs more than {MEMORY_BYTES // 1024**2:,} MB of memory")
+    if outcome == "crash":  # a bug of sheetgen's own, not bad input: say what it was
+        raise RuntimeError(f"{what} failed in its child process: {value}")
     return value  # type: ignore[no-any-return]
 
 
@@ -70,6 +76,8 @@ def _child(function: Callable[[], object], writing: int) -> None:
             outcome = ("error", exc)
         except MemoryError:
             outcome = ("memory", None)
+        except Exception as exc:  # a bug of sheetgen's own: the parent raises it
+            outcome = ("crash", f"{type(exc).__name__}: {exc}")
         with os.fdopen(writing, "wb") as out:
             out.write(pickle.dumps(outcome))
     finally:

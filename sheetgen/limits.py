@@ -31,10 +31,12 @@ MAX_TOML_DEPTH = 32
 
 
 def toml_too_deep(text: str) -> bool:
-    """Whether ``text`` opens more than MAX_TOML_DEPTH brackets or braces at once.
+    """Whether ``text`` opens more than MAX_TOML_DEPTH brackets or braces at once, or has a
+    key or table name of more than MAX_TOML_DEPTH dotted parts (``a.a.a... = 1``, which
+    tomllib reads in time and memory that grow with the square of its parts).
 
-    A bound from above that needs no parse: brackets inside strings and comments
-    count too, which only matters for files no game needs.
+    A bound from above that needs no parse: brackets and dots inside strings and
+    comments count too, which only matters for files no game needs.
     """
     depth = 0
     for char in text:
@@ -44,6 +46,15 @@ def toml_too_deep(text: str) -> bool:
                 return True
         elif char in "]}":
             depth = max(0, depth - 1)
+    for line in text.splitlines():
+        if line.lstrip().startswith("["):
+            key = line.split("]", 1)[0]
+        elif "=" in line:
+            key = line.split("=", 1)[0]
+        else:  # a line inside a string or an array holds no key
+            continue
+        if key.count(".") > MAX_TOML_DEPTH:
+            return True
     return False
 
 
@@ -89,7 +100,7 @@ def load_toml(text: str) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"not valid TOML ({exc})") from None
-    except RecursionError:
+    except (RecursionError, MemoryError):
         raise ValueError(f"nested more than {MAX_TOML_DEPTH} levels deep") from None
 
 

@@ -712,3 +712,47 @@ def test_a_language_folders_game_toml_linked_outside_is_refused(
     assert done.code == 1 and "Traceback" not in done.err
     assert "outside the game's folder" in done.err
     assert not (games.parent / "out.html").exists()
+
+
+# The outside attacker's fifth round.
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["x" + ".a" * 100_000 + " = 1", "[t" + ".a" * 100_000 + "]"],
+    ids=["dotted-key", "dotted-table"],
+)
+def test_a_dotted_key_100000_parts_deep_is_refused_at_once(games: Path, line: str) -> None:
+    """tomllib reads a key of n dotted parts in time and memory that grow with n squared:
+    a 200 KB game.toml took 4 GB and ended in a MemoryError traceback."""
+    toml = games / "evil" / "game.toml"
+    toml.write_text(toml.read_text(encoding="utf-8") + "\n" + line + "\n", encoding="utf-8")
+    for args in (["rules", "--game", "evil", "-o", "out.html"], ["games"]):
+        done = run(["--rules-dir", str(games), *args], games.parent, timeout=30)
+        assert "Traceback" not in done.err
+        assert f"{toml}: cannot read the game definition (nested more than 32 levels deep)" in (
+            done.err
+        )
+
+
+def test_a_child_is_not_left_running_when_the_parent_is_interrupted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    children: list[int] = []
+    real_fork = os.fork
+
+    def fork() -> int:
+        pid = real_fork()
+        if pid:
+            children.append(pid)
+        return pid
+
+    def interrupted(reading: int, pid: int) -> bytes:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(isolated.os, "fork", fork)
+    monkeypatch.setattr(isolated, "_read_all", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        isolated.run_limited(_sleep, "the test")
+    with pytest.raises(ChildProcessError):
+        os.waitpid(children[0], os.WNOHANG)  # reaped: killed, not left to run
