@@ -175,6 +175,20 @@ def _game_ids() -> list[str]:
     return game_ids()
 
 
+def _export_formats() -> tuple[str, ...]:
+    from sheetgen.series.export import EXPORT_FORMATS
+
+    return EXPORT_FORMATS
+
+
+class ExportChoice(DataChoice):
+    """The export formats of the series wing's registry, read only when the option is used
+    or its help shown (the registry brings csv and json, which ``--help`` needs not)."""
+
+    def __init__(self) -> None:
+        super().__init__(_export_formats, checked=True)
+
+
 class GameChoice(DataChoice):
     """The games under rules/ (and any --rules-dir)."""
 

@@ -12,6 +12,7 @@ from sheetgen.cli.options import (
     FORCE_HELP,
     PLAYERS_HELP,
     DeckChoice,
+    ExportChoice,
     GameChoice,
     LeftCount,
     SheetgenCommand,
@@ -34,7 +35,6 @@ from sheetgen.cli.shared import (
 from sheetgen.errors import SheetgenError
 from sheetgen.interrupt import INTERRUPTED
 from sheetgen.limits import MAX_GAMES
-from sheetgen.series.export import EXPORT_FORMATS
 
 
 @contextmanager
@@ -283,7 +283,7 @@ def standings(inputs: tuple[Path, ...]) -> None:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(EXPORT_FORMATS),
+    type=ExportChoice(),
     show_default="json, or what -o's name ends in",
     help="json: every game and total; csv: a series file with points and totals; md: tables.",
 )
@@ -322,7 +322,13 @@ def export(
         sheetgen export season/ --format md -o season.md
     """
     from sheetgen.atomic import STDOUT, destination, write_text
-    from sheetgen.series.export import EXPORTS, export_season, export_series, spreadsheet_safe
+    from sheetgen.series.export import (
+        EXPORT_FORMATS,
+        EXPORTS,
+        export_season,
+        export_series,
+        spreadsheet_safe,
+    )
     from sheetgen.series.inputs import refuse_replacing_series
 
     if excel and fmt not in (None, "csv"):
