@@ -624,11 +624,11 @@ def test_the_attached_sheet_counts_games_in_words_as_the_booklet_does(
     [
         (
             {"bonus": 0},
-            ["Winning the game nothing", "Each card left in another player's stock pile 5"],
+            ["Winning the game nothing", "Per card left in another player's stock pile 5"],
         ),
         (
             {"per-card": 0, "partnerships": True},
-            ["Winning the game 25", "Each card left in another team's stock pile nothing"],
+            ["Winning the game 25", "Per card left in another team's stock pile nothing"],
         ),
     ],
 )
@@ -647,7 +647,7 @@ def test_a_figure_of_zero_reads_nothing_in_the_numbers_table(
     for row in rows:
         assert row in lines
     assert not [
-        line for line in lines if re.fullmatch(r"(Winning the game|Each card left.*) 0", line)
+        line for line in lines if re.fullmatch(r"(Winning the game|Per card left.*) 0", line)
     ]
 
 
