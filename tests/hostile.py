@@ -20,6 +20,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -186,8 +187,22 @@ def _argument(arg: str) -> bytes:
         return arg.encode("utf-8", "surrogatepass")
 
 
-def assert_no_process_left(session: int) -> None:
-    """No process of the session that ``session`` led is still running (or a zombie of it)."""
+def assert_no_process_left(session: int, grace: float = 5.0) -> None:
+    """No process of the session that ``session`` led is still running (or a zombie of it).
+
+    A process the same Ctrl-C reached may still be on its way out when its parent's pipes
+    close (a busy machine, a helper such as fc-match): one left running is still there
+    after ``grace`` seconds, one on its way out is gone long before."""
+    deadline = time.monotonic() + grace
+    while True:
+        left = _session_processes(session)
+        if not left or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    assert not left, f"processes left running: {left}"
+
+
+def _session_processes(session: int) -> list[str]:
     left = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -196,7 +211,7 @@ def assert_no_process_left(session: int) -> None:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
             if int(fields[3]) == session and fields[0] != "Z":
                 left.append(entry.name)
-    assert not left, f"processes left running: {left}"
+    return left
 
 
 def assert_refused(done: Done, message: str, code: int = 1) -> None:
