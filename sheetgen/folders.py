@@ -28,6 +28,15 @@ MAX_LINKS = 40  # links one path may pass through, as Linux allows (then ELOOP)
 _FOLDER_FLAGS = getattr(os, "O_PATH", os.O_RDONLY) | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
+def real_path(handle: int, name: Path) -> Path:
+    """Where the file opened as ``handle`` really is, wherever the links on the way to
+    ``name`` led when it was opened (without /proc: ``name`` as it resolves now)."""
+    try:
+        return Path(os.readlink(f"/proc/self/fd/{handle}"))
+    except OSError:
+        return name.resolve()
+
+
 def reason(exc: OSError) -> str:
     """Why ``exc`` happened, as a message says it."""
     if exc.errno in (errno.EFBIG, errno.ENOSPC, errno.EDQUOT):

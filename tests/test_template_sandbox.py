@@ -686,7 +686,7 @@ def test_a_comparison_that_would_take_hours_is_stopped(
 def test_a_toml_file_read_through_a_link_swapped_in_is_refused(tmp_path: Path) -> None:
     """The fourth round's lesser race: a game's TOML checked by name, then opened again
     by name after a link was swapped in; what was opened must lie in the game's folder."""
-    from sheetgen.limits import read_toml_text
+    from sheetgen.tomlfile import read_toml_text
 
     game = tmp_path / "game"
     game.mkdir()

@@ -58,6 +58,7 @@ from markupsafe import Markup
 from sheetgen.booklet.compiledcache import CompiledTemplates, private_folder
 from sheetgen.booklet.sandbox import BoundedSandbox, TemplateLimitError, checked_format
 from sheetgen.errors import GameDefinitionError
+from sheetgen.folders import real_path
 from sheetgen.game.language import ENGLISH, ENGLISH_COUNTING, Language
 
 # A template file: sheetgen's own are under 10 KB, a game's sections a few.
@@ -139,10 +140,7 @@ class _ContainedLoader(FileSystemLoader):
     def _checked(
         opened: BinaryIO, bound: Path, template: str, filename: str
     ) -> tuple[str, str, Any]:
-        try:  # what was opened, wherever the links on the way led
-            resolved = Path(os.readlink(f"/proc/self/fd/{opened.fileno()}"))
-        except OSError:  # no /proc: the name as it resolves now
-            resolved = Path(filename).resolve()
+        resolved = real_path(opened.fileno(), Path(filename))
         if not resolved.is_relative_to(bound):
             raise TemplateLimitError(
                 f"{template} lies outside the game's folder ({resolved}); "

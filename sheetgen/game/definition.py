@@ -24,9 +24,9 @@ from sheetgen.errors import (
     SheetgenError,
 )
 from sheetgen.game.scoringrules import SCORING_KEYS, WAYS, ScoringRules
-from sheetgen.limits import load_toml, read_toml_text
 from sheetgen.numbers import whole_number
 from sheetgen.resources import rules_dir
+from sheetgen.tomlfile import load_toml, read_toml_text
 
 DEFINITION = "game.toml"
 DEFAULT_GAME = "skip-bo"

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from sheetgen.errors import HouseRulesError
 from sheetgen.game.definition import inside_game
-from sheetgen.limits import load_toml, read_toml_text
+from sheetgen.tomlfile import load_toml, read_toml_text
 
 EXAMPLES = "examples.toml"
 CARD_WIDTH = 62

@@ -28,8 +28,8 @@ from sheetgen.errors import (
 )
 from sheetgen.game.definition import DEFAULT_GAME, FILE_ONLY_KEYS, Deck, GameDef, Toggle, load_game
 from sheetgen.game.scoringrules import ScoringRules
-from sheetgen.limits import load_toml, read_toml_text
 from sheetgen.numbers import whole_number
+from sheetgen.tomlfile import load_toml, read_toml_text
 
 # The toggles that set a ScoringRules figure, and the figure each sets.
 SCORING_TOGGLES = {

@@ -35,8 +35,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sheetgen.errors import ChoiceError, GameDefinitionError
 from sheetgen.game.definition import inside_game
-from sheetgen.limits import load_toml, read_toml_text
 from sheetgen.resources import PACKAGE_DIR
+from sheetgen.tomlfile import load_toml, read_toml_text
 
 if TYPE_CHECKING:
     from sheetgen.game.definition import GameDef

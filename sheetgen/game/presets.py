@@ -9,7 +9,7 @@ from typing import Any
 
 from sheetgen.game.definition import DEFAULT_GAME, load_game
 from sheetgen.game.houserules import read_toml
-from sheetgen.limits import read_toml_text
+from sheetgen.tomlfile import read_toml_text
 
 
 def presets_text(game: str | None = None) -> str:
