@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from datetime import date
 from typing import Any
 
 from sheetgen.booklet.markdown import first_heading
@@ -126,6 +127,7 @@ def game_view(game: GameDef) -> dict[str, Any]:
         "laid_out": game.laid_out,
         "draw_left": game.draw_left,
         "standard_rules": game.standard_rules,
+        "subtitle": game.subtitle,
         "bonus": game.bonus,
         "per_card": game.per_card,
         "target": game.target,
@@ -204,6 +206,9 @@ def build_context(
         "example": _example(table, scoring) if rules.series else None,
         "seats": _seats(table),
         "changed": differences(rules),
+        # The cover's line for the table: its name and the day it agreed its rules.
+        "table_name": rules.table_name,
+        "agreed": None if rules.agreed is None else _day(rules.agreed, lang),
     }
     # The box lists own rules handed in directly (not through the house rules) with the
     # house rules; where the sources disagree and the table kept the official choice,
@@ -216,3 +221,10 @@ def build_context(
         toggle for toggle in game.house_rules if toggle in game.disputed and toggle not in listed
     ]
     return context
+
+
+def _day(day: date, lang: Language) -> str:
+    """A day as the language writes it in a sentence: 6 December 2026, 6. Dezember 2026."""
+    from babel.dates import format_date
+
+    return str(format_date(day, format="long", locale="en_GB" if lang == ENGLISH else lang.code))

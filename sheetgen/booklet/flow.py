@@ -25,6 +25,11 @@ class Flow(NamedTuple):
     spacing: str = ""
     # CSS selectors of elements that start a page.
     breaks: tuple[str, ...] = ()
+    # A folded booklet's plan: ruled notes pages before the back cover, so that its pages
+    # fill whole sheets without a blank one, and whether its last chapter (the quick
+    # reference) runs on in the text because it does not fit on the back cover.
+    notes: int = 0
+    back_in_flow: bool = False
 
 
 PLAIN = Flow()

@@ -22,13 +22,14 @@ from sheetgen.booklet.markdown import (
 )
 from sheetgen.booklet.pictures import check_picture
 from sheetgen.booklet.templating import evaluate, make_environment, render_string, render_template
+from sheetgen.booklet.typography import american, typeset
 from sheetgen.errors import GameDefinitionError
 from sheetgen.fonts import font_files
 from sheetgen.game.definition import GameDef, Section
 from sheetgen.game.examples import lay_out, load_examples
 from sheetgen.game.houserules import HouseRules
-from sheetgen.game.language import ENGLISH, Language
-from sheetgen.paper import Paper
+from sheetgen.game.language import ENGLISH, Language, written_in
+from sheetgen.paper import LETTER, Paper
 from sheetgen.resources import templates_dir
 
 CREATOR = f"sheetgen {__version__}"
@@ -39,13 +40,17 @@ MAX_SECTIONS_TEXT = 100_000
 
 
 class Figure(NamedTuple):
-    """A drawn worked example: the SVG (its title is the alternative text) and its caption."""
+    """A drawn worked example: the SVG (its title is the alternative text) and its caption;
+    for a screen also each pile drawn alone, and the alternative text to name them by."""
 
     svg: str
     caption: str
     # Printed after the section's own text, ahead of its first subsection (the example
     # shows that text, not the subsections').
     before_subsections: bool = False
+    # On a screen the piles are set in a row that wraps onto lines on a narrow screen.
+    piles: tuple[str, ...] = ()
+    alt: str = ""
 
 
 class Chapter(NamedTuple):
@@ -139,7 +144,7 @@ def _examples(
     env: Environment, game: GameDef, deck: str, context: Mapping[str, Any]
 ) -> dict[str, list[Figure]]:
     """The game's worked examples drawn as cards of this table's deck, by the section
-    each follows."""
+    each follows; for a screen also pile by pile (see Figure)."""
     data = load_examples(game.folder, None if game.lang == "en" else game.text_folder)
     faces: dict[str, Any] = data["faces"].get(deck) or next(iter(data["faces"].values()), {})
     drawn: dict[str, list[Figure]] = {}
@@ -160,12 +165,24 @@ def _examples(
             after=example["after"],
             alt=render_string(env, example["alt"], context, place),
             caption=render_string(env, example["caption"], context, place),
+            hand=game.hand,
         )
         svg = check_picture(
             render_template(env, "cards.svg.j2", {"example": laid_out}), "cards.svg.j2"
         )
         early = bool(example.get("before_subsections", False))
-        drawn.setdefault(example["after"], []).append(Figure(svg, laid_out.caption, early))
+        alone: tuple[str, ...] = ()
+        if context.get("screen"):
+            alone = tuple(
+                check_picture(
+                    render_template(env, "cards.svg.j2", {"example": laid_out, "alone": pile}),
+                    "cards.svg.j2",
+                )
+                for pile in laid_out.alone()
+            )
+        drawn.setdefault(example["after"], []).append(
+            Figure(svg, laid_out.caption, early, alone, laid_out.alt)
+        )
     return drawn
 
 
@@ -175,7 +192,7 @@ SHORT_EXTRA = 1200
 
 def _extra_chapter(extra: str, source: str, title: str, lang: Language = ENGLISH) -> Chapter:
     """The table's own rules as one chapter, titled by their first heading or ``title``
-    ("Our own rules" in the booklet's language), their straight quotes made the language's.
+    ("Our own rules" in the booklet's language).
 
         A heading that opens the text becomes the chapter's title, and the others keep
         their depth below it; a heading as high as the title becomes a section of the
@@ -188,14 +205,13 @@ def _extra_chapter(extra: str, source: str, title: str, lang: Language = ENGLISH
         title, body, shift = first.title, first.rest, 1 - first.level
     rendered = render_markdown(body, id_prefix="extra", shift=shift, floor=2, source=source)
     heading = ContentsEntry(1, "extra", title)
-    opening = f'<h1 id="extra">{escape(title)}</h1>\n'
+    # Text in another language than the booklet's is marked so: hyphenated by its own
+    # patterns (or, English, not at all) and read aloud in its own voice.
+    own = written_in(extra, lang)
+    marked = f' lang="{own.code}"' if own != lang else ""
+    opening = f'<h2 id="extra"{marked}>{escape(title)}</h2>\n'
     return Chapter(
-        opening
-        + (
-            lang.counting.smart_quotes(rendered.html)
-            if lang.counting.own_rules_quotes
-            else rendered.html
-        ),
+        opening + (f"<div{marked}>{rendered.html}</div>" if marked else rendered.html),
         (heading, *rendered.headings),
         keep_together=len(body) <= SHORT_EXTRA,
     )
@@ -248,9 +264,13 @@ class BookletText:
                 "sheet_slot": SHEET_SLOT if self.rules.series and not screen else None,
                 "spacing": flow.spacing,
                 "page_breaks": flow.breaks,
+                "notes_pages": flow.notes,
+                "back_in_flow": flow.back_in_flow,
             },
         )
-        return _with_breaks(_with_references(html, self.chapters), lang)
+        html = typeset(_with_breaks(_with_references(html, self.chapters), lang), lang)
+        # English is written in British spelling; on Letter paper a reader expects American.
+        return american(html) if lang == ENGLISH and paper.name == LETTER.name else html
 
 
 def booklet_text(

@@ -3,7 +3,11 @@
 CommonMark plus tables, with raw HTML, images and links switched off: raw
 HTML shows as text, and nothing in the Markdown can make the renderer fetch a
 file or a URL. Headings get ids (for the table of contents) and can be moved
-down, so a table's own headings nest under the title of their chapter.
+down, so a table's own headings nest under the title of their chapter. The booklet's
+title is its one ``<h1>``, so a heading of contents level 1 (a chapter, ``#``) is set as
+an ``<h2>``, level 2 as ``<h3>`` and so on. Every table has header cells: a table whose
+header row is empty ("| | |") loses that row, and the first cell of each of its rows
+heads the row.
 ``tie_short_words_in_html`` ties an article or a number to the word after it with a
 no-break space, so that no printed line ends on "the", "Eine" or the "25" of "25 points"
 (the HTML the booklet is set from, and the page for a screen, keep plain spaces).
@@ -23,7 +27,10 @@ if TYPE_CHECKING:  # markdown-it loads when the first text is rendered
     from markdown_it import MarkdownIt
     from markdown_it.token import Token
 
-MAX_HEADING = 6
+# The deepest level of the contents: its heading is an <h6>.
+MAX_HEADING = 5
+# A heading of contents level 1 is an <h2>: the booklet's title is the one <h1>.
+TAG_BELOW_TITLE = 1
 # Deeper nesting than any rules text needs; past a few hundred levels the
 # HTML renderer runs out of stack, so refuse it with a message instead.
 MAX_DEPTH = 32
@@ -39,7 +46,8 @@ SHORT_WORDS = (
     *("elf", "zwölf"),
 )
 _TIED = re.compile(
-    r"(?<![\w\-])(\d+|" + "|".join(SHORT_WORDS) + r")[ \n](?=[\w(„“\"'])", re.IGNORECASE
+    r"(?<![\w\-])(\d+|" + "|".join(SHORT_WORDS) + r")[ \n](?=[\w(„“‚‘\"'])",
+    re.IGNORECASE,
 )
 
 
@@ -167,7 +175,7 @@ def render_markdown(
         if token.type not in ("heading_open", "heading_close"):
             continue
         level = max(floor, min(MAX_HEADING, int(token.tag[1:]) + shift))
-        token.tag = f"h{level}"
+        token.tag = f"h{level + TAG_BELOW_TITLE}"
         if token.type == "heading_open":
             title = _title(tokens[index + 1])
             base = anchor = f"{id_prefix}-{slug(title)}"
@@ -179,5 +187,40 @@ def render_markdown(
             seen.add(anchor)
             token.attrSet("id", anchor)
             headings.append(ContentsEntry(level, anchor, title))
-    html = md.renderer.render(tokens, md.options, {})
+    html = md.renderer.render(_with_header_cells(tokens), md.options, {})
     return RenderedMarkdown(html, tuple(headings))
+
+
+def _with_header_cells(tokens: list[Token]) -> list[Token]:
+    """``tokens`` with each table's empty header row left out and, in such a table, the
+    first cell of every row made its row's header (``<th scope="row">``), so that every
+    table read aloud or tagged in the PDF has header cells."""
+    kept: list[Token] = []
+    header: list[Token] | None = None
+    row_headers = False
+    first_cell = False
+    for token in tokens:
+        if token.type == "thead_open":
+            header = [token]
+            continue
+        if header is not None:
+            header.append(token)
+            if token.type == "thead_close":
+                cells = [part for part in header if part.type == "inline"]
+                row_headers = all(not cell.content.strip() for cell in cells)
+                if not row_headers:
+                    kept.extend(header)
+                header = None
+            continue
+        if token.type == "table_close":
+            row_headers = False
+        elif row_headers and token.type == "tr_open":
+            first_cell = True
+        elif row_headers and first_cell and token.type in ("td_open", "td_close"):
+            token.tag = "th"
+            if token.type == "td_open":
+                token.attrSet("scope", "row")
+            else:
+                first_cell = False
+        kept.append(token)
+    return kept

@@ -20,6 +20,7 @@ from sheetgen.booklet.flow import (
 )
 from sheetgen.booklet.html import booklet_text
 from sheetgen.booklet.markdown import tie_short_words_in_html
+from sheetgen.booklet.tagging import leaders_as_artifacts
 from sheetgen.game.definition import TEAM_SIZE
 from sheetgen.game.houserules import HouseRules
 from sheetgen.game.language import ENGLISH, Language
@@ -27,6 +28,10 @@ from sheetgen.paper import Paper
 from sheetgen.resources import fonts_dir, templates_dir
 
 log = logging.getLogger(__name__)
+# The most layouts one booklet is set in: the spacings, then the folded booklet's plan.
+MAX_LAYOUTS = len(SPACINGS) + 10
+# The spacings a folded booklet is tried in when its own would leave two or more notes pages.
+FOLD_SPACINGS = ("loose", "tight", "looser", "tighter")
 
 
 def _allowed_roots() -> tuple[Path, ...]:
@@ -87,7 +92,7 @@ def build_booklet(
     # One font set-up for every layout: the bundled faces are loaded once.
     fonts = FontConfiguration()
     try:
-        pdf = _set_pages(weasyprint, fonts, html_for)
+        pdf = _set_pages(weasyprint, fonts, html_for, folded=page_size_override is not None)
     finally:
         _forget_fonts(fonts)
     if rules.series:
@@ -106,9 +111,12 @@ def _forget_fonts(fonts: Any) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _set_pages(weasyprint: Any, fonts: Any, html_for: Callable[[Flow], str]) -> bytes:
+def _set_pages(
+    weasyprint: Any, fonts: Any, html_for: Callable[[Flow], str], *, folded: bool = False
+) -> bytes:
     """The booklet's own pages as PDF bytes, its HTML in each flow from ``html_for``, laid
-    out as build_booklet describes."""
+    out as build_booklet describes; a ``folded`` booklet is then planned to fill its sheets
+    (see ``_fold``)."""
 
     def lay_out(flow: Flow) -> tuple[float, Any, list[Page]]:
         html = weasyprint.HTML(
@@ -124,13 +132,18 @@ def _set_pages(weasyprint: Any, fonts: Any, html_for: Callable[[Flow], str]) -> 
 
     tried = [PLAIN]
     emptiest, document, pages = lay_out(PLAIN)
-    if emptiest < MIN_FILL:
+    chosen = PLAIN
+    # Contents that run over from the cover are set whole on a page of their own (refit),
+    # even where every page is full enough: contents cut in two are hard to follow.
+    cut = sum(page.cover for page in pages) > 1
+    if emptiest < MIN_FILL or cut:
         second = refit(pages, PLAIN)
         if second != PLAIN:
             tried.append(second)
             found = lay_out(second)
-            if found[0] > emptiest:
+            if found[0] > emptiest or (cut and found[0] >= MIN_FILL):
                 emptiest, document, _ = found
+                chosen = second
         # The other spacings keep the contents where the second layout put them.
         apart = PLAIN._replace(breaks=tuple(b for b in second.breaks if b == CONTENTS_APART))
         for spacing in SPACINGS[1:]:
@@ -140,6 +153,9 @@ def _set_pages(weasyprint: Any, fonts: Any, html_for: Callable[[Flow], str]) -> 
             found = lay_out(tried[-1])
             if found[0] > emptiest:
                 emptiest, document, _ = found
+                chosen = tried[-1]
+    if folded:
+        document = _fill_sheets(lay_out, document, chosen, tried)
     log.debug(
         "booklet laid out %d time(s), emptiest page %.0f%% full",
         len(tried),
@@ -149,7 +165,62 @@ def _set_pages(weasyprint: Any, fonts: Any, html_for: Callable[[Flow], str]) -> 
     # The bundled faces are already cut down to the letters sheetgen prints, so
     # weasyprint's own subsetting of them is quick.
     pdf: bytes = document.write_pdf(pdf_variant="pdf/ua-1")
-    return pdf
+    # PDF/UA: the contents' leader dots are drawn, not read aloud.
+    return leaders_as_artifacts(pdf)
+
+
+LayOut = Callable[[Flow], tuple[float, Any, list[Page]]]
+
+
+def _fill_sheets(lay_out: LayOut, document: Any, flow: Flow, tried: list[Flow]) -> Any:
+    """``document`` (set in ``flow``) set again as ``_fold`` plans, until a folded booklet's
+    pages fill whole sheets; where that takes more than one notes page, the booklet set
+    closer or looser is planned too, and the one with the fewest notes pages kept."""
+    best = _planned(lay_out, document, flow, tried)
+    for spacing in FOLD_SPACINGS:
+        if best[0] <= 1 or len(tried) >= MAX_LAYOUTS:
+            break
+        if spacing == flow.spacing:
+            continue
+        trial = flow._replace(spacing=spacing, notes=0, back_in_flow=False)
+        tried.append(trial)
+        emptiest, other, _ = lay_out(trial)
+        if emptiest >= MIN_FILL:
+            found = _planned(lay_out, other, trial, tried)
+            if found[0] < best[0]:
+                best = found
+    return best[1]
+
+
+def _planned(lay_out: LayOut, document: Any, flow: Flow, tried: list[Flow]) -> tuple[int, Any]:
+    """How many notes pages ``document`` (set in ``flow``) takes to fill its sheets, and the
+    document set with them."""
+    planned = _fold(document, flow)
+    while planned is not None and len(tried) < MAX_LAYOUTS:
+        tried.append(planned)
+        document = lay_out(planned)[1]
+        flow, planned = planned, _fold(document, planned)
+    return flow.notes, document
+
+
+def _fold(document: Any, flow: Flow) -> Flow | None:
+    """The flow a folded booklet is set in next, planned from ``document`` (set in
+    ``flow``); None once its pages fill whole sheets.
+
+    A quick reference longer than the back cover runs on in the text instead, and a notes
+    page becomes the back cover; the pages left over to the end of the last sheet are
+    ruled notes pages before the back cover, never blank ones. A notes page is a whole
+    page, so the text before it stays as it was set.
+    """
+    from sheetgen.booklet.imposition import PAGES_PER_SHEET
+
+    types = [laid._page_box.page_type.name or "" for laid in document.pages]
+    if types.count("back") > 1 and not flow.back_in_flow:
+        return flow._replace(back_in_flow=True, notes=max(flow.notes, 1))
+    pages = len([kind for kind in types if kind != "sheet"])
+    if pages % PAGES_PER_SHEET == 0:
+        return None
+    return flow._replace(notes=flow.notes + -pages % PAGES_PER_SHEET)
 
 
 def _sheet_pdf(rules: HouseRules, paper: Paper, lang: Language = ENGLISH) -> bytes:

@@ -239,6 +239,7 @@ def make_environment(
     )
     counting = lang.counting
     env.filters["spell"] = counting.spell
+    env.filters["number"] = counting.figure
     env.filters["count"] = counting.count
     env.filters["cards"] = counting.cards
     env.filters["quoted"] = counting.quoted

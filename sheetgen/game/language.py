@@ -110,15 +110,26 @@ class Counting:
     # The players of the booklet's worked examples and table picture: names a reader of the
     # language knows as names.
     example_names: tuple[str, ...] = ()
-    # Whether the table's own rules (--extra) get this language's quotation marks for their
-    # straight ones; English prints them as typed.
-    own_rules_quotes: bool = False
+    # The language whose way of grouping digits a figure follows (Babel's locale code).
+    code: str = SOURCE
+    # Short words nearly every sentence of the language has: a table's own text is taken to
+    # be in the language whose words it uses most (see ``written_in``).
+    common_words: frozenset[str] = frozenset()
+
+    def figure(self, number: int) -> str:
+        """A number in figures as the language groups them: 1,500 in English, 1.500 in
+        German (Babel's format for the language)."""
+        if self.code == SOURCE:
+            return f"{number:,}"
+        from babel import numbers as babel_numbers
+
+        return str(babel_numbers.format_decimal(number, locale=self.code))
 
     def spell(self, number: int) -> str:
-        """A small count in words ("four", "vier"), larger ones in digits."""
+        """A small count in words ("four", "vier"), larger ones in figures."""
         if 0 <= number < len(self.numbers):
             return self.numbers[number]
-        return str(number)
+        return self.figure(number)
 
     def plural(self, word: str, number: int) -> str:
         """``word`` for ``number`` things when the language makes plurals by an ending."""
@@ -130,7 +141,7 @@ class Counting:
         """A grammatical count: ``one card``, ``30 cards``, ``1 point``; ``ein Spiel``,
         ``eine Karte`` (``one="eine"``), ``zwölf Karten``."""
         if singular in self.figures:
-            shown = str(number)
+            shown = self.figure(number)
         elif number == 1:
             shown = self.one if one is None else one
         else:
@@ -152,29 +163,15 @@ class Counting:
             text = text.replace(word.replace("-", ""), word.replace("-", "\N{SOFT HYPHEN}"))
         return text
 
-    def smart_quotes(self, html: str) -> str:
-        """``html`` (as the Markdown renderer writes it) with each straight double quote of
-        its running text turned into this language's opening or closing mark: opening at
-        the start or after a space or bracket, closing elsewhere; code is left alone."""
-        parts = re.split(r"(<[^>]*>)", html)
-        in_code = 0
-        for index, part in enumerate(parts):
-            if part.startswith("<"):
-                if re.match(r"<(code|pre)\b", part):
-                    in_code += 1
-                elif re.match(r"</(code|pre)>", part):
-                    in_code -= 1
-                continue
-            if in_code == 0:
-                part = re.sub(r'(^|(?<=[\s(\[]))(?:&quot;|")', self.quotes[0], part)
-                parts[index] = re.sub(r'&quot;|"', self.quotes[1], part)
-        return "".join(parts)
-
     def quoted(self, text: str) -> str:
         """``text`` in this language's quotation marks."""
         return f"{self.quotes[0]}{text}{self.quotes[1]}"
 
 
+_ENGLISH_WORDS = frozenset(
+    {"the", "and", "of", "to", "a", "is", "in", "it", "you", "that", "for", "on", "with",
+     "are", "be", "this", "your", "not", "or"}
+)  # fmt: skip
 ENGLISH_COUNTING = Counting(
     numbers=(
         "zero",
@@ -196,6 +193,7 @@ ENGLISH_COUNTING = Counting(
     card=("card", "cards", "one", "one"),
     figures=frozenset({"point"}),
     example_names=("Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kim", "Lou"),
+    common_words=_ENGLISH_WORDS,
     quotes=(
         "\N{LEFT DOUBLE QUOTATION MARK}",
         "\N{RIGHT DOUBLE QUOTATION MARK}",
@@ -232,7 +230,8 @@ def _counting(code: str) -> Counting:
             breaks=tuple(str(word) for word in data.get("breaks", ())),
             sheet_games_in_words=bool(data.get("sheet_games_in_words", False)),
             example_names=tuple(str(name) for name in data.get("example_names", ())),
-            own_rules_quotes=bool(data.get("own_rules_quotes", False)),
+            code=code,
+            common_words=frozenset(str(word) for word in data.get("common_words", ())),
         )
     except (OSError, UnicodeDecodeError, ValueError, KeyError, IndexError, TypeError) as exc:
         raise GameDefinitionError(f"cannot read how {code!r} counts ({exc})", file=path) from None
@@ -334,7 +333,7 @@ def _read_layer_toml(path: Path, within: Path) -> dict[str, Any]:
 
 
 # The prose keys of a game.toml: a language's game.toml gives each one the English has.
-PROSE_TEXTS = ("name", "picture_alt", "standard_rules")
+PROSE_TEXTS = ("name", "picture_alt", "standard_rules", "subtitle")
 PROSE_TABLES = ("words", "picture_labels", "house_rules")
 
 
@@ -361,6 +360,7 @@ def translated(game: GameDef, code: str) -> GameDef:
         name=str(layer.get("name", game.name)),
         picture_alt=str(layer.get("picture_alt", game.picture_alt)),
         standard_rules=str(layer.get("standard_rules", game.standard_rules)),
+        subtitle=str(layer.get("subtitle", game.subtitle)),
         suggested=tuple(str(line) for line in layer.get("suggested", game.suggested)),
         words={key: str(value) for key, value in tables["words"].items()},
         picture_labels={key: str(value) for key, value in tables["picture_labels"].items()},
@@ -445,6 +445,20 @@ def game_words(game: GameDef, code: str) -> GameWords:
     layer = _layer_toml(game, code)
     words = {**game.words, **layer.get("words", {})}
     return GameWords(str(layer.get("name", game.name)), words)
+
+
+def written_in(text: str, default: Language) -> Language:
+    """The language ``text`` (a table's own rules) is written in, as far as its commonest
+    words tell; ``default`` when they do not tell."""
+    words = re.findall(r"\w+", text.lower())
+    counts = {
+        code: sum(word in language(code).counting.common_words for word in words)
+        for code in languages()
+    }
+    best = max(counts, key=lambda code: counts[code])
+    if counts[best] <= counts.get(default.code, 0) or counts[best] < 3:
+        return default
+    return Language(best)
 
 
 def language(code: str) -> Language:

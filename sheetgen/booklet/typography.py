@@ -1,0 +1,124 @@
+"""The booklet's running text as a typesetter sets it: the language's quotation marks and
+apostrophes for the straight ones, the game's brand never broken across a line, and on
+Letter paper American spelling."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import cache
+
+from sheetgen.booklet.markdown import SHORT_WORDS, in_text_of_html
+from sheetgen.game.language import LOCALE_DIR, Language
+from sheetgen.tomlfile import load_toml, read_toml_text
+
+# British words and their American spelling, for English documents on Letter paper.
+AMERICAN = LOCALE_DIR / "en" / "american.toml"
+
+# Text inside these elements is left exactly as written.
+_VERBATIM = frozenset({"style", "code", "pre", "script"})
+# Text inside these is not running text: its marks are set, but no markup is added to it.
+_NOT_RUNNING = frozenset({"head", "svg", "title"})
+# A straight mark as the Markdown renderer or jinja2's escaping may write it.
+_DOUBLE = r'"|&quot;|&#34;|&#x22;'
+_SINGLE = r"'|&#39;|&#x27;|&apos;"
+_MARK = re.compile(rf"({_DOUBLE})|({_SINGLE})")
+# After these (or at the start) a mark opens a quotation; after anything else it closes one.
+_OPENS_AFTER = " \t\n([{\N{EM DASH}\N{EN DASH}/\N{NO-BREAK SPACE}"
+# A tag of these starts or ends a block: a mark right after it opens.
+_BLOCKS = frozenset(
+    {"p", "li", "ul", "ol", "div", "br", "td", "th", "tr", "table", "figcaption", "figure",
+     "section", "blockquote", "dd", "dt", "dl", "main", "header", "footer", "nav", "body",
+     "h1", "h2", "h3", "h4", "h5", "h6"}
+)  # fmt: skip
+# A name hyphenated with a capital on both sides, written as one word on a line: Skip-Bo,
+# SKIP-BO, and the compounds made with it (SKIP-BO-Karte keeps its own break after "BO-").
+# The article or number before it stays with it (the span holds both: weasyprint breaks a
+# line badly at a no-break space before a no-wrap span).
+BRAND = re.compile(
+    r"((?<![\w\-])(?:\d+|" + "|".join(SHORT_WORDS) + r") )?\b(Skip-Bo|SKIP-BO)\b",
+    re.IGNORECASE,
+)
+
+
+def _text_runs(html: str) -> Iterator[tuple[str, str]]:
+    """Each piece of ``html`` with what it is: "tag", "verbatim" text, "marks" only (a
+    picture's words, a title) or "running" text."""
+    parts = re.split(r"(<[^>]*>)", html)
+    verbatim = not_running = 0
+    for part in parts:
+        tag = re.match(r"<(/?)(\w+)", part)
+        if tag:
+            step = -1 if tag.group(1) else 0 if part.endswith("/>") else 1
+            name = tag.group(2).lower()
+            verbatim += step if name in _VERBATIM else 0
+            not_running += step if name in _NOT_RUNNING else 0
+            yield part, "tag"
+        elif verbatim or not part:
+            yield part, "verbatim"
+        else:
+            yield part, "marks" if not_running else "running"
+
+
+def typeset(html: str, lang: Language) -> str:
+    """``html`` with the straight quotes and apostrophes of its text (pictures and titles
+    too) made the language's marks (English “…” ‘…’ ’, German „…“ ‚…‘ ’), and every brand
+    name in its running text kept whole on its line. A mark opens after a space, a bracket
+    or a dash (or at the start) and closes elsewhere, looking across tags:
+    ``"<a>Winning</a>"`` is “Winning”."""
+    opening, closing, inner_opening, inner_closing = lang.counting.quotes
+    pieces: list[str] = []
+    before = " "
+    for part, kind in _text_runs(html):
+        if kind in ("tag", "verbatim"):
+            pieces.append(part)
+            tag = re.match(r"</?(\w+)", part)
+            if kind == "verbatim" or (tag and tag.group(1).lower() in _BLOCKS | _NOT_RUNNING):
+                before = " "
+            continue
+
+        def mark(found: re.Match[str], text: str = part, before: str = before) -> str:
+            start = found.start()
+            previous = text[start - 1] if start else before
+            if previous == ";":  # the end of an entity: &amp; and the like
+                previous = "x"
+            opens = previous in _OPENS_AFTER
+            if found.group(1):
+                return opening if opens else closing
+            if previous.isalnum():
+                return "\N{RIGHT SINGLE QUOTATION MARK}"  # an apostrophe: it's, geht's
+            return inner_opening if opens else inner_closing
+
+        text = _MARK.sub(mark, part)
+        if kind == "running":
+            text = BRAND.sub(r'<span class="brand">\1\2</span>', text)
+        pieces.append(text)
+        before = part[-1]
+    return "".join(pieces)
+
+
+def american(html: str) -> str:
+    """``html`` with its words in American spelling (color, center), running text, titles
+    and pictures alike; what a style sheet or code holds is left as it is."""
+    pattern, words = _american_words()
+
+    def respell(found: re.Match[str]) -> str:
+        word = found.group(0)
+        spelled = words[word.lower()]
+        if word.isupper():
+            return spelled.upper()
+        return spelled.capitalize() if word[0].isupper() else spelled
+
+    return in_text_of_html(
+        html, lambda text: pattern.sub(respell, text), skip=("style", "script", "code", "pre")
+    )
+
+
+@cache
+def _american_words() -> tuple[re.Pattern[str], dict[str, str]]:
+    words = {
+        str(british).lower(): str(spelled)
+        for british, spelled in load_toml(read_toml_text(AMERICAN))["words"].items()
+    }
+    alternatives = "|".join(sorted(words, key=len, reverse=True))
+    return re.compile(rf"\b(?:{alternatives})\b", re.IGNORECASE), words
