@@ -64,6 +64,8 @@ def spec_for(
         legend=legend,
         cards_left=rules.cards_left,
         labels=labels(lang),
+        carried=lang._("Carried forward"),
+        lang=lang.code,
     )
 
 

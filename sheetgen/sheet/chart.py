@@ -2,29 +2,33 @@
 
 Like the sheet, the chart is laid out here as plain shapes (no reportlab) and
 drawn by the painter: axes, grid and the target line form a background that
-charts of the same shape share. The chart reads on a black-and-white printer:
-every side has its own dash pattern and marker (the marker stands on each game
-the side won; past six sides, lines are also black or grey), is named at the end
-of its line and in the key, and each side's
-line is drawn a hair off its true values, the same hair all along (in the order of
-the key, at most LANE * 2.5 above or below), so level lines run side by side and
-none hides another, while a running total is never drawn going down. A label
-pushed off its line's end gets a thin leader. The zero line
-sits above the axis, and the ink is centred on the page.
+charts of the same shape share. Every point of every line is drawn at its true
+value: a higher total is drawn higher, level totals at one height, and a
+total of 0 lies on the zero line. The chart reads on a black-and-white printer:
+every side has its own dash pattern and marker (past six sides, lines are also
+black or grey), is named at the end of its line and in the key. A side's marker
+stands on each game it won, and wherever lines meet (level, or so close that
+their strokes touch) every one of them shows its marker there; markers that would
+touch stand side by side across the game's point, their heights untouched, so a
+reader sees whose lines share the stretch. Sides that finish level share a label;
+a label pushed off its line's end gets a thin leader. The zero line sits above the
+axis, and the ink is centred on the page. The x axis runs to the last game played,
+or, with cards-left scoring, to the last game agreed.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from itertools import pairwise
 from typing import Literal, NamedTuple, get_args
 
 from sheetgen.game.language import ENGLISH, Language
 from sheetgen.game.scoring import SeriesResult, game_of
 from sheetgen.game.wording import games_count, series_name
-from sheetgen.sheet.fitting import Measure, fit, wrap
+from sheetgen.sheet.fitting import Measure, fit, wrap_whole
 from sheetgen.sheet.grid import MARGIN
 from sheetgen.sheet.layout import MIN_TEXT, TITLE_SIZE
-from sheetgen.sheet.shapes import Grid, Rule, Text
+from sheetgen.sheet.shapes import MARKER_SIZE, Grid, Rule, Text
 
 Marker = Literal[
     "circle",
@@ -61,8 +65,15 @@ KEY_SAMPLE = 36.0
 KEY_GAP = 18.0
 END_ROOM = 160.0  # at most this much beside the plot for the names at the lines' ends
 ZERO_LIFT = 10.0  # the zero line stands clear of the axis
-LANE = 2.4  # sides' lines lie this far apart where they stand level (centre to centre)
 STROKE = 1.4  # the width of a side's line
+# Lines closer than this (centre to centre) touch: where they meet, each shows its marker.
+MEET = STROKE + 1.0
+NEAR = 2 * MARKER_SIZE + 1.0  # markers closer than this, up or down, would touch
+# Markers of sides that meet stand this far apart across the game's point; never so close
+# that they touch (SQUEEZED), nor so far that they reach the next game's: a series too long
+# for that shows only the markers of the games won.
+APART = 2 * MARKER_SIZE + 1.5
+SQUEEZED = 2 * MARKER_SIZE + 0.5
 STEPS = (10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10_000)
 
 
@@ -193,25 +204,39 @@ def race_chart(
     ceiling = (highest // step + 1) * step
     texts: list[Text] = []
     top = _titles(result, target, heading, page, measure, lang, texts)
-    traces, bottom = _key(result, width, measure, texts)
-    ends = _ends(result, measure)
-    # The plot fills what is left, so the ink is as far from the left edge as from the right.
+    keys, bottom = _key(result, width, measure, texts)
+    ends = _ends(result, measure, lang.code)
+    # A cards-left series runs to its last agreed game, played or not.
+    games = max(len(result.games), series.scoring.games_to_play if target is None else 1)
+    # The plot fills what is left, so the ink is as far from the left edge as from the right:
+    # the names at the lines' ends stand just past the last game played, beside the plot
+    # or, in a series with games still to play, inside it.
+    left = MARGIN + measure(lang.number(ceiling), TICK_SIZE, False) + 5
+    across = width - MARGIN - left
+    played = len(result.games)
+    if played:
+        across = min(across, (across - ends.room) * games / played)
     plot = _Plot(
-        left=MARGIN + measure(str(ceiling), TICK_SIZE, False) + 5,
-        right=width - MARGIN - ends.room,
+        left=left,
+        right=left + across,
         bottom=bottom,
         top=top,
-        games=max(len(result.games), 1),
+        games=games,
         ceiling=ceiling,
     )
     rules, ticks = _axes(plot, step, target, lang)
-    tips = _traces(result, plot, traces)
+    lines = _traces(result, plot)
+    # The key shows a side's marker only if its line carries one.
+    keys = [
+        key if line.marks else replace(key, marks=()) for key, line in zip(keys, lines, strict=True)
+    ]
+    tips = {index: line.points[-1] for index, line in enumerate(lines)}
     leaders = _end_labels(ends, tips, plot, texts)
     return Chart(
         width,
         height,
         Grid(tuple(rules), (), tuple(ticks)),
-        tuple(traces),
+        (*keys, *lines),
         tuple(texts),
         tuple(leaders),
     )
@@ -228,32 +253,50 @@ def _titles(
 ) -> float:
     """Title and subtitle at the top, added to ``texts``; returns the plot's top."""
     width, height = page
-    rules = result.series.scoring
-    title = wrap(heading, width - 2 * MARGIN, TITLE_SIZE, 12, measure, bold=True, lines=2)
+    title = wrap_whole(
+        heading, width - 2 * MARGIN, TITLE_SIZE, 12, measure, bold=True, lines=2, lang=lang.code
+    )
     baseline = height - MARGIN - title.size * 0.76
     for line in title.lines:
         texts.append(Text(line, MARGIN, baseline, title.size, True))
         baseline -= title.size * 1.15
-    subtitle = (
-        lang._("The race to {target}: each side's running total after every game").format(
-            target=lang.number(target)
-        )
-        if target is not None
-        else lang._("Each side's total after the game; the lowest wins")
-        if rules.games_to_play == 1
-        else lang._(
-            "Each side's running total after every game; the lowest after {games} games wins"
-        ).format(games=games_count(rules, lang))
-    )
+    subtitle = _subtitle(result, target, lang)
     texts.append(Text(subtitle, MARGIN, baseline - 2, 10))
     return baseline - 2 - 24
+
+
+def _subtitle(result: SeriesResult, target: int | None, lang: Language) -> str:
+    """What the chart shows, in a line: the race to the target, or the lowest total."""
+    _ = lang._
+    rules = result.series.scoring
+    teams = result.series.table.partnership
+    if target is not None:
+        said = (
+            _("The race to {target}: each team's running total after every game")
+            if teams
+            else _("The race to {target}: each player's running total after every game")
+        )
+        return said.format(target=lang.number(target))
+    if rules.games_to_play == 1:
+        return (
+            _("Each team's total after the game; the lowest wins")
+            if teams
+            else _("Each player's total after the game; the lowest wins")
+        )
+    said = (
+        _("Each team's running total after every game; the lowest after {games} games wins")
+        if teams
+        else _("Each player's running total after every game; the lowest after {games} games wins")
+    )
+    return said.format(games=games_count(rules, lang))
 
 
 def _key(
     result: SeriesResult, width: float, measure: Measure, texts: list[Text]
 ) -> tuple[list[Trace], float]:
     """The key: one entry per side, in as few centred rows as fit, every name at one size.
-    Its words are added to ``texts``; returns its samples and the plot's bottom."""
+    Its words are added to ``texts``; returns its samples (each with its marker, in the order
+    of the sides) and the plot's bottom."""
     table = result.series.table
     sides = table.sides
     names = [table.side_label(side) for side in sides]
@@ -263,14 +306,12 @@ def _key(
     widths = [KEY_SAMPLE + 6 + measure(label, key_size, False) for label in labels]
     rows = _key_rows(widths, width - 2 * MARGIN)
     traces: list[Trace] = []
-    # A side's marker stands on the games it won: the key shows it only for a side that won one.
-    winners = {game.winner for game in result.games}
     for place, chunk in enumerate(rows):
         y = MARGIN + (len(rows) - 1 - place) * KEY_ROW + 4
         x = (width - sum(widths[i] for i in chunk) - KEY_GAP * (len(chunk) - 1)) / 2
         for index in chunk:
             sample = ((x, y), (x + KEY_SAMPLE, y))
-            mark = ((x + KEY_SAMPLE / 2, y),) if sides[index] in winners else ()
+            mark = ((x + KEY_SAMPLE / 2, y),)
             look = side_look(index)
             traces.append(Trace(sample, look.dash, look.marker, mark, look.gray))
             texts.append(Text(labels[index], x + KEY_SAMPLE + 6, y - 3, key_size))
@@ -278,9 +319,9 @@ def _key(
     return traces, MARGIN + len(rows) * KEY_ROW + 30
 
 
-def _ends(result: SeriesResult, measure: Measure) -> _Ends:
+def _ends(result: SeriesResult, measure: Measure, lang: str) -> _Ends:
     """The names at the lines' ends: sides that finish level share one label, a long one
-    on two lines."""
+    on two lines (its words whole if they fit so, else broken between syllables)."""
     sides = result.series.table.sides
     finals: dict[int, list[int]] = {}
     for index, side in enumerate(sides):
@@ -288,11 +329,13 @@ def _ends(result: SeriesResult, measure: Measure) -> _Ends:
     ends = {total: ", ".join(sides[i] for i in members) for total, members in finals.items()}
     most = {total: 2 * len(members) for total, members in finals.items()}
     end_size = min(
-        wrap(text, END_ROOM, LABEL_SIZE, MIN_TEXT, measure, lines=most[total]).size
+        wrap_whole(text, END_ROOM, LABEL_SIZE, MIN_TEXT, measure, lines=most[total], lang=lang).size
         for total, text in ends.items()
     )
     end_lines = {
-        total: wrap(text, END_ROOM, end_size, end_size, measure, lines=most[total]).lines
+        total: wrap_whole(
+            text, END_ROOM, end_size, end_size, measure, lines=most[total], lang=lang
+        ).lines
         for total, text in ends.items()
     }
     end_room = max(measure(line, end_size, False) for lines in end_lines.values() for line in lines)
@@ -333,39 +376,68 @@ def _axes(
     return rules, ticks
 
 
-def _traces(
-    result: SeriesResult, plot: _Plot, traces: list[Trace]
-) -> dict[int, tuple[float, float]]:
-    """Every side's line added to ``traces``; returns where each line ends.
-
-    Every side has a lane of its own, in the order of the key, the same from the first
-    game to the last: where sides stand level their lines lie side by side, and a line
-    rises or runs flat exactly where its total does.
-    """
+def _traces(result: SeriesResult, plot: _Plot) -> list[Trace]:
+    """Every side's line through its running totals, at their true values, with its markers
+    (see ``_markers``)."""
     sides = result.series.table.sides
-    tips: dict[int, tuple[float, float]] = {}
-    for index, side in enumerate(sides):
-        lane = lane_offset(index, len(sides))
-        points = [(plot.x(0), plot.y(0) + lane)]
-        marks = []
-        for game in result.games:
-            point = (plot.x(game.number), plot.y(game.totals[side]) + lane)
-            points.append(point)
-            if game.winner == side:
-                marks.append(point)
-        tips[index] = points[-1]
+    points: list[list[tuple[float, float]]] = [[(plot.x(0), plot.y(0))] for _ in sides]
+    marks: list[list[tuple[float, float]]] = [[] for _ in sides]
+    room = plot.x(1) - plot.x(0)  # between one game's point and the next
+    for game in result.games:
+        x = plot.x(game.number)
+        heights = [plot.y(game.totals[side]) for side in sides]
+        for index, y in enumerate(heights):
+            points[index].append((x, y))
+        for index, shift in _markers(heights, sides.index(game.winner), room):
+            marks[index].append((x + shift, heights[index]))
+    traces = []
+    for index in range(len(sides)):
         look = side_look(index)
-        traces.append(Trace(tuple(points), look.dash, look.marker, tuple(marks), look.gray))
-    return tips
+        traces.append(
+            Trace(tuple(points[index]), look.dash, look.marker, tuple(marks[index]), look.gray)
+        )
+    return traces
+
+
+def _markers(heights: list[float], winner: int, room: float) -> list[tuple[int, float]]:
+    """The sides with a marker at one game, and how far each stands right (+) or left of the
+    game's point: the winner, and every side whose line meets another's there (drawn so close
+    that the two strokes touch). Markers that would touch stand side by side, in the order of
+    the key, at their own heights; where they cannot within ``room`` (the space between two
+    games' points), only the winner's is shown."""
+    order = sorted(range(len(heights)), key=lambda index: heights[index])
+    marked = {winner}
+    for low, high in pairwise(order):
+        if heights[high] - heights[low] < MEET:
+            marked |= {low, high}
+    groups: list[list[int]] = []
+    for index in (index for index in order if index in marked):
+        if groups and heights[index] - heights[groups[-1][-1]] < NEAR:
+            groups[-1].append(index)
+        else:
+            groups.append([index])
+    found: list[tuple[int, float]] = []
+    for group in groups:
+        apart = APART if len(group) < 2 else (room - 2 * MARKER_SIZE - 2) / (len(group) - 1)
+        if min(apart, APART) < SQUEEZED:
+            found.extend((index, 0.0) for index in group if index == winner)
+            continue
+        middle = (len(group) - 1) / 2
+        found.extend(
+            (index, (place - middle) * min(apart, APART))
+            for place, index in enumerate(sorted(group))
+        )
+    return found
 
 
 def _end_labels(
     ends: _Ends, tips: dict[int, tuple[float, float]], plot: _Plot, texts: list[Text]
 ) -> list[Rule]:
-    """The names at the lines' ends added to ``texts``, moved apart where they would meet;
+    """The names at the lines' ends added to ``texts``, just past the ends (a series still
+    to be played stops short of the plot's right), moved apart where they would meet;
     returns the leaders from a line's end to a label that moved."""
     lead = ends.size * 1.15
-    right = plot.right
+    right = max(x for x, _ in tips.values())
     placed = _spread(
         [
             (sum(tips[i][1] for i in members) / len(members), total)
@@ -386,14 +458,6 @@ def _end_labels(
             if abs(end - y) > 1.0:
                 leaders.append(Rule(tip_x, end, right + 5, y, 0.4))
     return leaders
-
-
-def lane_offset(index: int, sides: int) -> float:
-    """How far side ``index``'s line is drawn above (+) or below (-) its true values: LANE
-    apart, or closer with more than six sides, so that none is drawn more than LANE * 2.5
-    off its values."""
-    apart = LANE if sides <= 6 else LANE * 5 / (sides - 1)
-    return (index - (sides - 1) / 2) * apart
 
 
 def _spread(

@@ -194,7 +194,7 @@ def filled_pages(
     else:  # whole pages of rows, so the table can go on writing games by hand after the last one
         layouts = page_layouts(paper, spec, len(result.games), typeface, whole_pages=True)
     pages: list[tuple[Layout, PageValues]] = []
-    brought: dict[int, str] = {}
+    brought: dict[int, str] = {}  # what the last page carried forward, if it was written
     for layout in layouts:
         points: dict[tuple[int, int], str] = {}
         totals: dict[tuple[int, int], str] = {}
@@ -217,9 +217,10 @@ def filled_pages(
                 final[column[side]] = written(total)
             if number == result.won_in_game and result.winner is not None:
                 reached = (row, column[result.winner])
-        # A page's Total row is written only under a page of played games: under rows left
-        # empty to go on by hand it stays blank (each row's totals and the status line say
-        # how the series stands).
+        # A page's foot row (its Total, or what it carries forward) is written only under a
+        # page of played games: under rows left empty to go on by hand it stays blank (each
+        # row's totals and the status line say how the series stands), and so does the next
+        # page's brought-forward row.
         complete = bool(layout.games) and layout.games[-1] <= len(result.games)
         pages.append(
             (
@@ -234,7 +235,7 @@ def filled_pages(
                 ),
             )
         )
-        brought = final
+        brought = final if complete else {}
     return pages
 
 

@@ -6,7 +6,8 @@ trial size is a single greedy pass, and cutting a word or a last line short is
 a binary search, so a text of n characters costs O(n log n) at worst. Text on
 several lines is evened out, so no word is left alone on the last line. A word
 longer than a line is broken into even pieces, each but the last ending in a
-hyphen, so no scrap of it is left on a line of its own.
+hyphen, so no scrap of it is left on a line of its own; asked to, words break only between
+syllables (the language's hyphenation patterns), or not at all.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import math
 import re
 from collections.abc import Callable
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 Measure = Callable[[str, float, bool], float]
 ELLIPSIS = "…"
@@ -23,6 +24,9 @@ HYPHEN = "-"  # ends a line where a word too long for it was broken
 STEP = 0.5  # sizes are tried in half points
 BALANCE_STEPS = 10  # bisections of the line length when evening out lines
 _BREAK_AFTER_HYPHEN = re.compile(r"(?<=-)(?=[^-])")
+# Where a word too long for its line may break: nowhere (the text does not fit), between
+# syllables only, or anywhere (into even pieces).
+Breaks = Literal["words", "syllables", "anywhere"]
 
 
 class Fitted(NamedTuple):
@@ -80,11 +84,17 @@ def _longest_prefix(text: str, room: float, fits: Callable[[str], float]) -> int
 
 
 def _break(
-    words: _Words, room: float, most: int, measure: Measure, whole_words: bool = False
+    words: _Words,
+    room: float,
+    most: int,
+    measure: Measure,
+    breaks: Breaks = "anywhere",
+    lang: str = "en",
 ) -> tuple[list[str], bool, tuple[int, ...]]:
     """Greedy lines of at most ``room`` (at size 1), no more than ``most`` of them, whether
     they hold the whole text, and which lines end in a hyphen added to break a word. Stops as
-    soon as the limit is reached; with ``whole_words``, as soon as a word would break."""
+    soon as the limit is reached, or as soon as a word would have to break where ``breaks``
+    does not let it (between the syllables of ``lang``'s patterns, or not at all)."""
 
     def width(part: str) -> float:
         return measure(part, 1.0, words.bold)
@@ -103,13 +113,20 @@ def _break(
             lines.append("".join(current))
             if len(lines) == most:
                 return lines, False, tuple(added)
-        if whole_words and wide > room:
+        if breaks == "words" and wide > room:
             return lines, False, tuple(added)
-        while wide > room:  # a word longer than the line: even pieces, each ending in a hyphen
-            cut = _even_cut(piece, wide, room, width)
+        word, done = piece, 0  # the whole word, and how much of it is on earlier lines
+        while wide > room:  # a word longer than the line: pieces, each ending in a hyphen
+            cut = (
+                _syllable_cut(word, done, room, width, lang)
+                if breaks == "syllables"
+                else _even_cut(piece, wide, room, width)
+            )
+            if cut == 0:  # no syllable ends early enough
+                return lines, False, tuple(added)
             added.append(len(lines))
             lines.append(piece[:cut] + HYPHEN)
-            piece = piece[cut:]
+            piece, done = piece[cut:], done + cut
             wide = width(piece)
             if len(lines) == most:
                 return lines, False, tuple(added)
@@ -135,6 +152,27 @@ def _even_cut(piece: str, wide: float, room: float, width: Callable[[str], float
         if over < share - width(piece[:cut]):  # one letter more is nearer an even share
             cut += 1
     return min(cut, len(piece) - 1) if len(piece) > 1 else 1
+
+
+@lru_cache(maxsize=512)
+def syllable_breaks(word: str, lang: str) -> tuple[int, ...]:
+    """Where ``word`` may break between syllables, by ``lang``'s hyphenation patterns."""
+    import pyphen  # type: ignore[import-untyped]  # only for a word too long for its line
+
+    return tuple(pyphen.Pyphen(lang=lang if lang in pyphen.LANGUAGES else "en").positions(word))
+
+
+def _syllable_cut(
+    word: str, done: int, room: float, width: Callable[[str], float], lang: str
+) -> int:
+    """Where to break what is left of ``word`` after its first ``done`` characters: at the last
+    syllable break (of the whole word) whose head and hyphen fit ``room``; 0 if none does."""
+    fitting = [
+        at - done
+        for at in syllable_breaks(word, lang)
+        if at > done and width(word[done:at] + HYPHEN) <= room
+    ]
+    return max(fitting, default=0)
 
 
 def _cut(
@@ -169,7 +207,8 @@ def _balanced(
     width: float,
     size: float,
     measure: Measure,
-    whole_words: bool = False,
+    breaks: Breaks = "anywhere",
+    lang: str = "en",
 ) -> Fitted:
     """The same number of lines, made as even as they can be: no word left alone on the last."""
     count = len(found)
@@ -179,7 +218,7 @@ def _balanced(
     low, high = min(width, max(width / count, max(words.widths) * size)), width
     for _ in range(BALANCE_STEPS):
         middle = (low + high) / 2
-        trial, whole, marks = _break(words, middle / size, count, measure, whole_words)
+        trial, whole, marks = _break(words, middle / size, count, measure, breaks, lang)
         if whole:
             high, found, added = middle, trial, marks
         else:
@@ -197,12 +236,14 @@ def wrap(
     *,
     bold: bool = False,
     lines: int = 1,
-    whole_words: bool = False,
+    breaks: Breaks = "anywhere",
+    lang: str = "en",
 ) -> Fitted:
     """``text`` on at most ``lines`` lines of ``width``, at the largest size from ``size`` down to
     ``smallest`` (in half points) at which it fits whole; failing that, at ``smallest`` and cut
-    short with an ellipsis. With ``whole_words`` a word that would have to break does not fit
-    (names: "Oberstaa-tsanwalt" is no way to write anybody's name)."""
+    short with an ellipsis. ``breaks`` says where a word too long for a line may break: with
+    "words" it does not fit (names: "Oberstaa-tsanwalt" is no way to write anybody's name),
+    with "syllables" only between syllables by ``lang``'s hyphenation patterns."""
     flat = " ".join(text.split())
     if not flat:
         return Fitted((), size)
@@ -213,22 +254,22 @@ def wrap(
     sizes = [size - STEP * n for n in range(steps + 1)]
     if sizes[-1] > smallest + 1e-9:
         sizes.append(smallest)
-    found, whole, added = _break(words, width / sizes[0], lines, measure, whole_words)
+    found, whole, added = _break(words, width / sizes[0], lines, measure, breaks, lang)
     if whole:  # the common case: it fits as it is
-        return _balanced(words, found, added, width, sizes[0], measure, whole_words)
+        return _balanced(words, found, added, width, sizes[0], measure, breaks, lang)
     # Fitting only gets easier as the size shrinks: bisect for the first size that fits.
     low, high = 1, len(sizes)
     best: list[str] = []
     best_added: tuple[int, ...] = ()
     while low < high:
         middle = (low + high) // 2
-        found, whole, added = _break(words, width / sizes[middle], lines, measure, whole_words)
+        found, whole, added = _break(words, width / sizes[middle], lines, measure, breaks, lang)
         if whole:
             high, best, best_added = middle, found, added
         else:
             low = middle + 1
     if low < len(sizes):
-        return _balanced(words, best, best_added, width, sizes[low], measure, whole_words)
+        return _balanced(words, best, best_added, width, sizes[low], measure, breaks, lang)
     small = sizes[-1]
     found, _, added = _break(words, width / small, lines, measure)
     head = found[: lines - 1]
@@ -242,3 +283,34 @@ def fit(
 ) -> Fitted:
     """``text`` on one line of ``width``: shrunk down to ``smallest``, then cut short."""
     return wrap(text, width, size, smallest, measure, bold=bold, lines=1)
+
+
+def wrap_whole(
+    text: str,
+    width: float,
+    size: float,
+    smallest: float,
+    measure: Measure,
+    *,
+    bold: bool = False,
+    lines: int = 1,
+    lang: str = "en",
+) -> Fitted:
+    """``wrap``, keeping every word whole if the text fits so at ``smallest``; else breaking
+    a word too long for a line between syllables, and only failing that anywhere."""
+    fitted = wrap(text, width, size, smallest, measure, bold=bold, lines=lines, breaks="words")
+    if fitted.cut:
+        fitted = wrap(
+            text,
+            width,
+            size,
+            smallest,
+            measure,
+            bold=bold,
+            lines=lines,
+            breaks="syllables",
+            lang=lang,
+        )
+    if fitted.cut:
+        fitted = wrap(text, width, size, smallest, measure, bold=bold, lines=lines)
+    return fitted

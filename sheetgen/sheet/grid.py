@@ -1,5 +1,10 @@
 """A score sheet's table: the sides' columns, the game rows, the totals and the footnote's
-place, worked out once for every page of a shape and shared by blank and filled sheets."""
+place, worked out once for every page of a shape and shared by blank and filled sheets.
+
+The game column is wide enough for the longest word any catalogue sets in it at its role's
+size ("Summe" at 10 pt bold as "Total" is, "Blatt 10 von 13", "Übertrag"): a role has one
+size in every language, and a test measures each catalogue's words against the column.
+"""
 
 from __future__ import annotations
 
@@ -10,14 +15,15 @@ from sheetgen.game.wording import Labels
 from sheetgen.sheet.shapes import Box, Grid, Rule, Shade, Text, outline
 
 MARGIN = 30.0  # every mark at least 18 pt (0.25 in) from the edge, with room to spare
-GAME_COLUMN = 44.0
+GAME_COLUMN = 54.0
 GAP = 6.0
 ASCENT = 0.76  # of the bundled face, as a share of the size
 SUBHEAD_ROW = 15.0
 SUBHEAD_SIZE = 9.0
 TOTALS_ROW = 24.0
 NUMBER_SIZE = 12.0
-FORWARD_SIZE = 8.0
+FORWARD_SIZE = 8.0  # "Brought forward", "Carried forward" and "Sheet 2 of 3", on two lines
+TOTAL_SIZE = 10.0  # the Total row's label
 FOOT_SIZE = 8.0
 FOOT_LINE = 10.0
 
@@ -50,7 +56,9 @@ class PageShape(NamedTuple):
     foot: tuple[tuple[str, float], ...]
     keys: tuple[Box, ...]
     key_texts: tuple[Text, ...]
-    total_size: float
+    # What the foot row says when the sheet goes on on the next page ("Carried forward");
+    # empty on a sheet's last page, whose foot row is its Total.
+    carried: str = ""
 
 
 class Frame(NamedTuple):
@@ -219,16 +227,18 @@ def _rows(
         game_points, game_totals = bands.cells(y, row)
         points.append(game_points)
         totals.append(game_totals)
-    labels.append(
-        Text(
-            words.total,
-            left + GAME_COLUMN / 2,
-            bands.totals_bottom + 8,
-            shape.total_size,
-            True,
-            "center",
+    middle = bands.totals_bottom + TOTALS_ROW / 2
+    if shape.carried:  # a page the sheet goes on from: its foot row is carried to the next
+        said = shape.carried.split(None, 1)
+        baselines = (middle + 1, middle - 7) if len(said) > 1 else (middle - 3,)
+        for word, baseline in zip(said, baselines, strict=False):
+            labels.append(
+                Text(word, left + GAME_COLUMN / 2, baseline, FORWARD_SIZE, True, "center")
+            )
+    else:
+        labels.append(
+            Text(words.total, left + GAME_COLUMN / 2, middle - 4, TOTAL_SIZE, True, "center")
         )
-    )
     return forward_boxes, points, totals, tail
 
 

@@ -8,10 +8,15 @@ values into the slots the layout names. Origin bottom left, as in PDF.
 A sheet has one column per side at the table, as wide as the page allows. Rows
 are 0.3 to 0.45 in tall: the games share the fewest pages that hold them at
 0.3 in (evenly), at the height that fills the page but no taller than 0.45 in;
-rows left empty to go on by hand are 0.4 in unless the games need them smaller.
-The header gives way (a one-line title, tighter bands, fewer name lines) until
-16 games fit on one page. Nothing is set below 8 pt except
-the footnote (7 pt at the least): long words wrap onto lines of their own.
+rows left empty to go on by hand are 0.4 in unless the games need them smaller,
+and a sheet to go on by hand always ends with at least OPEN_ROWS of them. Where
+rows at their tallest leave room over, the sheet sits in the middle of the
+printable area, as much white above as below. The header gives way (a one-line
+title, tighter bands, fewer name lines) until 16 games fit on one page, but never
+so far that a name has to be cut short. Nothing
+is set below 8 pt: a name goes onto more lines, then shrinks, and only a word
+too long for its column even at 8 pt breaks, between syllables. A page the sheet
+goes on from ends in a "Carried forward" row, the next opens with "Brought forward".
 """
 
 from __future__ import annotations
@@ -21,12 +26,11 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from sheetgen.game.wording import Labels
-from sheetgen.sheet.fitting import Fitted, Measure, fit, wrap
+from sheetgen.sheet.fitting import Breaks, Fitted, Measure, fit, wrap
 from sheetgen.sheet.grid import (
     ASCENT,
     FOOT_LINE,
     FOOT_SIZE,
-    GAME_COLUMN,
     GAP,
     MARGIN,
     SUBHEAD_ROW,
@@ -40,10 +44,10 @@ from sheetgen.sheet.shapes import Box, Grid, Rule, Text, outline
 MIN_ROW = 0.3 * 72  # a game cell takes handwriting: at least 0.3 in tall
 WRITING_ROW = 0.4 * 72  # the height rows to write in by hand are given when there is room
 MAX_ROW = 0.45 * 72  # and no row is taller, however few the games
+OPEN_ROWS = 3  # a sheet to go on by hand leaves at least this many rows after its last game
 HEADER_GAMES = 16  # the header gives way until this many games fit on one page
 PADDING = 4.0
-MIN_TEXT = 8.0  # nothing on a sheet is smaller, but for the footnote
-MIN_FOOTNOTE = 7.0
+MIN_TEXT = 8.0  # nothing on a sheet is smaller
 LEADING = 1.15
 DESCENT = 0.24
 
@@ -66,8 +70,7 @@ PARTNER_SIZE = 10.0
 NAME_ROW = 30.0
 BLANK_TEAM_ROW = 46.0
 CAPTION_SIZE = 8.0
-TOTAL_SIZE = 10.0
-FOOT_LINES = 2
+FOOT_LINES = 2  # the footnote's lines, but for one too long for them at 8 pt
 KEY_WIDTH = 22.0
 
 
@@ -99,6 +102,10 @@ class SheetSpec(NamedTuple):
     # What each game puts in a side's first column: the winner's points, or cards left.
     cards_left: bool = False
     labels: Labels = Labels()
+    # The foot row of a page the sheet goes on from, in the sheet's language.
+    carried: str = "Carried forward"
+    # The language whose hyphenation patterns may break a name too long for its column.
+    lang: str = "en"
 
     @property
     def scored(self) -> str:
@@ -153,7 +160,13 @@ class _Page:
     foot: list[tuple[str, float]] = field(default_factory=list)
     keys: list[Box] = field(default_factory=list)
     key_texts: list[Text] = field(default_factory=list)
-    total_size: float = 0.0
+    drop: float = 0.0  # how far the sheet sits below the top margin, to centre it on the page
+    cut: bool = False  # whether a name had to be cut short
+    tight: int = 0  # how far the header gave way (see ``_plan``)
+
+    @property
+    def top(self) -> float:
+        return self.height - MARGIN - self.drop
 
     @property
     def foot_height(self) -> float:
@@ -180,17 +193,16 @@ def _block(size: float, count: int) -> float:
     return size + (count - 1) * size * LEADING
 
 
-def _plan(page: tuple[float, float], spec: SheetSpec, measure: Measure, tight: int = 0) -> _Page:
+def _plan(
+    page: tuple[float, float], spec: SheetSpec, measure: Measure, tight: int = 0, drop: float = 0
+) -> _Page:
     """The page's fixed parts; ``tight`` (0 to 3) asks for a shorter header: 1 sets a long
-    title on one line, 2 also narrows the gaps, 3 also keeps names to two lines."""
+    title on one line, 2 also narrows the gaps, 3 also keeps names to two lines. ``drop``
+    moves everything down from the top margin."""
     width, height = page
     left, right = MARGIN, width - MARGIN
-    plan = _Page(width, height)
+    plan = _Page(width, height, tight=tight, drop=drop)
     gap = GAP if tight < 2 else GAP / 2
-    # The totals row's label in the game column, with room to spare on both sides ("Summe").
-    plan.total_size = fit(
-        spec.labels.total, GAME_COLUMN - 2 * PADDING, TOTAL_SIZE, MIN_TEXT, measure, bold=True
-    ).size
     blank_line = _title(plan, spec, measure, tight)
     # The target, boxed and bold, so nobody forgets the goal.
     band = Box(left, blank_line - 8 - gap - TARGET_BAND, right - left, TARGET_BAND)
@@ -203,7 +215,7 @@ def _plan(page: tuple[float, float], spec: SheetSpec, measure: Measure, tight: i
 
     # The column heads: every name in a row at one size.
     plan.table_top = plan.status.y - gap
-    plan.name_row, plan.heads, plan.head_rules = _heads(
+    plan.name_row, plan.heads, plan.head_rules, plan.cut = _heads(
         spec,
         side_columns(width, spec.sides),
         plan.table_top,
@@ -217,7 +229,7 @@ def _plan(page: tuple[float, float], spec: SheetSpec, measure: Measure, tight: i
 def _title(plan: _Page, spec: SheetSpec, measure: Measure, tight: int) -> float:
     """Title on the left, blanks for the date and the place on the right; a long title takes
     lines of its own and the blanks go beneath it. Returns the blanks' baseline."""
-    left, right, top = MARGIN, plan.width - MARGIN, plan.height - MARGIN
+    left, right, top = MARGIN, plan.width - MARGIN, plan.top
     labels = spec.labels
     blanks_ = tuple(zip((labels.date, labels.place), BLANK_LINES, strict=True))
     blanks = sum(line + 4 + measure(label, BLANK_SIZE, False) + 16 for label, line in blanks_)
@@ -289,7 +301,9 @@ def _footnote(plan: _Page, spec: SheetSpec, measure: Measure) -> None:
         won, reached = (measure(words, FOOT_SIZE, False) for words in (labels.won, spec.boxed))
         legend = 4 + KEY_WIDTH + 3 + won + 10 + KEY_WIDTH + 3 + reached
         room -= legend + 12
-    reminder = wrap(spec.reminder, room, FOOT_SIZE, MIN_FOOTNOTE, measure, lines=FOOT_LINES)
+    reminder = wrap(spec.reminder, room, FOOT_SIZE, MIN_TEXT, measure, lines=FOOT_LINES)
+    if reminder.cut:  # a reminder too long for two lines takes a third rather than shrink
+        reminder = wrap(spec.reminder, room, FOOT_SIZE, MIN_TEXT, measure, lines=FOOT_LINES + 1)
     plan.foot = [(line, reminder.size) for line in reminder.lines]
     if spec.legend:
         plan.keys.append(Box(right - legend + 4, 0, KEY_WIDTH, FOOT_LINE))
@@ -299,13 +313,25 @@ def _footnote(plan: _Page, spec: SheetSpec, measure: Measure) -> None:
 
 
 def _common_size(
-    texts: Sequence[str], room: float, size: float, most: int, bold: bool, measure: Measure
-) -> tuple[float, int, bool]:
-    """One size and line count for every text of a header row, and whether its words stay
-    whole: the fewest lines that keep them all at a comfortable size without breaking a word,
-    else the fewest lines at a comfortable size, else the lines that give the largest size."""
-    best: tuple[float, int, bool] | None = None
-    for whole_words in (True, False):
+    texts: Sequence[str],
+    room: float,
+    size: float,
+    most: int,
+    bold: bool,
+    measure: Measure,
+    lang: str,
+) -> tuple[float, int, Breaks] | None:
+    """One size and line count for every text of a header row, and where its words may break
+    (None if they do not fit on ``most`` lines even at 8 pt and broken anywhere).
+
+    A name is never broken while it fits whole: whole words at a comfortable size on the
+    fewest lines, else whole words at the largest size down to the 8 pt floor. Only a word
+    too long for the column even at 8 pt breaks: between syllables if it can (by ``lang``'s
+    patterns), else into even pieces; at a comfortable size if it can, else the largest.
+    """
+    breaks: Breaks
+    for breaks in ("words", "syllables", "anywhere"):
+        best: tuple[float, int, Breaks] | None = None
         for count in range(1, most + 1):
             fitted = [
                 wrap(
@@ -316,7 +342,8 @@ def _common_size(
                     measure,
                     bold=bold,
                     lines=count,
-                    whole_words=whole_words,
+                    breaks=breaks,
+                    lang=lang,
                 )
                 for text in texts
             ]
@@ -324,10 +351,12 @@ def _common_size(
                 continue
             common = min(item.size for item in fitted)
             if common >= NAME_COMFORT:
-                return common, count, whole_words
+                return common, count, breaks
             if best is None or common > best[0]:
-                best = (common, count, whole_words)
-    return best if best is not None else (MIN_TEXT, most, False)
+                best = (common, count, breaks)
+        if best is not None:
+            return best
+    return None
 
 
 def _heads(
@@ -336,7 +365,7 @@ def _heads(
     top: float,
     measure: Measure,
     lines: int = NAME_LINES,
-) -> tuple[float, list[list[Text]], list[Rule]]:
+) -> tuple[float, list[list[Text]], list[Rule], bool]:
     """The height of the name row, each column's words (placed at x = 0) and any write-in
     rules; ``columns`` is a side's column width and where each starts (``side_columns``)."""
     side_width = columns[0]
@@ -345,9 +374,15 @@ def _heads(
     if len(named) < len(spec.headings):
         return _blank_heads(spec, columns, top)
     most = min(lines, TEAM_NAME_LINES) if spec.partnership else lines
-    size, count, whole = _common_size([h.name for h in named], room, NAME_SIZE, most, True, measure)
+    said = [h.name for h in named]
+    common = _common_size(said, room, NAME_SIZE, most, True, measure, spec.lang)
+    if common is None:  # a name too long for its lines however broken: a line more, then cut
+        common = _common_size(said, room, NAME_SIZE, most + 1, True, measure, spec.lang)
+    size, count, breaks = common or (MIN_TEXT, most + 1, "anywhere")
     names = [
-        wrap(h.name, room, size, size, measure, bold=True, lines=count, whole_words=whole)
+        wrap(
+            h.name, room, size, size, measure, bold=True, lines=count, breaks=breaks, lang=spec.lang
+        )
         for h in named
     ]
     partners = _partners(named, room, size, measure) if spec.partnership else []
@@ -379,7 +414,7 @@ def _heads(
                 )
             ]
         heads.append(texts)
-    return row, heads, []
+    return row, heads, [], any(name.cut for name in names)
 
 
 def _partners(named: Sequence[Heading], room: float, size: float, measure: Measure) -> list[Fitted]:
@@ -404,7 +439,7 @@ def _partners(named: Sequence[Heading], room: float, size: float, measure: Measu
 
 def _blank_heads(
     spec: SheetSpec, columns: tuple[float, tuple[float, ...]], top: float
-) -> tuple[float, list[list[Text]], list[Rule]]:
+) -> tuple[float, list[list[Text]], list[Rule], bool]:
     """Captions to write by; a team's column has a line for each partner's name."""
     side_width, starts = columns
     row = BLANK_TEAM_ROW if spec.partnership else NAME_ROW
@@ -421,7 +456,7 @@ def _blank_heads(
             rules.append(Rule(centre + 8, line, x + side_width - 2 * PADDING, line, 0.5))
             texts.append(Text("+", side_width / 2, line, 10, False, "center"))
         heads.append(texts)
-    return row, heads, rules
+    return row, heads, rules, False
 
 
 def spread(games: int, first: int) -> list[int]:
@@ -445,33 +480,60 @@ def layout_sheet(
 ) -> list[Layout]:
     """Lay out ``games`` game rows over as many landscape pages as they need, evenly.
 
-    With ``whole_pages`` every page is filled with rows, so a table can go on
-    writing games by hand after the last one recorded. Every page after the first
-    opens with a row for the totals brought forward; all pages share one row height.
+    With ``whole_pages`` (a series still open) every page is filled with rows and the last
+    leaves at least OPEN_ROWS after the games, so the table can go on writing games by hand.
+    Every page after the first opens with a row for the totals brought forward, every page
+    before the last ends with a row carrying them forward; all pages share one row height.
     """
-    for tight in range(4):
-        plan = _plan(page, spec, measure, tight)
+    # The header gives way until HEADER_GAMES rows fit, but never so far that a name is cut.
+    plan = _plan(page, spec, measure)
+    for tight in range(1, 4):
         if plan.room >= HEADER_GAMES * MIN_ROW:
             break
+        tighter = _plan(page, spec, measure, tight)
+        if not tighter.cut or plan.cut:
+            plan = tighter
     most = max(2, int(plan.room // MIN_ROW))  # game rows on a first page; later ones hold one fewer
-    counts = spread(max(games, 1), most)
-    if whole_pages:  # whole pages of rows, 0.4 in tall unless the games need them smaller
-        pages = len(counts)
-        needed = -(-(max(games, 1) + pages - 1) // pages)
-        first_rows = max(needed, min(most, int(plan.room // WRITING_ROW)))
-        counts = [first_rows] + [first_rows - 1] * (pages - 1)
-        row = plan.room / first_rows
-    else:
-        bodies = [count + (1 if index else 0) for index, count in enumerate(counts)]
-        row = min(MAX_ROW, plan.room / max(bodies))
+    counts, row = (
+        _open_rows(games, most, int(plan.room // WRITING_ROW), plan.room)
+        if whole_pages
+        else _rows(games, most, plan.room)
+    )
+    plans = {0.0: plan}
     layouts: list[Layout] = []
     first = 1
     for index, count in enumerate(counts):
+        # Rows that leave room over (at their tallest, or a row fewer than the next page's)
+        # move the sheet down to the middle of the page.
+        drop = round(max(0.0, plan.room - (count + (1 if index else 0)) * row) / 2, 2)
+        if drop not in plans:
+            plans[drop] = _plan(page, spec, measure, plan.tight, drop=drop)
         numbers = tuple(range(first, first + count))
         sheet = (index + 1, len(counts)) if len(counts) > 1 else None
-        layouts.append(_layout_page(plan, spec, numbers, index > 0, row, sheet))
+        last = index == len(counts) - 1
+        layouts.append(_layout_page(plans[drop], spec, numbers, index > 0, row, sheet, last))
         first += count
     return layouts
+
+
+def _rows(games: int, most: int, room: float) -> tuple[list[int], float]:
+    """The game rows on each page and their height, for ``games`` games and no more: the
+    fewest pages, evenly, rows as tall as fill them up to MAX_ROW."""
+    counts = spread(max(games, 1), most)
+    bodies = [count + (1 if index else 0) for index, count in enumerate(counts)]
+    return counts, min(MAX_ROW, room / max(bodies))
+
+
+def _open_rows(games: int, most: int, writing: int, room: float) -> tuple[list[int], float]:
+    """The game rows on each page and their height for a series still open: whole pages of
+    rows, the fewest that hold the ``games`` and OPEN_ROWS more, each row WRITING_ROW tall
+    (``writing`` to a page) unless the rows need to be smaller (``most`` to a page at the
+    least height)."""
+    wanted = games + OPEN_ROWS
+    pages = 1 if wanted <= most else 1 + -(-(wanted - most) // (most - 1))
+    needed = -(-(wanted + pages - 1) // pages)  # rows on a first page, later ones one fewer
+    first_rows = max(needed, min(most, writing))
+    return [first_rows] + [first_rows - 1] * (pages - 1), room / first_rows
 
 
 def _layout_page(
@@ -481,9 +543,11 @@ def _layout_page(
     forward: bool,
     row: float,
     sheet: tuple[int, int] | None = None,
+    last: bool = True,
 ) -> Layout:
     """One page of ``games`` (their numbers), after a brought-forward row if ``forward``;
     ``sheet`` (this page's number and the count) is set in the corner over the game numbers.
+    A page before the ``last`` ends in a row that carries the totals forward.
 
     Everything but the sheet's own words (title, goal, status and the sides' names) is
     the page's frame, worked out once for every page of its shape.
@@ -508,7 +572,7 @@ def _layout_page(
             foot=tuple(plan.foot),
             keys=tuple(plan.keys),
             key_texts=tuple(plan.key_texts),
-            total_size=plan.total_size,
+            carried="" if last else spec.carried,
         )
     )
     texts = list(plan.texts)

@@ -10,6 +10,7 @@ the sheet reads the same in black and white.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -22,7 +23,7 @@ from reportlab.pdfgen.canvas import Canvas
 from sheetgen import __version__, fonts
 from sheetgen.sheet.fitting import fit
 from sheetgen.sheet.layout import MIN_TEXT, Layout
-from sheetgen.sheet.shapes import Box, Grid, Rule, Text
+from sheetgen.sheet.shapes import MARKER_SIZE, Box, Grid, Rule, Text
 from sheetgen.sourcedate import source_date_epoch
 
 if TYPE_CHECKING:  # a blank sheet has no chart: the chart module loads with a filled one
@@ -33,9 +34,11 @@ rl_config.useA85 = 0
 
 Cell = tuple[int, int]  # (row on the page, column)
 VALUE_SIZE = 12.0
-MARKER_SIZE = 3.2
 RING_ASPECT = 1.8
 KAPPA = 0.5523  # control-point distance of a quarter circle drawn as one cubic Bézier
+
+# A straight apostrophe after a letter: in a word (game's) or ending one (players').
+APOSTROPHE = re.compile(r"(?<=\w)'")
 
 
 class PageValues(NamedTuple):
@@ -222,14 +225,16 @@ class Painter:
         """The font that prints ``text``, the operator that moves to where it starts, and
         its string in each font subset it uses (the first time, its characters get their
         codes in this document's subsets)."""
-        name = self.typeface.font_for(text.text, text.bold)
+        # An apostrophe is set as a typesetter sets it (game’s, players’), as in the booklet.
+        shown = APOSTROPHE.sub("\N{RIGHT SINGLE QUOTATION MARK}", text.text)
+        name = self.typeface.font_for(shown, text.bold)
         x = text.x
         if text.align != "left":
-            width = self.typeface.string_width(text.text, text.size, text.bold)
+            width = self.typeface.string_width(shown, text.size, text.bold)
             x -= width / 2 if text.align == "center" else width
         parts = tuple(
             (subset, f"({escapePDF(chunk)}) Tj")
-            for subset, chunk in getFont(name).splitString(text.text, self.canvas._doc)
+            for subset, chunk in getFont(name).splitString(shown, self.canvas._doc)
         )
         return name, f"1 0 0 1 {fp_str(x, text.y)} Tm", parts
 

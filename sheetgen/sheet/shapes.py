@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Literal, NamedTuple
 
 Align = Literal["left", "center", "right"]
+MARKER_SIZE = 3.2  # half the width of a marker on a chart's line
 
 
 class Box(NamedTuple):
