@@ -1,5 +1,5 @@
-"""Exports of a scored series, from one registry of formats (JSON, CSV, Markdown), and
-the standings for a terminal.
+"""Exports of a scored series, from one registry of formats (JSON, CSV, Markdown and
+workbooks), and the standings for a terminal.
 
 Every number comes from ``scoring.score_series``; this module only arranges it. The
 command line reads the registry as it starts (for ``--format``'s choices), so the writers
@@ -8,34 +8,39 @@ that need the games' definitions import them when they write.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sheetgen.errors import ChoiceError
 from sheetgen.series.markdown import english, markdown_season_export, markdown_series
-from sheetgen.series.season import season_rows
+from sheetgen.series.season import player_rows, team_rows
 
 if TYPE_CHECKING:
     from sheetgen.game.language import Language
     from sheetgen.game.scoring import Game, SeriesResult
+    from sheetgen.series.csvfile import Dialect
+
+
+# A document of an export: text, or a workbook's bytes.
+Document = str | bytes
 
 
 @dataclass(frozen=True)
 class ExportFormat:
     """One export format: its name (the suffix of its files), what a document of it that
     sheetgen wrote holds near its start, and its writers for one series and for a season
-    (None for a format that holds one series only, with the reason in ``no_season``)."""
+    (None for a format that holds one series only, with the reason in ``no_season``).
+    A writer is given the series, the language and, for CSV, the dialect to write."""
 
     name: str
     signs: tuple[bytes, ...]
-    series: Callable[[SeriesResult, Language], str]
-    season: Callable[[Sequence[tuple[Path, SeriesResult]], Language], str] | None
+    series: Callable[[SeriesResult, Language, Dialect | None], Document]
+    season: Callable[[Sequence[tuple[Path, SeriesResult]], Language], Document] | None
     no_season: str = ""
+    binary: bool = False
 
     @property
     def suffix(self) -> str:
@@ -48,23 +53,47 @@ class ExportFormat:
         return any(sign in head for sign in self.signs)
 
 
-def json_series(result: SeriesResult, lang: Language) -> str:
+def json_series(result: SeriesResult, lang: Language, dialect: Dialect | None = None) -> str:
     """The series as the documented JSON object (numbers and names need no language)."""
     return json.dumps(json_data(result), indent=2, ensure_ascii=False) + "\n"
 
 
 def json_season(named: Sequence[tuple[Path, SeriesResult]], lang: Language) -> str:
-    """Several series, each with its file, and their season table, as one JSON object."""
+    """Several series, each with its file, and the season's players and teams, as one
+    JSON object."""
+    results = [result for _, result in named]
     data = {
         "series": [{"file": str(path), **json_data(result)} for path, result in named],
-        "season": [vars(row) for row in season_rows([result for _, result in named])],
+        "season": {
+            "players": [row.json() for row in player_rows(results)],
+            "teams": [row.json() for row in team_rows(results)],
+        },
     }
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def csv_series(result: SeriesResult, lang: Language) -> str:
-    """The series as a CSV series file with points and totals (see ``csv_text``)."""
-    return csv_text(result)
+def csv_series(result: SeriesResult, lang: Language, dialect: Dialect | None = None) -> str:
+    """The series as a CSV series file with points and totals, headed in ``lang`` and
+    written in ``dialect`` (see ``csvfile.export_text``)."""
+    from sheetgen.series.csvfile import export_text
+
+    return export_text(result, lang.code, dialect)
+
+
+def markdown_writer(result: SeriesResult, lang: Language, dialect: Dialect | None = None) -> str:
+    return markdown_series(result, lang)
+
+
+def xlsx_series(result: SeriesResult, lang: Language, dialect: Dialect | None = None) -> bytes:
+    from sheetgen.series.xlsxfile import series_xlsx
+
+    return series_xlsx(result, lang)
+
+
+def xlsx_season(named: Sequence[tuple[Path, SeriesResult]], lang: Language) -> bytes:
+    from sheetgen.series.xlsxfile import season_xlsx
+
+    return season_xlsx(named, lang)
 
 
 # Every export format, the first the default: the command line's --format, the check
@@ -75,14 +104,20 @@ EXPORTS = {
         ExportFormat("json", (b'"sides"',), json_series, json_season),
         ExportFormat(
             "csv",
-            (b",points,total ",),
+            tuple(
+                f"{delimiter}{word} ".encode()
+                for delimiter in (",", ";", "\t")
+                for word in ("total", "Summe", "Total")
+            ),
             csv_series,
             None,
             no_season="a CSV export holds one series (it reads back as a series file)",
         ),
         ExportFormat(
-            "md", (b"\n| Side | Total | Games won |",), markdown_series, markdown_season_export
+            "md", (b"\n## Standings\n", b"\n## Tabelle\n"), markdown_writer, markdown_season_export
         ),
+        # A workbook sheetgen wrote has its properties, naming sheetgen, first and unpacked.
+        ExportFormat("xlsx", (b">sheetgen</dc:creator>",), xlsx_series, xlsx_season, binary=True),
     )
 }
 EXPORT_FORMATS = tuple(EXPORTS)
@@ -99,16 +134,22 @@ def export_format(name: str) -> ExportFormat:
         ) from None
 
 
-def export_series(result: SeriesResult, fmt: str, lang: Language | None = None) -> str:
-    """The series in the export format ``fmt``, written in ``lang`` (English when None)."""
-    return export_format(fmt).series(result, lang or english())
+def export_series(
+    result: SeriesResult,
+    fmt: str,
+    lang: Language | None = None,
+    dialect: Dialect | None = None,
+) -> Document:
+    """The series in the export format ``fmt``, written in ``lang`` (English when None);
+    a CSV export in ``dialect`` (sheetgen's plain one when None)."""
+    return export_format(fmt).series(result, lang or english(), dialect)
 
 
 def export_season(
     named: Sequence[tuple[Path, SeriesResult]], fmt: str, lang: Language | None = None
-) -> str:
-    """Several series and their season table in ``fmt``, written in ``lang`` (English when
-    None); refused in a format that holds one series only."""
+) -> Document:
+    """Several series and their season's tables in ``fmt``, written in ``lang`` (English
+    when None); refused in a format that holds one series only."""
     export = export_format(fmt)
     if export.season is None:
         holding = " or ".join(name for name, other in EXPORTS.items() if other.season)
@@ -119,18 +160,16 @@ def export_season(
     return export.season(named, lang or english())
 
 
-SEASON_HEADINGS = ("Side", "Series", "Won", "Games", "Games won", "Points")
-
-
 def season_text(results: Sequence[SeriesResult]) -> str:
-    """The season table for a terminal."""
+    """The season's tables for a terminal: the players, then the teams (if any)."""
+    from sheetgen.series.words import season_intro, season_tables
+
     played = sum(len(result.games) for result in results)
-    rows = [SEASON_HEADINGS] + [
-        (r.side, *(str(n) for n in (r.series, r.series_won, r.games, r.games_won, r.points)))
-        for r in season_rows(results)
-    ]
     lines = [f"Season: {len(results)} series, {played} game{'s' if played != 1 else ''}"]
-    lines += _columns(rows)
+    lines += season_intro(results, english())[1:]
+    for title, rows in season_tables(results, english()):
+        shown = [["" if cell is None else str(cell) for cell in row] for row in rows]
+        lines += ["", f"{title}:", *_columns(shown)]
     return "\n".join(lines) + "\n"
 
 
@@ -181,55 +220,26 @@ def json_data(result: SeriesResult) -> dict[str, Any]:
     }
 
 
-# Cells a spreadsheet would take for a formula (OWASP's CSV injection advice).
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def spreadsheet_safe(text: str) -> str:
-    """A CSV text with every cell that a spreadsheet would run as a formula (``=cmd|...``)
-    opened by a single quote, which spreadsheets show as text. Plain numbers stay as they
-    are. The series reader takes that one quote off again (see csvfile.unescape_cell)."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    for row in csv.reader(io.StringIO(text)):
-        writer.writerow([_safe_cell(cell) for cell in row])
-    return out.getvalue()
-
-
-def _safe_cell(cell: str) -> str:
-    if cell.startswith(FORMULA_STARTS) and not cell.lstrip("-").isdigit():
-        return "'" + cell
-    return cell
-
-
-def csv_text(result: SeriesResult) -> str:
-    """The series as a CSV series file that also shows each game's points and totals.
-
-    Settings rows (title, target, teams...) come first, then a row per game: its
-    number, winner, the cards left in every player's stock pile, the points and
-    every side's running total. ``sheetgen`` reads it back as the same series.
-    """
-    # Imported when a CSV is written: the series' settings rows need the games' definitions.
-    from sheetgen.series.csvfile import csv_settings_rows
-
-    series = result.series
-    players, sides = series.table.players, series.table.sides
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerows(csv_settings_rows(series))
-    writer.writerow(["game", "winner", *players, "points", *(f"total {side}" for side in sides)])
-    for game in result.games:
-        left = [game.left.get(player, 0) for player in players]
-        writer.writerow(
-            [game.number, game.winner, *left, game.points, *(game.totals[s] for s in sides)]
-        )
-    return out.getvalue()
-
-
 def game_text(number: int, game: Game) -> str:
     """One game in a line: ``game 3: Ann went out; left Bob 7, Cy 12``."""
     left = ", ".join(f"{name} {count}" for name, count in game.left.items())
     return f"game {number}: {game.winner} went out; left {left or 'nothing'}"
+
+
+def _level(result: SeriesResult, label: Mapping[str, str]) -> str:
+    """Who shares the lead, and on what: "Ann and Bob are level on 45 points."."""
+    rules = result.series.scoring
+    totals = [row.total for row in result.standings]
+    best = min(totals) if rules.cards_left else max(totals)
+    level = [label[row.side] for row in result.standings if row.total == best]
+    names = ", ".join(level[:-1]) + f" and {level[-1]}"
+    if rules.cards_left:
+        left = result.games_left
+        return (
+            f"{names} are level on {best} {'card' if best == 1 else 'cards'} left, "
+            f"with {left} {'game' if left == 1 else 'games'} to play."
+        )
+    return f"{names} are level on {best} {'point' if best == 1 else 'points'}."
 
 
 def standings_text(result: SeriesResult) -> str:
@@ -265,7 +275,7 @@ def standings_text(result: SeriesResult) -> str:
         leader = next(row for row in result.standings if row.side == result.leader)
         lines.append(f"{label[leader.side]} leads and needs {leader.needed} more points.")
     elif result.games:
-        lines.append("The lead is shared.")
+        lines.append(_level(result, label))
     else:
         lines.append("No games recorded yet.")
     return "\n".join(lines) + "\n"

@@ -13,8 +13,9 @@ from typing import NamedTuple
 
 from sheetgen.errors import OutputError, SeriesFileError, SheetgenError
 from sheetgen.game.scoring import Series
-from sheetgen.series.csvfile import has_worked_columns
-from sheetgen.series.file import FORMATS, load_series, read_text, series_format
+from sheetgen.series.file import FORMATS, load_series, read_bytes, series_format
+from sheetgen.series.grid import Grid
+from sheetgen.series.schema import BOM
 
 
 def series_paths(inputs: Iterable[Path]) -> list[Path]:
@@ -30,7 +31,7 @@ def series_paths(inputs: Iterable[Path]) -> list[Path]:
             )
             if not found:
                 raise SeriesFileError(
-                    f"{item}: the folder holds no series files (.yaml, .yml, .json or .csv)"
+                    f"{item}: the folder holds no series files (.yaml, .yml, .json, .csv or .xlsx)"
                 )
             paths.extend(found)
         else:
@@ -39,10 +40,12 @@ def series_paths(inputs: Iterable[Path]) -> list[Path]:
 
 
 class SeriesFiles(NamedTuple):
-    """The series files a command reads, each series once, and the files it left out."""
+    """The series files a command reads, each series once, the files it left out, and
+    what else a reader should know of a file (a column of its own that is not read)."""
 
     paths: list[Path]
     left_out: list[tuple[Path, str]]
+    remarks: tuple[tuple[Path, str], ...] = ()
 
     @property
     def read(self) -> list[Path]:
@@ -51,19 +54,22 @@ class SeriesFiles(NamedTuple):
 
     @property
     def notes(self) -> list[str]:
-        """One line per file left out, saying why."""
-        return [f"{path}: {why}" for path, why in self.left_out]
+        """One line per file left out, saying why, and per remark."""
+        return [f"{path}: {why}" for path, why in [*self.left_out, *self.remarks]]
 
 
 def distinct_series(inputs: Iterable[Path]) -> SeriesFiles:
     """The series files named or found in named folders, each series read once.
 
     A file named twice (``a.yaml ./a.yaml``, a folder and a file in it, two links to
-    one file) is read once; a CSV export beside the series it was exported from (its
+    one file) is read once; an export (CSV or workbook) beside the series it was exported from (its
     games are that series' games, or the first of them) is left out, so a season
     counts those games once. Files that cannot be read are kept: reading them reports
-    what is wrong.
+    what is wrong. A season's workbook sheetgen exported, found in a folder, is left out
+    too (named, it is read, and refused for holding several series).
     """
+    inputs = list(inputs)
+    named = {item for item in inputs if not item.is_dir()}
     paths: list[Path] = []
     left_out: list[tuple[Path, str]] = []
     seen: dict[tuple[int, int], Path] = {}
@@ -80,19 +86,76 @@ def distinct_series(inputs: Iterable[Path]) -> SeriesFiles:
         else:
             seen[key] = path
             paths.append(path)
+    seasons = {path: SEASON_NOTE for path in paths if _is_season(path) and path not in named}
+    left_out += seasons.items()
+    paths = [path for path in paths if path not in seasons]
     exports = _exports_beside_their_series(paths)
     left_out += exports.items()
-    return SeriesFiles([path for path in paths if path not in exports], left_out)
+    kept = [path for path in paths if path not in exports]
+    return SeriesFiles(
+        kept, left_out, tuple((path, note) for path in kept for note in own_columns(path))
+    )
+
+
+SEASON_NOTE = "a season's workbook that sheetgen exported; left out, as its series are files"
+
+
+def _is_season(path: Path) -> bool:
+    """Whether ``path`` is a season's workbook sheetgen wrote (several games sheets)."""
+    from sheetgen.series.xlsxfile import is_season
+
+    if series_format(path) != "xlsx":
+        return False
+    try:
+        with path.open("rb") as handle:
+            return is_season(handle.read(4096))
+    except OSError:
+        return False
+
+
+def _grid(path: Path, games: bool) -> Grid | None:
+    """The games sheet of a CSV file or a workbook (None for other formats, or if it cannot
+    be read: reading it for the command says why)."""
+    fmt = series_format(path)
+    if fmt not in ("csv", "xlsx"):
+        return None
+    try:
+        data = read_bytes(path)
+        if fmt == "xlsx":
+            from sheetgen.series.xlsxfile import read_xlsx
+
+            return read_xlsx(data, path, games=games)
+        from sheetgen.series.csvfile import read_csv
+
+        return read_csv(data.decode("utf-8").removeprefix(BOM), path, games=games)
+    except (SheetgenError, UnicodeDecodeError, csv.Error):
+        return None
+
+
+def own_columns(path: Path) -> list[str]:
+    """A note for a games sheet with columns of the club's own (notes, a date): sheetgen
+    leaves them as they are and does not read them. None for a file that does not read."""
+    heading = _grid(path, games=False)  # the heading row tells whether there may be any
+    if heading is None or not (heading.layout.own or heading.layout.tentative):
+        return []
+    grid = _grid(path, games=True)  # a column headed Notes may yet be a player's
+    if grid is None or not grid.own_columns:
+        return []
+    try:
+        load_series(path)
+    except SheetgenError:
+        return []  # what is wrong is said when the file is read for the command
+    columns = grid.own_columns
+    if len(columns) == 1:
+        return [f"sheetgen does not read {columns[0]}; it is left as it is"]
+    listed = ", ".join(columns[:-1]) + f" and {columns[-1]}"
+    return [f"sheetgen does not read {listed}; they are left as they are"]
 
 
 def _is_export(path: Path) -> bool:
-    """Whether ``path`` is a CSV export (a series with points and totals columns)."""
-    if series_format(path) != "csv":
-        return False
-    try:
-        return has_worked_columns(read_text(path))
-    except (csv.Error, SeriesFileError):
-        return False
+    """Whether ``path`` is an export: a games sheet with points and totals columns."""
+    grid = _grid(path, games=False)
+    return grid is not None and grid.layout.worked
 
 
 def _exports_beside_their_series(paths: list[Path]) -> dict[Path, str]:
@@ -135,19 +198,22 @@ def _holds(series: Series, exported: Series) -> bool:
     return count <= len(series.games) and replace(series, games=series.games[:count]) == exported
 
 
-def refuse_replacing_series(path: Path, text: str, exported: Series | None) -> None:
+def refuse_replacing_series(path: Path, text: str | bytes, exported: Series | None) -> None:
     """Refuse to write an export over a series file (one the reader takes as a series)
     unless nothing of it would be lost: the file already holds exactly ``text``, or it is
-    a CSV series that ``exported`` holds game for game (an earlier CSV export of it, which
-    ``text``, a CSV export that reads back as a series, replaces with all its games)."""
+    a CSV series or a workbook that ``exported`` holds game for game (an earlier export of
+    it, which ``text``, an export that reads back as a series, replaces with all its
+    games)."""
+    data = text.encode("utf-8") if isinstance(text, str) else text
     with contextlib.suppress(OSError):
-        if not stat.S_ISREG(path.stat().st_mode) or path.read_bytes() == text.encode("utf-8"):
+        if not stat.S_ISREG(path.stat().st_mode) or path.read_bytes() == data:
             return
     try:
         there = load_series(path)
     except SheetgenError:
         return  # not a series: the destination check decided whether it may be replaced
-    if series_format(path) == "csv" and exported is not None and _holds(exported, there):
+    sheets = ("csv", "xlsx")
+    if series_format(path) in sheets and exported is not None and _holds(exported, there):
         return
     played = len(there.games)
     raise OutputError(

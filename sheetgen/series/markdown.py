@@ -1,13 +1,27 @@
-"""The Markdown export of a scored series (the standings and every game, as two tables)
-and of a season (its table, then every series)."""
+"""The Markdown export of a scored series (how it is won and where it stands, in whole
+sentences; the standings; every game) and of a season (its players' and teams' tables,
+then every series).
+
+The games table is laid out as the CSV export and the workbook are: under a player's own
+name, the cards left in that player's stock pile; then the game's points and every side's
+running total, each headed as such.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sheetgen.series.season import SeasonRow, season_rows
+from sheetgen.series.words import (
+    outcome_sentence,
+    played_sentence,
+    say,
+    season_intro,
+    season_tables,
+    standings_rows,
+    status_sentence,
+)
 
 if TYPE_CHECKING:
     from sheetgen.game.language import Language
@@ -22,8 +36,22 @@ def _cell(text: object) -> str:
     return "".join("\\" + char if char in MARKUP else char for char in flat)
 
 
-def _row(cells: list[str]) -> str:
+def _row(cells: Sequence[str]) -> str:
     return "| " + " | ".join(cells) + " |"
+
+
+def _table(rows: Sequence[Sequence[str | int | None]], number: Callable[[int], str]) -> list[str]:
+    """A Markdown table: the first row its heading, columns of numbers aligned right."""
+    heading, body = rows[0], rows[1:]
+    numeric = [
+        bool(body) and all(isinstance(row[i], int) for row in body) for i in range(len(heading))
+    ]
+    lines = [_row([_cell(cell) for cell in heading])]
+    lines.append("|" + "|".join(" ---: " if right else " --- " for right in numeric) + "|")
+    for row in body:
+        shown = [number(c) if isinstance(c, int) else _cell("" if c is None else c) for c in row]
+        lines.append(_row(shown))
+    return lines
 
 
 def english() -> Language:
@@ -43,82 +71,56 @@ def markdown_series(result: SeriesResult, lang: Language) -> str:
 def markdown_export(
     result: SeriesResult, source: str | None = None, lang: Language | None = None
 ) -> str:
-    """The series as Markdown in ``lang`` (English when None): heading, outcome, standings
-    table and game-by-game table; ``source`` (the series file) is named in the heading."""
+    """The series as Markdown in ``lang`` (English when None): heading, how it is won and
+    where it stands, the standings and the games; ``source`` (the series file) is named in
+    the heading."""
     from sheetgen.game.scoring import game_of
-    from sheetgen.game.wording import outcome, series_name
+    from sheetgen.game.wording import series_name
+    from sheetgen.series.csvfile import game_rows, heading_row
 
     lang = lang or english()
-    _, number = lang._, lang.number
-
     series = result.series
-    table = series.table
-    rules = series.scoring
-    label = {side: table.side_label(side) for side in table.sides}
     heading = _cell(series.title or series_name(game_of(series), lang))
     lines = [f"# {heading} ({_cell(source)})" if source else f"# {heading}", ""]
-    played = len(result.games)
-    games = lang.ngettext("{count} game played", "{count} games played", played).format(
-        count=played
-    )
-    way = outcome(rules, lang)
-    lines.append(f"{way[0].upper()}{way[1:]}; {games}.")
-    if result.winner is not None:
-        said = _("**{winner}** won the series in game {game}.").format(
-            winner=_cell(label[result.winner]), game=result.won_in_game
-        )
-    elif result.leader is not None:
-        said = _("No winner yet; **{leader}** leads.").format(leader=_cell(label[result.leader]))
-    else:
-        said = _("No winner yet; nobody leads.")
-    lines += [said, "", "## " + _("Standings"), ""]
-    if rules.cards_left:
-        lines.append(_row([_("Side"), _("Cards left"), _("Games won"), _("Games to play")]))
-    else:
-        still = _("Still needed to {target}").format(target=number(rules.target))
-        lines.append(_row([_("Side"), _("Total"), _("Games won"), still]))
-    lines.append("| --- | ---: | ---: | ---: |")
-    for row in result.standings:
+    sentences = [
+        outcome_sentence(result, lang),
+        played_sentence(result, lang),
+        status_sentence(result, lang, shown=lambda name: f"**{_cell(name)}**"),
+    ]
+    lines += [" ".join(sentence for sentence in sentences if sentence), ""]
+    lines += ["## " + say(lang, "Standings"), ""]
+    lines += _table(standings_rows(result, lang), lang.number)
+    if result.games:
+        stock = lang.words(game_of(series)).stock
+        lines += ["", "## " + say(lang, "Games"), ""]
         lines.append(
-            _row(
-                [
-                    _cell(label[row.side]),
-                    *(number(n) for n in (row.total, row.games_won, row.needed)),
-                ]
+            say(
+                lang,
+                "Under each player's name is the number of cards left in their {stock} after "
+                "the game; the total columns show the running totals after it.",
+                stock=stock,
             )
         )
-    lines += ["", "## " + _("Games"), ""]
-    scored = _("Cards left") if rules.cards_left else _("Points")
-    lines.append(_row([_("Game"), _("Winner"), scored, *(_cell(side) for side in table.sides)]))
-    lines.append("| ---: | --- | ---: |" + " ---: |" * len(table.sides))
-    for game in result.games:
-        totals = [number(game.totals[side]) for side in table.sides]
-        points = sum(game.scores.values()) if rules.cards_left else game.points
-        lines.append(_row([str(game.number), _cell(game.winner), number(points), *totals]))
-    if not result.games:
-        lines.append(_row(["", _("no games recorded"), "", *([""] * len(table.sides))]))
+        lines.append("")
+        header = heading_row(series, lang.code, "xlsx")
+        lines += _table([header, *game_rows(result)], lang.number)
     return "\n".join(lines) + "\n"
 
 
-def markdown_season(rows: Sequence[SeasonRow], lang: Language | None = None) -> str:
-    """The season table in Markdown, in ``lang`` (English when None): every side's series,
-    games and points added up."""
+def markdown_season(results: Sequence[SeriesResult], lang: Language | None = None) -> str:
+    """The season in Markdown, in ``lang`` (English when None): what it holds, then the
+    players' table and the teams' (if a series had teams)."""
     lang = lang or english()
-    _ = lang._
-    lines = ["# " + _("Season"), ""]
-    heads = [_("Side"), _("Series"), _("Series won"), _("Games"), _("Games won"), _("Points")]
-    lines.append(_row(heads))
-    lines.append("| --- | ---: | ---: | ---: | ---: | ---: |")
-    for row in rows:
-        numbers = (row.series, row.series_won, row.games, row.games_won, row.points)
-        lines.append(_row([_cell(row.side), *(lang.number(n) for n in numbers)]))
+    lines = ["# " + say(lang, "Season"), "", " ".join(season_intro(results, lang))]
+    for title, rows in season_tables(results, lang):
+        lines += ["", "## " + title, "", *_table(rows, lang.number)]
     return "\n".join(lines) + "\n"
 
 
 def markdown_season_export(named: Sequence[tuple[Path, SeriesResult]], lang: Language) -> str:
-    """Several series as Markdown in ``lang``: the season table, then every series under a
-    heading naming its file."""
-    parts = [markdown_season(season_rows([result for _, result in named]), lang)]
+    """Several series as Markdown in ``lang``: the season's tables, then every series under
+    a heading naming its file."""
+    parts = [markdown_season([result for _, result in named], lang)]
     for path, result in named:  # each series' headings one level below the season's
         lines = markdown_export(result, str(path), lang).split("\n")
         parts.append("\n".join("#" + line if line.startswith("#") else line for line in lines))

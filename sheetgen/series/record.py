@@ -15,8 +15,7 @@ from sheetgen.game.names import find_name
 from sheetgen.game.scoring import Game, Series, SeriesResult, score_series
 from sheetgen.lock import hold_lock
 from sheetgen.series import csvfile, jsonfile, yamlfile
-from sheetgen.series.export import csv_text
-from sheetgen.series.file import parse_series, read_text, series_format
+from sheetgen.series.file import parse_series, read_text, refuse_workbook, series_format
 from sheetgen.series.schema import BOM
 
 LOCK_TIMEOUT = 30.0
@@ -32,7 +31,7 @@ def record_game(path: Path, game: Game, waiting: Callable[[], None] | None = Non
     def append(text: str, series: Series) -> tuple[str, Series]:
         added = settled_game(series, game)
         updated = replace(series, games=(*series.games, added))
-        return _append_game(text, series_format(path), updated, added), updated
+        return _append_game(text, path, updated, added), updated
 
     return _edit_series(path, append, waiting)[1]
 
@@ -126,7 +125,7 @@ def _edit_series(
     writer holds the lock, before waiting up to LOCK_TIMEOUT seconds for it; a lock
     held longer, or a link or anything but a plain file in the lock's place, is refused.
     """
-    series_format(path)
+    refuse_workbook(path, "change")
     check_replaceable(path)  # before the lock, which would leave its file behind
     try:
         # The real file's lock, so that two links to one series still wait for each other.
@@ -146,9 +145,6 @@ def _edit_series(
                 raise SeriesFileError(
                     exc.problem, file=path, game=exc.game, field=exc.field
                 ) from None
-            if series_format(path) == "csv" and csvfile.has_worked_columns(text):
-                newline = "\r\n" if "\r\n" in text else "\n"
-                new_text = csv_text(result).replace("\n", newline)
             new_text = bom + new_text
             if parse_series(new_text, path) != updated:
                 raise SeriesFileError(
@@ -199,29 +195,21 @@ def _rewrite_game(text: str, path: Path, series: Series, index: int) -> str:
     game = series.games[index] if index < len(series.games) else None
     if fmt == "json":
         return jsonfile.rewrite_game(text, game, index)
+    if fmt == "csv":
+        return csvfile.rewrite_game(text, series, index, path)
     lines = text.splitlines(keepends=True)
     newline = "\r\n" if "\r\n" in text else "\n"
     if lines and not lines[-1].endswith("\n"):
         lines[-1] += newline  # every line ends alike while they are moved; see the end
-    if fmt == "csv":
-        start, end = csvfile.row_lines(lines, index)
-        if game is None:
-            edited = lines[:start] + lines[end:]
-        else:
-            row = csvfile.game_row(series, game, index + 1, newline)
-            edited = [*lines[:start], row, *lines[end:]]
+    start, end, indent, comments = yamlfile.game_lines_at(text, path, index)
+    if game is None:
+        # Blank lines that set the game apart go with it: the file ends as it did.
+        while start > 0 and not lines[start - 1].strip():
+            start -= 1
+        edited = lines[:start] + lines[end:]
     else:
-        start, end, indent, comments = yamlfile.game_lines_at(text, path, index)
-        if game is None:
-            # Blank lines that set the game apart go with it: the file ends as it did.
-            while start > 0 and not lines[start - 1].strip():
-                start -= 1
-            edited = lines[:start] + lines[end:]
-        else:
-            kept = yamlfile.keep_comments(
-                lines[start:end], comments, yamlfile.game_lines(game, indent)
-            )
-            edited = [*lines[:start], *kept, *lines[end:]]
+        kept = yamlfile.keep_comments(lines[start:end], comments, yamlfile.game_lines(game, indent))
+        edited = [*lines[:start], *kept, *lines[end:]]
     result = "".join(edited)
     # The file ends with a line break exactly when it did before.
     if not text.endswith("\n") and result.endswith(newline):
@@ -229,9 +217,10 @@ def _rewrite_game(text: str, path: Path, series: Series, index: int) -> str:
     return result
 
 
-def _append_game(text: str, fmt: str, series: Series, game: Game) -> str:
+def _append_game(text: str, path: Path, series: Series, game: Game) -> str:
+    fmt = series_format(path)
     if fmt == "csv":
-        return csvfile.append_game(text, series, game)
+        return csvfile.append_game(text, series, path)
     if fmt == "json":
         return jsonfile.append_game(text, game)
     return yamlfile.append_game(text, game)

@@ -1,11 +1,14 @@
-"""The one schema of a series file: every format's reader hands its plain data here, so a
-wrong-typed field gets the same one-line message (file, game, field) in YAML, JSON or CSV."""
+"""The one schema of a series file: every format's reader (YAML, JSON, CSV, a workbook's
+games sheet) hands its plain data here, and every field is checked against one table of
+types (``FIELDS``, ``GAME_FIELDS``) before anything uses it, then against the rules of the
+game; a wrong field gets the same one-line message (file, game, field, what was expected)
+whatever the format."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from sheetgen.errors import RuleError, SeriesFileError, SheetgenError
 from sheetgen.game.definition import DEFAULT_GAME, GameDef, load_game
@@ -53,20 +56,78 @@ def too_deep(path: Path) -> SeriesFileError:
     )
 
 
+class Field(NamedTuple):
+    """One field of a series file: whether a value is of its type, and what the message
+    says when it is not (the value given fills ``{value}``)."""
+
+    fits: Callable[[Any], bool]
+    expected: str
+
+
+def _whole(value: Any) -> bool:
+    """A whole number, or text (whose digits ``whole_number`` then reads)."""
+    return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+
+
+def _teams_type(value: Any) -> bool:
+    return isinstance(value, dict) and all(isinstance(m, list) for m in value.values())
+
+
+NUMBER = "{value!r} is not a whole number"
+# Every field of every format, each checked here before anything uses it: a YAML, JSON,
+# CSV or workbook series that gives a field of the wrong type is refused by this table,
+# with the file, the field and what it should hold in one line.
+FIELDS = {
+    "game": Field(lambda v: isinstance(v, str), "{value!r} is not the name of a game"),
+    "title": Field(lambda v: isinstance(v, str), "{value!r} is not text"),
+    "scoring": Field(
+        lambda v: isinstance(v, str), "{value!r} is not a way of scoring; give winner or cards-left"
+    ),
+    "target": Field(_whole, NUMBER),
+    "games_to_play": Field(_whole, NUMBER),
+    "stock": Field(_whole, NUMBER),
+    "bonus": Field(_whole, NUMBER),
+    "per_card": Field(_whole, NUMBER),
+    "players": Field(
+        lambda v: isinstance(v, list), "give the list of players, for example [Ann, Bob, Cy]"
+    ),
+    "teams": Field(_teams_type, "give each team's two partners, for example Red: [Ann, Cy]"),
+    "games": Field(
+        lambda v: isinstance(v, list), "give a list of games, each with winner and left"
+    ),
+}
+GAME_FIELDS = {
+    "winner": Field(
+        lambda v: isinstance(v, str) and bool(v), "name the player or team who went out"
+    ),
+    "left": Field(
+        lambda v: isinstance(v, dict),
+        "give the cards left per player, for example {{Bob: 7, Cy: 12}}",
+    ),
+}
+
+
+def _typed(data: Mapping[str, Any], fields: Mapping[str, Field], required: Sequence[str]) -> None:
+    """Refuse a field of the wrong type (a field left empty is not given)."""
+    for key, field in fields.items():
+        value = data.get(key)
+        if (value is None and key not in required) or field.fits(value):
+            continue
+        raise RuleError(field.expected.format(value=value), field=key)
+
+
 def scored(data: Any, path: Path) -> SeriesResult:
     """The checked series ``data`` holds, scored (scoring is the last of its checks)."""
     if not isinstance(data, dict):
         raise SeriesFileError("the file must hold a mapping with players and games", file=path)
     try:
         _no_unknown_keys(data, SERIES_KEYS, "a series")
+        _typed(data, FIELDS, ("players",))
         game = _game(data.get("game"))
-        players = data.get("players")
-        if not isinstance(players, list):
-            raise RuleError("give the list of players, for example [Ann, Bob, Cy]", field="players")
         table = make_table(
-            players,
+            data["players"],
             stock=_optional_whole(data.get("stock"), "stock"),
-            teams=_teams(data.get("teams")),
+            teams=data.get("teams"),
             game=game,
         )
         rules = _scoring(data, game)
@@ -87,12 +148,8 @@ def scored(data: Any, path: Path) -> SeriesResult:
         raise SeriesFileError(exc.problem, file=path, game=exc.game, field=exc.field) from None
 
 
-def _game(value: Any) -> GameDef:
-    if value is None:
-        return load_game(DEFAULT_GAME)
-    if not isinstance(value, str):
-        raise RuleError(f"{value!r} is not the name of a game", field="game")
-    return load_game(value)
+def _game(value: str | None) -> GameDef:
+    return load_game(DEFAULT_GAME if value is None else value)
 
 
 def _scoring(data: Mapping[str, Any], game: GameDef) -> ScoringRules:
@@ -111,23 +168,18 @@ def _no_unknown_keys(data: Mapping[str, Any], known: Sequence[str], what: str) -
             raise RuleError(f"unknown key {key!r}; {what} has the keys {', '.join(known)}")
 
 
-def _teams(value: Any) -> dict[str, list[Any]] | None:
-    if value is None:
-        return None
-    if not isinstance(value, dict) or not all(isinstance(m, list) for m in value.values()):
-        raise RuleError("give each team's two partners, for example Red: [Ann, Cy]", field="teams")
-    return value
+def _shown(name: str) -> str:
+    """A name as a one-line message shows it: as it is, or quoted if it breaks the line."""
+    return name if name.isprintable() else repr(name)
 
 
 def _optional_whole(value: Any, field: str) -> int | None:
     return None if value is None else whole_number(value, field)
 
 
-def _games(value: Any) -> tuple[Game, ...]:
-    if value is None or value == "":
+def _games(value: list[Any] | None) -> tuple[Game, ...]:
+    if value is None:
         return ()
-    if not isinstance(value, list):
-        raise RuleError("give a list of games, each with winner and left", field="games")
     check_game_count(len(value))
     games = []
     for number, item in enumerate(value, start=1):
@@ -135,25 +187,19 @@ def _games(value: Any) -> tuple[Game, ...]:
             raise RuleError("a game has the keys winner and left", game=number)
         try:
             _no_unknown_keys(item, GAME_KEYS, "a game")
+            _typed(item, GAME_FIELDS, ("winner",))
         except RuleError as exc:
             raise exc.at(game=number) from None
-        winner = item.get("winner")
-        if not isinstance(winner, str) or not winner:
-            raise RuleError("name the player or team who went out", game=number, field="winner")
         left = item.get("left") or {}
-        if not isinstance(left, dict):
-            raise RuleError(
-                "give the cards left per player, for example {Bob: 7, Cy: 12}",
-                game=number,
-                field="left",
-            )
         try:
             counts = {
-                str(name): whole_number(count, f"left {name}") for name, count in left.items()
+                str(name): whole_number(count, f"left {_shown(str(name))}")
+                for name, count in left.items()
             }
         except RuleError as exc:
             raise exc.at(game=number) from None
-        games.append(Game(winner=normal(winner), left={normal(n): c for n, c in counts.items()}))
+        winner = normal(item["winner"])
+        games.append(Game(winner=winner, left={normal(n): c for n, c in counts.items()}))
     return tuple(games)
 
 
