@@ -35,6 +35,7 @@ from typing import BinaryIO
 from sheetgen.errors import OutputError
 from sheetgen.folders import (
     DEFAULT_FOLDER,
+    FolderPath,
     Place,
     check_planted_fifo,
     no_folder,
@@ -486,8 +487,8 @@ def destination(
         path = DEFAULT_FOLDER / f"{stem}.{fmt}"
     elif output == STDOUT:
         return output, fmt or formats[0]
-    elif output.is_dir():
-        _check_folder(output)
+    elif output.is_dir() or isinstance(output, FolderPath):
+        _make_folder(output)
         fmt = fmt or formats[0]
         path = output / f"{stem}.{fmt}"
     else:
@@ -514,10 +515,27 @@ def destination(
     return path, fmt
 
 
+def _make_folder(folder: Path) -> None:
+    """``folder`` (``-o newdir/``), made if missing (in a folder that is there), and
+    checked."""
+    try:
+        folder.mkdir(exist_ok=True)
+    except FileNotFoundError:
+        raise no_folder(folder.parent) from None
+    except OSError as exc:
+        raise OutputError(f"cannot make this folder ({reason(exc)})", file=folder) from None
+    _check_folder(folder)
+
+
 def _make_default_folder() -> None:
     """Make ``output/`` in the working folder unless it is there: a folder of the user's
     own, reached through no link another user could have made or changed. Where others
     may write, someone could have made it first, to read or change what goes in it."""
+    if Path.cwd() == Path(Path.cwd().anchor):
+        raise OutputError(
+            f"would write to {DEFAULT_FOLDER.absolute()}, a folder at the file system's root; "
+            "run sheetgen from a folder of your own, or choose where to write with -o"
+        )
     try:
         DEFAULT_FOLDER.mkdir()  # never through a link: one of that name is "already there"
     except FileExistsError:

@@ -210,3 +210,15 @@ def no_folder(folder: Path) -> OutputError:
         f"{folder}: no such folder; sheetgen makes only {DEFAULT_FOLDER}/ by itself, "
         "so check the spelling or create the folder first"
     )
+
+
+class FolderPath(type(Path())):  # type: ignore[misc]
+    """A path written with a trailing slash (``-o newdir/``): a folder, made if it is
+    missing, never a file of that name."""
+
+
+def as_given(text: str) -> Path:
+    """The path a user typed, a trailing slash kept as the folder it means."""
+    if len(text) > 1 and text.endswith(("/", os.sep)):
+        return FolderPath(text)
+    return Path(text)

@@ -460,6 +460,12 @@ def paper_warning(plan: Sequence[Job], printer: Printer) -> str | None:
     )
 
 
+def turns_by_hand(plan: Sequence[Job], printer: Printer, force_manual_duplex: bool) -> bool:
+    """Whether printing ``plan`` on ``printer`` stops for the stack to be turned by hand."""
+    steps = manual_duplex(plan) if force_manual_duplex or not printer.two_sided else plan
+    return any(isinstance(step, TurnStack) for step in steps)
+
+
 def send(
     plan: Sequence[Job],
     printer: Printer,

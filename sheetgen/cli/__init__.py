@@ -42,6 +42,10 @@ COMMAND_ORDER = (
 )
 
 
+# Commands that never read a game's folder: --rules-dir would change nothing for them.
+READS_NO_GAME = frozenset({"printers"})
+
+
 class SheetgenGroup(click.Group):
     """A group that reports sheetgen's own errors as one line and exit status 1.
 
@@ -52,8 +56,9 @@ class SheetgenGroup(click.Group):
     command_class = SheetgenCommand
 
     def add_command(self, cmd: click.Command, name: str | None = None) -> None:
-        """Every command takes ``--rules-dir``, as the group itself does."""
-        cmd.params.append(rules_dir_option())
+        """Every command that reads games takes ``--rules-dir``, as the group itself does."""
+        if (name or cmd.name) not in READS_NO_GAME:
+            cmd.params.append(rules_dir_option())
         super().add_command(cmd, name)
 
     def list_commands(self, ctx: click.Context) -> list[str]:

@@ -49,7 +49,7 @@ RULES_SECTIONS = {
         "extra",
     ),
     "The points game": ("series", "scoring", "target", "games_to_play", "bonus", "per_card"),
-    "The document": ("paper_name", "lang_code", "layout", "fmt", "output", "force"),
+    "The document": ("table", "paper_name", "lang_code", "layout", "fmt", "output", "force"),
     "Printing": ("to_printer", "printer", "manual_duplex"),
 }
 
@@ -135,6 +135,13 @@ RULES_SECTIONS = {
     help="A TOML house-rules file.",
 )
 @click.option(
+    "--table",
+    metavar="NAME",
+    show_default="the house-rules file's table, else none",
+    help='The table\'s name for the cover ("The Miller family"); a house-rules file may '
+    "give it as table = ..., with date = 2026-12-06 for the day the rules were agreed.",
+)
+@click.option(
     "--preset",
     type=PresetChoice(),
     show_default="official",
@@ -149,7 +156,7 @@ RULES_SECTIONS = {
     multiple=True,
     metavar="NAME=VALUE",
     help="Set any house rule the game declares in its game.toml, e.g. --set "
-    "first-player=youngest (repeatable; `sheetgen games` lists them).",
+    "first-player=youngest (repeatable; sheetgen games lists them).",
 )
 @paper_option
 @lang_option
@@ -168,11 +175,12 @@ RULES_SECTIONS = {
     help="png: a preview image of the first page; html: one self-contained page to read "
     "on a phone.",
 )
-@output_option("output/rules-GAME.pdf, .png or .html")
+@output_option("output/rules-GAME[-PRESET][-HOUSE-RULES][-LANG][-booklet].pdf")
 @print_options
 def rules(
     game: str | None,
     house_rules: Path | None,
+    table: str | None,
     preset: str | None,
     list_presets: bool,
     settings: tuple[str, ...],
@@ -210,18 +218,13 @@ def rules(
         return
     check_source_date()
 
-    given = click.get_current_context().get_parameter_source
-    options = {
-        key.replace("_", "-"): value
-        for key, value in toggles.items()
-        if value is not None and given(key) is not click.core.ParameterSource.DEFAULT
-    }
     house = resolve(
         game=game,
         preset=preset,
         house_rules=house_rules,
-        options=options,
+        options=_given(toggles),
         settings=parse_settings(settings),
+        table=table,
     )
     from sheetgen.game.definition import load_game
     from sheetgen.game.language import booklet_language
@@ -235,7 +238,7 @@ def rules(
             output,
             fmt,
             formats=RULES_FORMATS,
-            stem=f"rules-{house.game}",
+            stem=_default_stem(house.game, preset, house_rules, lang.code, layout),
             reads=reads,
             force=force,
         )
@@ -250,3 +253,31 @@ def rules(
         from sheetgen.printing import rules_plan
 
         send_to_printer(rules_plan(document, layout), print_on)
+
+
+def _given(toggles: dict[str, Any]) -> dict[str, Any]:
+    """The toggles given on the command line (not left at their defaults), keyed as a
+    house-rules file keys them (first-player)."""
+    given = click.get_current_context().get_parameter_source
+    return {
+        key.replace("_", "-"): value
+        for key, value in toggles.items()
+        if value is not None and given(key) is not click.core.ParameterSource.DEFAULT
+    }
+
+
+def _default_stem(
+    game: str, preset: str | None, house_rules: Path | None, lang: str, layout: str
+) -> str:
+    """The default name of a booklet, after all that makes it differ from the game's plain
+    one: a table that makes three booklets keeps three (rules-skip-bo-family-de-booklet)."""
+    parts = [f"rules-{game}"]
+    if preset not in (None, "official"):
+        parts.append(str(preset))
+    if house_rules is not None:
+        parts.append(house_rules.stem)
+    if lang != "en":
+        parts.append(lang)
+    if layout != "pages":
+        parts.append(layout)
+    return "-".join(parts)

@@ -26,7 +26,7 @@ def _add_rules_dirs(ctx: click.Context, param: click.Parameter, value: tuple[Pat
 
 
 # Each game's numbers are in its game.toml; the help points at them rather than copying them.
-PLAYERS_HELP = "Players at the table (`sheetgen games` gives each game's range)."
+PLAYERS_HELP = "Players at the table (sheetgen games gives each game's range)."
 
 RULES_DIR_HELP = (
     "A folder of game folders (each laid out like rules/skip-bo) to offer beside the "
@@ -65,6 +65,8 @@ class SheetgenCommand(click.Command):
     def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         records: dict[str | None, tuple[str, str]] = {}
         for param in self.get_params(ctx):
+            if isinstance(param, click.Argument):
+                continue  # click lists them under "Positional arguments"
             record = param.get_help_record(ctx)
             if record is not None:
                 records[param.name] = _one_default_style(param, record)
@@ -237,8 +239,16 @@ scoring_option = click.option(
 yes_option = click.option("-y", "--yes", is_flag=True, help="Do not ask; go ahead.")
 
 
+SERIES_INPUTS_HELP = (
+    "Series files (.yaml, .json, .csv, .xlsx), or folders holding them; several make a season."
+)
 series_inputs = click.argument(
-    "inputs", metavar="FILE_OR_DIR...", nargs=-1, required=True, type=click.Path(path_type=Path)
+    "inputs",
+    metavar="FILE_OR_DIR...",
+    nargs=-1,
+    required=True,
+    type=click.Path(path_type=Path),
+    help=SERIES_INPUTS_HELP,
 )
 
 
@@ -299,16 +309,19 @@ def _stdout_is_terminal() -> bool:
     return sys.stdout.isatty()
 
 
-def _not_to_a_terminal(ctx: click.Context, param: click.Parameter, value: Path | None) -> Any:
-    """Refuse ``-o -`` when standard output is a terminal: PDF bytes would fill the screen."""
-    if value is not None and str(value) == "-" and _stdout_is_terminal():
+def _not_to_a_terminal(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+    """Refuse ``-o -`` when standard output is a terminal: PDF bytes would fill the screen.
+    A name typed with a trailing slash stays a folder (``-o newdir/``)."""
+    from sheetgen.folders import as_given
+
+    if value is not None and value == "-" and _stdout_is_terminal():
         raise click.BadParameter(
             "standard output is a terminal, and a document is not written to the screen; "
             "pipe it (-o - | lp) or give a file name",
             ctx,
             param,
         )
-    return value
+    return None if value is None else as_given(value)
 
 
 def output_option(default: str) -> Callable[[FC], FC]:
@@ -319,10 +332,11 @@ def output_option(default: str) -> Callable[[FC], FC]:
         return click.option(
             "-o",
             "--output",
-            type=click.Path(path_type=Path),
+            type=click.Path(),
             callback=_not_to_a_terminal,
             show_default=default,
-            help="Where to write: a file, a folder, or - for standard output.",
+            help="Where to write: a file, a folder (a name ending in / is made if missing), "
+            "or - for standard output.",
         )(command)
 
     return decorate

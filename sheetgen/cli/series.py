@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+import sheetgen.cli.shared
 from sheetgen.cli.options import (
     FORCE_HELP,
     PLAYERS_HELP,
@@ -33,6 +34,7 @@ from sheetgen.cli.shared import (
     silence_stdout,
 )
 from sheetgen.errors import SheetgenError
+from sheetgen.folders import as_given
 from sheetgen.interrupt import INTERRUPTED
 from sheetgen.limits import MAX_GAMES
 
@@ -65,7 +67,11 @@ def _options_named() -> Iterator[None]:
 
 
 @click.command(cls=SheetgenCommand)
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument(
+    "file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The series file to start: its .yaml, .json or .csv decides the format.",
+)
 @click.option(
     "--game", type=GameChoice(), show_default="skip-bo", help="Which game the series is of."
 )
@@ -120,9 +126,10 @@ def new(
         click.echo(f"Started {file}; add games with: sheetgen record {file} --winner NAME ...")
 
 
-def _ask(question: str, nothing_done: str) -> None:
-    """Ask a yes/no question; go on only on yes. "No" and the end of input (Ctrl-D) end
-    the command with ``nothing_done`` and exit 1; Ctrl-C ends it quietly with 130."""
+def _ask(question: str, nothing_done: str) -> bool:
+    """Ask a yes/no question: whether the answer was yes. "No" is the user's choice, not an
+    error; the end of input (Ctrl-D) ends the command with ``nothing_done`` and exit 1;
+    Ctrl-C ends it quietly with 130."""
     try:
         yes = click.confirm(question, err=True)
     except click.exceptions.Abort as exc:
@@ -131,8 +138,16 @@ def _ask(question: str, nothing_done: str) -> None:
             raise SystemExit(INTERRUPTED) from None
         click.echo(err=True)
         raise click.ClickException(f"{nothing_done} (no answer: the input ended)") from None
-    if not yes:
-        raise click.ClickException(nothing_done)
+    return bool(yes)
+
+
+def _own_columns_noted(file: Path) -> None:
+    """A note for each column of the club's own in a CSV file (notes, a date), which the
+    change left as it was."""
+    from sheetgen.series.inputs import own_columns
+
+    for note in own_columns(file):
+        click.echo(f"Note: {file}: {note}", err=True)
 
 
 def _waiting(file: Path) -> Callable[[], None]:
@@ -140,14 +155,12 @@ def _waiting(file: Path) -> Callable[[], None]:
     return lambda: click.echo(f"Waiting for another sheetgen to finish writing {file}...", err=True)
 
 
-def _stdin_is_terminal() -> bool:
-    import sys
-
-    return sys.stdin.isatty()
-
-
 @click.command(cls=SheetgenCommand)
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument(
+    "file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The series file the game goes into (.yaml, .json or .csv).",
+)
 @click.option("--winner", required=True, help="The player (or team) who went out.")
 @click.option(
     "--left",
@@ -207,8 +220,14 @@ def record(
                 f"if it was entered twice, leave it out or run: sheetgen undo {file}",
                 err=True,
             )
-            if not yes and _stdin_is_terminal():
-                _ask(f"Record it as game {played + 1}?", f"{file}: nothing recorded")
+            asked = f"Record it as game {played + 1}?"
+            if (
+                not yes
+                and sheetgen.cli.shared.stdin_is_terminal()
+                and not _ask(asked, f"{file}: nothing recorded")
+            ):
+                click.echo(f"Nothing recorded: {file} still holds {played} games.")
+                return
         result = record_game(file, game, _waiting(file))
         number = len(result.games)
         line = result_line(result.games[-1], result.series.scoring)
@@ -216,10 +235,15 @@ def record(
     with _already_written(file, done):
         click.echo(f"Game {number}{' replaced' if replace is not None else ''}: {line}.")
         click.echo(standings_text(result), nl=False)
+        _own_columns_noted(file)
 
 
 @click.command(cls=SheetgenCommand)
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument(
+    "file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The series file whose last game goes (.yaml, .json or .csv).",
+)
 @yes_option
 def undo(file: Path, yes: bool) -> None:
     """Remove the last game of a series file, after showing it.
@@ -240,11 +264,14 @@ def undo(file: Path, yes: bool) -> None:
         series = load_series(file)
         expected = last_game(series, file)
         click.echo(f"Last {game_text(len(series.games), expected)}", err=True)
-        if not _stdin_is_terminal():
+        if not sheetgen.cli.shared.stdin_is_terminal():
             raise click.ClickException(
-                f"{file}: nothing removed; there is no terminal to ask on, so give --yes"
+                f"{file}: nothing removed, as there is no terminal to ask on "
+                "(--yes removes it without asking)"
             )
-        _ask(f"Remove game {len(series.games)}?", f"{file}: nothing removed")
+        if not _ask(f"Remove game {len(series.games)}?", f"{file}: nothing removed"):
+            click.echo(f"Kept game {len(series.games)}.")
+            return
     # With --yes nothing was shown or asked: the game last when the lock is held goes,
     # even if another record added one meanwhile.
     removed, result = undo_game(file, expected=expected, waiting=_waiting(file))
@@ -252,6 +279,7 @@ def undo(file: Path, yes: bool) -> None:
     with _already_written(file, f"game {number} was removed"):
         click.echo(f"Removed {game_text(number, removed)}.")
         click.echo(standings_text(result), nl=False)
+        _own_columns_noted(file)
 
 
 @click.command(cls=SheetgenCommand)
@@ -285,76 +313,139 @@ def standings(inputs: tuple[Path, ...]) -> None:
     "fmt",
     type=ExportChoice(),
     show_default="json, or what -o's name ends in",
-    help="json: every game and total; csv: a series file with points and totals; md: tables.",
+    help="json: every game and total; csv: a series file with points and totals; md: "
+    "tables; xlsx: a workbook with a games and a standings sheet (a season: the players' "
+    "and teams' tables and a games sheet per series), its points and totals written as "
+    "values sheetgen works out, not formulas. The CSV and the workbook read back as "
+    "series files.",
+)
+@click.option(
+    "--csv-dialect",
+    "dialect_name",
+    type=click.Choice(["plain", "excel", "excel-de"]),
+    show_default="excel-de for an export in German (--lang de or a German system language), "
+    "else plain",
+    help="How the CSV is written. plain: commas and LF line ends, as sheetgen writes series "
+    "files; excel: commas, CRLF, a UTF-8 byte-order mark and a quote before any cell a "
+    "spreadsheet would run as a formula; excel-de: the same with semicolons, as German "
+    "Excel and LibreOffice read and write CSV. Reading, sheetgen finds the dialect itself.",
 )
 @click.option(
     "--excel",
     is_flag=True,
-    help="CSV for a spreadsheet: UTF-8 with a byte-order mark, so names with accents show.",
+    help="CSV for a spreadsheet: --csv-dialect excel (excel-de for an export in German).",
 )
 @click.option(
     "-o",
     "--output",
-    type=click.Path(path_type=Path),
-    default=Path("-"),
+    type=click.Path(),
+    default="-",
+    callback=lambda ctx, param, value: as_given(value),
     show_default="- (standard output)",
-    help="Where to write it: a file (its .json, .csv or .md decides the format), a folder, "
-    "or - for standard output.",
+    help="Where to write it: a file (its .json, .csv, .md or .xlsx decides the format), a "
+    "folder, or - for standard output.",
 )
 @click.option("--force", is_flag=True, help=FORCE_HELP)
 @lang_option
 def export(
     inputs: tuple[Path, ...],
     fmt: str | None,
+    dialect_name: str | None,
     excel: bool,
     output: Path,
     force: bool,
     lang_code: str | None,
 ) -> None:
-    """Export a scored series as JSON, CSV or Markdown; several as a season.
+    """Export a scored series as JSON, CSV, Markdown or a workbook; several as a season.
 
-    The CSV export is itself a series file: standings, fill and record read it.
-    Several files or a folder give every series and the season table (json, md).
+    The CSV export and the workbook are series files themselves: standings, fill and
+    record read them (record changes a CSV file, not a workbook). Several files or a
+    folder give every series and the season's tables of players and teams (json, md,
+    xlsx).
 
     \b
     Example:
         sheetgen export friday.yaml --format csv --excel -o friday.csv
+        sheetgen export friday.yaml -o friday.xlsx
         sheetgen export season/ --format md -o season.md
     """
-    from sheetgen.atomic import STDOUT, destination, write_text
-    from sheetgen.series.export import (
-        EXPORT_FORMATS,
-        EXPORTS,
-        export_season,
-        export_series,
-        spreadsheet_safe,
-    )
+    from sheetgen.atomic import STDOUT, destination, write_document, write_text
+    from sheetgen.series.csvfile import DIALECTS
+    from sheetgen.series.export import EXPORT_FORMATS, EXPORTS, export_season, export_series
     from sheetgen.series.inputs import refuse_replacing_series
 
-    if excel and fmt not in (None, "csv"):
-        raise click.BadParameter(f"--excel makes a CSV file, not {fmt}", param_hint="--excel")
+    csv_only = excel or dialect_name is not None
+    if csv_only and fmt not in (None, "csv"):
+        option = "--excel" if excel else "--csv-dialect"
+        raise click.BadParameter(f"{option} makes a CSV file, not {fmt}", param_hint=option)
+    fmt = fmt or ("csv" if csv_only else None)
+    _check_export_name(output, fmt)
     files = series_files(inputs)
     named = scored(files)
     one = one_file(inputs, named)
     target, fmt = destination(
         output,
-        fmt or ("csv" if excel else None),
+        fmt,
         formats=EXPORT_FORMATS,
         stem=named[0][0].stem if one else "season",
         reads=files.read,
         force=force,
         wrote=lambda name, head: EXPORTS[name].wrote(head),
     )
+    if EXPORTS[fmt].binary and target == STDOUT and _stdout_is_terminal():
+        raise click.UsageError(
+            f"a workbook is not written to the screen; give -o FILE{EXPORTS[fmt].suffix} or pipe it"
+        )
     lang = language_of(lang_code)
+    if dialect_name is None:
+        # The locale's dialect: German spreadsheets separate cells by semicolons.
+        dialect_name = "excel-de" if lang.code == "de" else "excel" if excel else "plain"
+    dialect = DIALECTS[dialect_name]
     # A folder of one series, in a format that holds no season: that series.
     one = one or (EXPORTS[fmt].season is None and len(named) == 1)
-    text = export_series(named[0][1], fmt, lang) if one else export_season(named, fmt, lang)
-    if excel:
-        text = "\ufeff" + spreadsheet_safe(text)
+    document = (
+        export_series(named[0][1], fmt, lang, dialect) if one else export_season(named, fmt, lang)
+    )
     if not force and target != STDOUT:
-        refuse_replacing_series(target, text, named[0][1].series if one else None)
-    write_text(target, text)
+        refuse_replacing_series(target, document, named[0][1].series if one else None)
+    if isinstance(document, bytes):
+        write_document(target, document)
+    else:
+        write_text(target, document)
     said(target)
+
+
+def _stdout_is_terminal() -> bool:
+    import sys
+
+    return sys.stdout.isatty()
+
+
+def _check_export_name(output: Path, fmt: str | None) -> None:
+    """Refuse an -o whose name leaves the format unclear: no extension or one sheetgen
+    does not know (without --format), or one it does not write (.ods). A folder, a stream
+    and - are fine."""
+    from sheetgen.atomic import KNOWN_SUFFIXES, STDOUT
+    from sheetgen.folders import FolderPath
+    from sheetgen.series.export import EXPORT_FORMATS
+
+    if output == STDOUT or isinstance(output, FolderPath) or output.is_dir():
+        return
+    if output.exists() and not output.is_file():
+        return  # a FIFO or a device: written as the format asks
+    suffix = output.suffix.lower().lstrip(".")
+    kinds = ", ".join(f".{name}" for name in EXPORT_FORMATS[:-1]) + f" or .{EXPORT_FORMATS[-1]}"
+    if suffix == "ods":
+        raise click.UsageError(
+            f"{output}: sheetgen writes workbooks as .xlsx, not .ods; name it .xlsx "
+            "(LibreOffice opens it) or choose another format: " + kinds
+        )
+    if fmt is None and suffix not in (*EXPORT_FORMATS, *KNOWN_SUFFIXES):
+        what = f"a .{suffix} file" if suffix else "the name has no extension, so it"
+        raise click.UsageError(
+            f"{output}: {what} says nothing of the format; end the name in {kinds}, "
+            "or give --format"
+        )
 
 
 @click.command(cls=SheetgenCommand)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,9 +34,10 @@ def os_message(exc: OSError) -> str:
 
 
 def said(path: Path) -> None:
-    """Tell the user where a document went, by its full path (unless to standard output)."""
+    """Tell the user where a document went, by its full path with no ``..`` left in it
+    (unless to standard output)."""
     if str(path) != "-":
-        click.echo(f"Wrote {path.absolute()}", err=True)
+        click.echo(f"Wrote {os.path.abspath(path)}", err=True)
 
 
 def check_source_date() -> None:
@@ -98,11 +100,24 @@ def write_in_format(pdf: bytes, fmt: str, output: Path) -> None:
     said(output)
 
 
+def stdin_is_terminal() -> bool:
+    """Whether a question can be asked: standard input is a terminal."""
+    return sys.stdin.isatty()
+
+
 def send_to_printer(plan: Sequence[Job], request: Request) -> None:
     """Send a document's print plan to the printer the user asked for."""
-    from sheetgen.printing import find_printer, paper_warning, send
+    from sheetgen.printing import find_printer, paper_warning, send, turns_by_hand
 
     printer = find_printer(request.printer)
+    if turns_by_hand(plan, printer, request.manual_duplex) and not stdin_is_terminal():
+        # Decided before anything is sent: fronts without their backs waste the paper.
+        raise click.ClickException(
+            f"printing both sides on {printer.name} means turning the stack by hand between "
+            "the fronts and the backs, and there is no terminal to say when; run it in a "
+            "terminal, choose a printer that prints both sides (--printer NAME), or write "
+            "the PDF with -o and print it yourself"
+        )
     warning = paper_warning(plan, printer)
     if warning is not None:
         click.echo(f"Warning: {warning}", err=True)

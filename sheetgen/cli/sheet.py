@@ -115,7 +115,7 @@ def sheet(
     check_source_date()
     definition = load_game(game or DEFAULT_GAME)
     figures = {"way": scoring, "target": target, "games_to_play": games_to_play}
-    rules = ScoringRules.from_mapping(figures, definition.scoring)
+    rules = ScoringRules.from_options(figures, definition.scoring)
     title = checked_title(title)
     lang = language_of(lang_code)
 
@@ -149,7 +149,7 @@ def sheet(
 def games(game: str | None) -> None:
     """List the games sheetgen knows and the house rules (toggles) each one declares.
 
-    Any toggle listed can be set with ``rules --set NAME=VALUE`` or in a
+    Any toggle listed can be set with sheetgen rules --set NAME=VALUE or in a
     house-rules file; --rules-dir and SHEETGEN_RULES_PATH add games of your own.
 
     \b
@@ -170,7 +170,12 @@ def games(game: str | None) -> None:
 
 @click.command(cls=SheetgenCommand)
 @click.argument(
-    "inputs", metavar="FILE_OR_DIR...", nargs=-1, required=True, type=click.Path(path_type=Path)
+    "inputs",
+    metavar="FILE_OR_DIR...",
+    nargs=-1,
+    required=True,
+    type=click.Path(path_type=Path),
+    help="Series files (.yaml, .json, .csv, .xlsx), or folders holding them: a filled sheet each.",
 )
 @paper_option
 @lang_option
@@ -228,7 +233,8 @@ def fill(
     found = series_files(inputs)
     paths = found.paths
     reads = found.read
-    stem = paths[0].stem if one_file(inputs, paths) else "filled-sheets"
+    stem = paths[0].stem if one_file(inputs, paths) else _batch_stem(inputs)
+    _one_png_one_sheet(fmt, output, split_dir, len(paths))
     if split_dir is None and print_on is not None and output is None:
         target, fmt = STDOUT, fmt or DOCUMENT_FORMATS[0]  # printed only, never written
     elif split_dir is None:
@@ -272,6 +278,25 @@ def fill(
         for failure in failed:
             click.echo(failure.message, err=True)
         raise click.ClickException(f"{len(failed)} of {len(paths)} series files were not filled")
+
+
+def _batch_stem(inputs: tuple[Path, ...]) -> str:
+    """The default name for the sheets of several series: the folder's, if one was given."""
+    if len(inputs) == 1 and inputs[0].is_dir() and inputs[0].resolve().name:
+        return inputs[0].resolve().name
+    return "filled-sheets"
+
+
+def _one_png_one_sheet(
+    fmt: str | None, output: Path | None, split_dir: Path | None, series: int
+) -> None:
+    """Refuse one png for the sheets of several series: it would hold the first only."""
+    png = fmt == "png" or (output is not None and output.suffix.lower() == ".png")
+    if png and split_dir is None and series > 1:
+        raise click.UsageError(
+            f"a png holds one page, and {series} series fill {series} sheets; "
+            "give --split FOLDER for a png of each, or write a pdf"
+        )
 
 
 def _progress(count: int) -> Any:

@@ -9,6 +9,7 @@ with ``--rules-dir`` or ``SHEETGEN_RULES_PATH``.
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -52,7 +53,7 @@ STRUCTURAL = {
 # Kinds a game's own toggles may have.
 PLAIN_KINDS = ("bool", "choice", "number")
 # Keys of a house-rules file that are not toggles, and names templates use otherwise.
-FILE_ONLY_KEYS = ("game", "preset")
+FILE_ONLY_KEYS = ("game", "preset", "table", "date")
 _RESERVED = {*FILE_ONLY_KEYS, "set", "definition", "toggles", "official", "value", "way"}
 _TOGGLE_KEYS = ("kind", "default", "choices", "min", "help")
 _TOGGLE_NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
@@ -73,6 +74,7 @@ _TOP_KEYS = {
     "disputed",
     "suggested",
     "standard_rules",
+    "subtitle",
     "sections",
     "deal",
 }
@@ -147,6 +149,8 @@ class GameDef(NamedTuple):
     # What the box calls the rules a table plays without house rules.
     # (empty: the official rules, in the booklet's language).
     standard_rules: str = ""
+    # A line under the name on the cover ("the two-pack ancestor of Skip-Bo"); none if empty.
+    subtitle: str = ""
     # The words drawn in the table picture (jinja2 text), by the names the picture uses.
     picture_labels: Mapping[str, str] = {}
     # The language of the prose above (name, words, sentences, labels): "en" as read from
@@ -167,10 +171,16 @@ class GameDef(NamedTuple):
     def toggle(self, name: str) -> Toggle:
         """The declaration of toggle ``name``; a game that has none says which it has."""
         if name not in self.toggle_defs:
+            near = difflib.get_close_matches(name.replace("_", "-"), self.toggle_defs, n=1)
+            settings = ", ".join(sorted(self.toggle_defs))
+            if near:
+                raise HouseRulesError(
+                    f"is not a setting of {self.name}; did you mean {near[0]}? "
+                    f"Its settings are {settings}",
+                    field=name,
+                )
             raise HouseRulesError(
-                f"does not apply to {self.name}; its settings are "
-                f"{', '.join(sorted(self.toggle_defs))}",
-                field=name,
+                f"does not apply to {self.name}; its settings are {settings}", field=name
             )
         return self.toggle_defs[name]
 
@@ -443,6 +453,7 @@ def _parse(game_id: str, folder: Path, data: dict[str, Any]) -> GameDef:
         disputed=disputed,
         suggested=tuple(str(line) for line in data.get("suggested", ())),
         standard_rules=str(data.get("standard_rules", "")),
+        subtitle=str(data.get("subtitle", "")),
         picture_labels={
             str(key): str(value) for key, value in data.get("picture_labels", {}).items()
         },

@@ -16,6 +16,7 @@ import re
 import stat
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
@@ -27,10 +28,13 @@ from sheetgen.errors import (
     SheetgenError,
 )
 from sheetgen.game.definition import DEFAULT_GAME, FILE_ONLY_KEYS, Deck, GameDef, Toggle, load_game
+from sheetgen.game.names import check_title
 from sheetgen.game.scoringrules import ScoringRules
 from sheetgen.numbers import whole_number
 from sheetgen.tomlfile import load_toml, read_toml_text
 
+# The longest name of a table a booklet's cover prints (on one line or two).
+MAX_TABLE_NAME = 60
 # The toggles that set a ScoringRules figure, and the figure each sets.
 SCORING_TOGGLES = {
     "scoring": "way",
@@ -72,6 +76,10 @@ class HouseRules:
     extra_text: str | None = field(default=None, compare=False, repr=False)
     # The game's official rules for this many players, read with these (None: these are they).
     official: HouseRules | None = field(default=None, compare=False, repr=False)
+    # Who plays by them and since when, for the booklet's cover: ``table`` and ``date`` of
+    # the house-rules file, or ``--table``.
+    table_name: str | None = None
+    agreed: date | None = None
 
     def __getattr__(self, name: str) -> Any:
         toggles = self.__dict__.get("toggles", {})
@@ -263,8 +271,10 @@ def resolve(
     house_rules: Path | None = None,
     options: Mapping[str, Any] | None = None,
     settings: Mapping[str, str] | None = None,
+    table: str | None = None,
 ) -> HouseRules:
     """Merge official rules, preset, house-rules file, settings and options; check them.
+    ``table`` names the table on the cover (over the file's ``table``).
 
     ``options`` holds only what the command line's own options set, keyed like
     the house-rules file (``first-player``); ``settings`` what ``--set`` set,
@@ -301,7 +311,40 @@ def resolve(
     official = _build(
         definition, _merge(definition, [layers[0], (None, {"players": rules.players})])
     )
-    return replace(rules, official=None if official == rules else official)
+    return replace(
+        rules,
+        official=None if official == rules else official,
+        table_name=_table_name(table, file_data.get("table"), house_rules),
+        agreed=_agreed(file_data.get("date"), house_rules),
+    )
+
+
+def _table_name(given: str | None, in_file: object, house_rules: Path | None) -> str | None:
+    """The table's name for the cover: one line of printable text."""
+    if given is None and in_file is None:
+        return None
+    origin: Origin = None if given is not None else house_rules
+    try:
+        name = check_title(given if given is not None else in_file, "table")
+    except RuleError as exc:
+        problem = exc.problem.replace("title", "name")
+        raise _placed(HouseRulesError(problem), origin, "table") from None
+    if len(name) > MAX_TABLE_NAME:
+        problem = f"the name has {len(name)} characters; a cover prints at most {MAX_TABLE_NAME}"
+        raise _fail(origin, "table", problem)
+    return name
+
+
+def _agreed(value: object, house_rules: Path | None) -> date | None:
+    """The day the table agreed its house rules: a TOML date (``date = 2026-12-06``)."""
+    if value is None or (isinstance(value, date) and not isinstance(value, datetime)):
+        return value
+    if isinstance(value, str):
+        try:
+            return date.fromisoformat(value.strip())
+        except ValueError:
+            pass
+    raise _fail(house_rules, "date", f"write the day as a date, like 2026-12-06, not {value!r}")
 
 
 def _merge(
@@ -309,7 +352,12 @@ def _merge(
 ) -> dict[str, tuple[Any, Origin]]:
     merged: dict[str, tuple[Any, Origin]] = {}
     for origin, data in layers:
-        for key, value in data.items():
+        for given, value in data.items():
+            # per_card, as a series file writes it, is per-card, as options spell it.
+            dashed = given.replace("_", "-")
+            key = dashed if dashed in definition.toggle_defs else given
+            if key in merged and merged[key][1] == origin:
+                raise _placed(HouseRulesError("is given twice, spelt two ways"), origin, key)
             try:
                 toggle = definition.toggle(key)
             except HouseRulesError as exc:

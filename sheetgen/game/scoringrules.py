@@ -83,6 +83,31 @@ class ScoringRules:
             figures[name] = str(value) if name == "way" else whole_number(value, name)
         return cls(**figures)  # type: ignore[arg-type]
 
+    @classmethod
+    def from_options(
+        cls, values: Mapping[str, object], base: ScoringRules | None = None
+    ) -> ScoringRules:
+        """As ``from_mapping``, for the figures a user gave as options: one that this way of
+        scoring never uses would change nothing, and is refused with the reason."""
+        rules = cls.from_mapping(values, base)
+        unused = ("target", "bonus", "per_card") if rules.cards_left else ("games_to_play",)
+        for name in unused:
+            if values.get(name) is None:
+                continue
+            option = "--" + name.replace("_", "-")
+            if rules.cards_left:
+                problem = (
+                    f"a cards-left series has no points, so {option} changes nothing: the "
+                    f"lowest total after {rules.games_to_play} games wins; leave {option} out"
+                )
+            else:
+                problem = (
+                    "only a cards-left series is played for an agreed number of games, so "
+                    f"{option} changes nothing; add --scoring cards-left or leave {option} out"
+                )
+            raise RuleError(problem, field=option)
+        return rules
+
     @property
     def outcome(self) -> str:
         """How the series is won, in a few words: "first to 500", "lowest total after 10 games"."""
