@@ -123,8 +123,10 @@ def _chapters(
         figures = examples.get(section.file, [])
         early = tuple(figure for figure in figures if figure.before_subsections)
         html, rest = rendered.html, ""
-        if early and "<h2" in html:
-            cut = html.index("<h2")
+        # The chapter's heading is an h2 (under the booklet's h1 title); its first
+        # subsection's, where the early figures go before, the first h3.
+        if early and "<h3" in html:
+            cut = html.index("<h3")
             html, rest = html[:cut], html[cut:]
         chapters.append(
             Chapter(

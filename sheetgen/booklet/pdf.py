@@ -198,7 +198,14 @@ def _planned(lay_out: LayOut, document: Any, flow: Flow, tried: list[Flow]) -> t
     planned = _fold(document, flow)
     while planned is not None and len(tried) < MAX_LAYOUTS:
         tried.append(planned)
-        document = lay_out(planned)[1]
+        emptiest, document, pages = lay_out(planned)
+        if emptiest < MIN_FILL:  # the quick reference run on leaves a last page nearly empty
+            balanced = refit(pages, planned)
+            if balanced != planned:
+                tried.append(balanced)
+                found = lay_out(balanced)
+                if found[0] > emptiest:
+                    document, planned = found[1], balanced
         flow, planned = planned, _fold(document, planned)
     return flow.notes, document
 

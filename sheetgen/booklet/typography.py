@@ -25,6 +25,9 @@ _SINGLE = r"'|&#39;|&#x27;|&apos;"
 _MARK = re.compile(rf"({_DOUBLE})|({_SINGLE})")
 # After these (or at the start) a mark opens a quotation; after anything else it closes one.
 _OPENS_AFTER = " \t\n([{\N{EM DASH}\N{EN DASH}/\N{NO-BREAK SPACE}"
+# What reads as code in running text: escaped markup, or jinja2's own delimiters.
+_TYPED_CODE = re.compile(r"&lt;.*&gt;|\{%.*?%\}|\{\{.*?\}\}", re.S)
+_TYPED_CODE_SPLIT = re.compile(r"(&lt;.*&gt;|\{%.*?%\}|\{\{.*?\}\})", re.S)
 # A tag of these starts or ends a block: a mark right after it opens.
 _BLOCKS = frozenset(
     {"p", "li", "ul", "ol", "div", "br", "td", "th", "tr", "table", "figcaption", "figure",
@@ -36,7 +39,7 @@ _BLOCKS = frozenset(
 # The article or number before it stays with it (the span holds both: weasyprint breaks a
 # line badly at a no-break space before a no-wrap span).
 BRAND = re.compile(
-    r"((?<![\w\-])(?:\d+|" + "|".join(SHORT_WORDS) + r") )?\b(Skip-Bo|SKIP-BO)\b",
+    r"((?<![\w\-])(?:\d+|" + "|".join(SHORT_WORDS) + r")\s)?\b(Skip-Bo|SKIP-BO)\b",
     re.IGNORECASE,
 )
 
@@ -89,7 +92,12 @@ def typeset(html: str, lang: Language) -> str:
                 return "\N{RIGHT SINGLE QUOTATION MARK}"  # an apostrophe: it's, geht's
             return inner_opening if opens else inner_closing
 
-        text = _MARK.sub(mark, part)
+        # Markup or template code a table typed into its own rules (<img src="...">,
+        # {% include "x" %}) prints as typed.
+        text = "".join(
+            piece if _TYPED_CODE.fullmatch(piece) else _MARK.sub(mark, piece)
+            for piece in _TYPED_CODE_SPLIT.split(part)
+        )
         if kind == "running":
             text = BRAND.sub(r'<span class="brand">\1\2</span>', text)
         pieces.append(text)

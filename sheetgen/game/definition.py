@@ -171,7 +171,10 @@ class GameDef(NamedTuple):
     def toggle(self, name: str) -> Toggle:
         """The declaration of toggle ``name``; a game that has none says which it has."""
         if name not in self.toggle_defs:
-            near = difflib.get_close_matches(name.replace("_", "-"), self.toggle_defs, n=1)
+            # A slip of the keys (per-crad), not another game's setting (first-player).
+            near = difflib.get_close_matches(
+                name.replace("_", "-"), self.toggle_defs, n=1, cutoff=0.85
+            )
             settings = ", ".join(sorted(self.toggle_defs))
             if near:
                 raise HouseRulesError(

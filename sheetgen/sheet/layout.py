@@ -359,6 +359,22 @@ def _common_size(
     return None
 
 
+def _name_lines(
+    name: str, room: float, size: float, count: int, breaks: Breaks, measure: Measure, lang: str
+) -> Fitted:
+    """One name on the row's lines at the row's size, broken no more than it must be: whole
+    words, else between syllables, and only else as the row allows (another name may need
+    even pieces; this one keeps its syllables)."""
+    ways: tuple[Breaks, ...] = ("words", "syllables", breaks)
+    for way in ways[: ways.index(breaks) + 1]:
+        fitted = wrap(
+            name, room, size, size, measure, bold=True, lines=count, breaks=way, lang=lang
+        )
+        if not fitted.cut or way == breaks:
+            return fitted
+    raise AssertionError("unreachable: the row's own way is tried last")
+
+
 def _heads(
     spec: SheetSpec,
     columns: tuple[float, tuple[float, ...]],
@@ -379,12 +395,7 @@ def _heads(
     if common is None:  # a name too long for its lines however broken: a line more, then cut
         common = _common_size(said, room, NAME_SIZE, most + 1, True, measure, spec.lang)
     size, count, breaks = common or (MIN_TEXT, most + 1, "anywhere")
-    names = [
-        wrap(
-            h.name, room, size, size, measure, bold=True, lines=count, breaks=breaks, lang=spec.lang
-        )
-        for h in named
-    ]
+    names = [_name_lines(h.name, room, size, count, breaks, measure, spec.lang) for h in named]
     partners = _partners(named, room, size, measure) if spec.partnership else []
     tallest = max(len(name.lines) for name in names)
     block = _block(size, tallest)
