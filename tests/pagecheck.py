@@ -241,7 +241,8 @@ def body_size(pages: list[Page]) -> float:
 
 def problems(pages: list[Page], *, folded: bool) -> list[str]:
     """What a typesetter would send back: near-empty pages, headings and lead-ins left
-    at the foot of a page, blanks anywhere but just inside the back cover, small text."""
+    at the foot of a page, a blank page, small text, and in a folded booklet a back cover
+    that does not start with a heading."""
     found: list[str] = []
     body = body_size(pages)
     portrait = [index for index, page in enumerate(pages) if not page.landscape]
@@ -263,11 +264,16 @@ def problems(pages: list[Page], *, folded: bool) -> list[str]:
             found.append(f"{name}: ends with a heading: {last.text!r}")
         if last.text.rstrip().endswith(":"):
             found.append(f"{name}: ends with a lead-in: {last.text!r}")
-    blanks = [index for index, page in enumerate(pages) if page.blank]
+    blanks = [index + 1 for index, page in enumerate(pages) if page.blank]
     if blanks:
-        inside_back = list(range(last_portrait - len(blanks), last_portrait))
-        if not folded or blanks != inside_back:
-            found.append(f"blank pages {blanks} are not just inside the back cover")
+        # A reader takes a blank page for a printing fault: the folded booklet fills its
+        # last sheet with ruled notes pages instead.
+        found.append(f"blank pages {blanks}")
+    if folded:
+        back = pages[last_portrait]
+        first = back.lines[0] if back.lines else None
+        if first is None or first.size < body + HEADING_OVER_BODY:
+            found.append(f"the back cover starts mid-text: {first.text if first else ''!r}")
     return found
 
 

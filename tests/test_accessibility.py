@@ -41,9 +41,12 @@ def test_booklet_claims_pdf_ua_1_and_shows_its_title(pages_pdf: bytes) -> None:
 
 
 def test_headings_are_real_headings(structure: PdfStructure) -> None:
+    """The cover's title is the one H1; the chapters are H2s below it (test_pdf_structure
+    reads their order and text)."""
     tags = structure.tags
-    assert tags.count("H1") >= 10
-    assert "H2" in tags
+    assert tags.count("H1") == 1
+    assert tags.count("H2") >= 10
+    assert "H3" in tags
 
 
 def test_every_picture_has_a_text_alternative(structure: PdfStructure) -> None:
@@ -51,7 +54,7 @@ def test_every_picture_has_a_text_alternative(structure: PdfStructure) -> None:
     assert len(cards) == 3
     assert all(card.alt.startswith("Cards: ") for card in cards)
     assert figure.alt.startswith("The table seen from above: four players sit round it.")
-    assert "four discard piles and then the stock pile, on the player's right" in figure.alt
+    assert "four discard piles and then the stock pile, on the player’s right" in figure.alt
 
 
 def test_every_font_is_embedded_dejavu(structure: PdfStructure) -> None:

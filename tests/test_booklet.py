@@ -127,7 +127,8 @@ def test_without_series_there_is_no_score_sheet(toggled: Rendered) -> None:
 
 def test_table_of_contents_gives_the_right_pages(official: Rendered) -> None:
     contents = official.pages[0]
-    entries = re.findall(r"^(.+?)[ .]*\.\s*(\d+)$", contents, flags=re.MULTILINE)
+    # The dots to each page number are drawn, not text.
+    entries = re.findall(r"^(.+?)\s+(\d+)$", contents, flags=re.MULTILINE)
     titles = {title.strip(" ."): int(page) for title, page in entries}
     for title in (
         "What is in the box",
@@ -144,10 +145,10 @@ def test_table_of_contents_gives_the_right_pages(official: Rendered) -> None:
 
 
 def test_page_numbers_are_printed(official: Rendered) -> None:
-    """Every page but the cover, the quick reference (a page to cut out) and the sheet."""
-    for number, text in enumerate(official.pages[1:-2], start=2):
+    """Every page but the cover and the sheet: the flat quick reference has its folio too."""
+    for number, text in enumerate(official.pages[1:-1], start=2):
         assert text.rstrip().splitlines()[-1].strip() == str(number)
-    assert not official.pages[-2].rstrip().splitlines()[-1].strip().isdigit()
+    assert not official.pages[-1].rstrip().splitlines()[-1].strip().isdigit()
 
 
 def test_bookmarks_and_metadata(official: Rendered) -> None:
@@ -212,14 +213,14 @@ def test_official_text(official: Rendered) -> None:
     text = official.text
     # Who starts is the one thing the rule sheets disagree on: the box says what this table does.
     assert (
-        "Rule sheets differ: some let the player on the dealer's left start, others the "
-        "youngest. This table lets the player on the dealer's left start."
+        "Rule sheets differ: some let the player on the dealer’s left start, others the "
+        "youngest. This table lets the player on the dealer’s left start."
     ) in " ".join(text.split())
     assert "30 cards" in text and "42" in text and "475" in text
     assert "500" in text
     assert "Playing in partnerships" not in text
     assert "Counts as" not in text
-    assert "The player on the dealer's left takes the first turn" in text
+    assert "The player on the dealer’s left takes the first turn" in text
     assert "Rule sheets differ" in text
 
 
@@ -233,15 +234,23 @@ def test_official_text(official: Rendered) -> None:
     ],
 )
 def test_toggles_change_every_sentence(toggled: Rendered, absent: str, present: str) -> None:
-    # The house-rules box names the official size it replaces; nothing else may.
-    text = " ".join(toggled.text.split()).replace("instead of 30", "")
+    # The house-rules box names the official size it replaces, and the single-games line the
+    # points series it leaves out (the common questions name the published deal); nothing
+    # else may.
+    text = " ".join(toggled.text.split())
+    for named in (
+        "instead of 30",
+        "The points series to 500, the published way",
+        "which otherwise deal 30.",
+    ):
+        text = text.replace(named, "")
     assert absent not in words(text)
     assert present in text
 
 
 @pytest.mark.parametrize(
     "section",
-    ["Your partner's piles", "The quiet partner", "When a team wins", "Cheating"],
+    ["Your partner’s piles", "The quiet partner", "When a team wins", "Cheating"],
 )
 def test_partnerships_add_the_team_sections(
     toggled: Rendered, teams: Rendered, section: str
@@ -262,15 +271,15 @@ def test_standard_deck_adds_the_conversion_table(toggled: Rendered) -> None:
 
 def test_house_rules_box_lists_the_differences(toggled: Rendered) -> None:
     cover = toggled.pages[0]
-    assert "House rules at this table" in cover
+    assert "This table’s choices" in cover
     for sentence in (
         "ten cards instead of 30",
         "youngest player",
         "teams of two",
         "three standard",
-        "must play it",
+        "it must be your next play",
         "turns up a new top card",
-        'see "Snacks"',
+        "see “Snacks”",
     ):
         assert sentence in " ".join(cover.split())
 
@@ -391,7 +400,7 @@ def test_cli_writes_the_booklet(runner, monkeypatch: pytest.MonkeyPatch) -> None
     (runner.cwd / "ours.toml").write_text("preset = 'short'\ntarget = 300\n", encoding="utf-8")
     result = runner("rules", "--house-rules", "ours.toml", "--target", "200", "--paper", "a4")
     assert result.exit_code == 0, result.output
-    assert (runner.cwd / "output" / "rules-skip-bo.pdf").read_bytes() == b"%PDF-fake"
+    assert (runner.cwd / "output" / "rules-skip-bo-ours.pdf").read_bytes() == b"%PDF-fake"
     assert (seen["rules"].stock, seen["rules"].target, seen["paper"]) == (10, 200, A4)
     result = runner("rules", "-o", "-")
     assert result.exit_code == 0 and result.stdout_bytes == b"%PDF-fake"

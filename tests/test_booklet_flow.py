@@ -54,6 +54,9 @@ def test_one_environment_renders_the_whole_booklet(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(booklet, "make_environment", counted)
     html = booklet.render_html(resolve(options={"stock": "short", "target": 300}), paper=A4)
     assert len(made) == 1
-    assert "The series is played to 300 points instead of 500" in html and "{{" not in html
+    assert (
+        "House rule: the series is played to 300 points instead of 500." in html
+        and "{{" not in html
+    )
     assert made[0].autoescape("booklet.html.j2")  # type: ignore[attr-defined]
     assert made[0].undefined is templating.StrictUndefined  # type: ignore[attr-defined]

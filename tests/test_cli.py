@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from typing import Any
 
 import click
 import pytest
@@ -120,3 +121,50 @@ def test_core_modules_do_not_import_click() -> None:
         if path.name != "cli.py" and "import click" in path.read_text(encoding="utf-8")
     ]
     assert offenders == []
+
+
+@pytest.mark.parametrize(
+    ("args", "name"),
+    [
+        ([], "rules-skip-bo.pdf"),
+        (["--preset", "family"], "rules-skip-bo-family.pdf"),
+        (["--preset", "official"], "rules-skip-bo.pdf"),
+        (["--lang", "de"], "rules-skip-bo-de.pdf"),
+        (["--layout", "booklet"], "rules-skip-bo-booklet.pdf"),
+        (["--game", "spite-and-malice", "--lang", "de", "--layout", "booklet"],
+         "rules-spite-and-malice-de-booklet.pdf"),
+        (["--house-rules", "ours.toml", "--preset", "short"], "rules-skip-bo-short-ours.pdf"),
+    ],
+)  # fmt: skip
+def test_default_booklet_names_differ_by_what_makes_the_booklets_differ(
+    runner: Any, monkeypatch: pytest.MonkeyPatch, args: list[str], name: str
+) -> None:
+    """Three booklets a table makes (plain, a preset, German) keep three files."""
+    import sheetgen.booklet.build as build
+
+    monkeypatch.setattr(build, "rules_document", lambda *a, **k: b"%PDF-1.7 fake")
+    (runner.cwd / "ours.toml").write_text("target = 300\n", encoding="utf-8")
+    result = runner("rules", "--paper", "a4", *args)
+    assert result.exit_code == 0, result.output
+    assert [path.name for path in (runner.cwd / "output").iterdir()] == [name]
+
+
+@pytest.mark.parametrize(
+    ("command", "given"),
+    [
+        (["sheet", "--games-to-play", "8"], "--games-to-play"),
+        (["sheet", "--scoring", "cards-left", "--target", "300"], "--target"),
+        (["new", "t.yaml", "--players", "Ann,Bob", "--games-to-play", "8"], "--games-to-play"),
+        (["new", "t.yaml", "--players", "Ann,Bob", "--scoring", "cards-left", "--target", "300"],
+         "--target"),
+    ],
+)  # fmt: skip
+def test_an_option_that_changes_nothing_in_the_chosen_scoring_is_refused(
+    runner: Any, snapshot: Any, command: list[str], given: str
+) -> None:
+    before = snapshot(runner.cwd)
+    result = runner(*command, "-o", "x.pdf") if command[0] == "sheet" else runner(*command)
+    assert result.exit_code != 0
+    assert f"{given} changes nothing" in result.output
+    assert "Traceback" not in result.output
+    assert snapshot(runner.cwd) == before

@@ -76,7 +76,9 @@ def test_excel_writes_utf8_with_a_byte_order_mark(runner, season: Path) -> None:
     result = runner("export", "friday.yaml", "--excel", "-o", "friday.csv")
     assert result.exit_code == 0, result.output
     data = (season / "friday.csv").read_bytes()
-    assert data.startswith(b"\xef\xbb\xbftitle,Friday nights\n")
+    # Excel's own way: a byte-order mark and CRLF line ends.
+    assert data.startswith(b"\xef\xbb\xbftitle,Friday nights\r\n")
+    assert b"\n" not in data.replace(b"\r\n", b"")
     assert "Zoë".encode() in data
     assert runner("standings", "friday.csv").output == runner("standings", "friday.yaml").output
     recorded = runner(
@@ -84,6 +86,7 @@ def test_excel_writes_utf8_with_a_byte_order_mark(runner, season: Path) -> None:
     )
     assert recorded.exit_code == 0, recorded.output
     assert (season / "friday.csv").read_bytes().startswith(b"\xef\xbb\xbftitle,")
+    assert (season / "friday.csv").read_bytes().endswith(b"\r\n3,Cy,1,1,0,35,75,95,35\r\n")
 
 
 @pytest.mark.parametrize("suffix", [".yaml", ".json"])
@@ -118,15 +121,26 @@ def test_fill_a_folder_holding_an_export(runner, season: Path, split: list[str])
         assert "Friday nights" in doc.pages[0].extract_text()
 
 
+# Players and teams apart: Ann, Bob, Cy and Di play in pairs as Red and Blue too, and each
+# partner is credited with the team's games, wins and points.
 SEASON = """\
 Season: 2 series, 3 games
-Side  Series  Won  Games  Games won  Points
-----  ------  ---  -----  ---------  ------
-Bob        1    0      2          1      95
-Red        1    0      1          1      95
-Zoë        1    0      2          1      75
-Blue       1    0      1          0       0
-Cy         1    0      2          0       0
+A team's results count for each of its two partners.
+
+Players:
+Player  Series  Series won  Games  Games won  Points
+------  ------  ----------  -----  ---------  ------
+Ann          1           0      1          1      95
+Bob          2           0      3          1      95
+Cy           2           0      3          1      95
+Zoë          1           0      2          1      75
+Di           1           0      1          0       0
+
+Teams:
+Team  Partners  Series  Series won  Games  Games won  Points
+----  --------  ------  ----------  -----  ---------  ------
+Red   Ann + Cy       1           0      1          1      95
+Blue  Bob + Di       1           0      1          0       0
 """
 
 
@@ -151,10 +165,12 @@ def test_season_counts_series_won(runner, tmp_path: Path) -> None:
     result = runner("standings", ".")
     assert result.output.endswith(
         "Season: 2 series, 2 games\n"
-        "Side  Series  Won  Games  Games won  Points\n"
-        "----  ------  ---  -----  ---------  ------\n"
-        "Ann        2    2      2          2     140\n"
-        "Bob        2    0      2          0       0\n"
+        "\n"
+        "Players:\n"
+        "Player  Series  Series won  Games  Games won  Points\n"
+        "------  ------  ----------  -----  ---------  ------\n"
+        "Ann          2           2      2          2     140\n"
+        "Bob          2           0      2          0       0\n"
     )
 
 
@@ -162,18 +178,45 @@ def test_export_a_season_as_json_and_markdown(runner, season: Path) -> None:
     data = json.loads(runner("export", ".").stdout)
     assert [entry["file"] for entry in data["series"]] == ["friday.yaml", "pairs.yaml"]
     assert data["series"][1]["totals"] == {"Red": 95, "Blue": 0}
-    assert data["season"][0] == {
-        "side": "Bob",
-        "series": 1,
+    assert data["season"]["players"][1] == {
+        "name": "Bob",
+        "series": 2,
         "series_won": 0,
-        "games": 2,
+        "games": 3,
         "games_won": 1,
         "points": 95,
+        "cards_left": 0,
     }
+    assert data["season"]["teams"] == [
+        {
+            "name": "Red",
+            "members": ["Ann", "Cy"],
+            "series": 1,
+            "series_won": 0,
+            "games": 1,
+            "games_won": 1,
+            "points": 95,
+            "cards_left": 0,
+        },
+        {
+            "name": "Blue",
+            "members": ["Bob", "Di"],
+            "series": 1,
+            "series_won": 0,
+            "games": 1,
+            "games_won": 0,
+            "points": 0,
+            "cards_left": 0,
+        },
+    ]
     markdown = runner("export", "friday.yaml", "pairs.yaml", "--format", "md").stdout
     assert markdown.startswith(
-        "# Season\n\n| Side | Series | Series won | Games | Games won | Points |"
+        "# Season\n\nThe season has 2 series and 3 games. A team's results count for each "
+        "of its two partners.\n\n## Players\n\n"
+        "| Player | Series | Series won | Games | Games won | Points |\n"
     )
+    assert "\n## Teams\n\n| Team | Partners | Series |" in markdown
+    assert "| Red | Ann + Cy | 1 | 0 | 1 | 1 | 95 |" in markdown
     assert "\n## Friday nights (friday.yaml)\n" in markdown
     assert "\n### Standings\n" in markdown
 
@@ -183,7 +226,7 @@ def test_a_season_is_not_one_csv(runner, season: Path) -> None:
     assert result.exit_code == 1
     assert result.stderr == (
         "Error: --format csv: a CSV export holds one series (it reads back as a series file); "
-        "for 2 series use --format json or md\n"
+        "for 2 series use --format json or md or xlsx\n"
     )
     assert not (season / "season.csv").exists()
 
@@ -352,18 +395,23 @@ def test_a_file_left_out_is_still_never_written_over(runner, season: Path, comma
     assert result.exit_code == 0, result.output
 
 
-@pytest.mark.parametrize("fmt", ["json", "csv", "md"])
-def test_every_export_format_knows_its_own_documents(season: Path, fmt: str) -> None:
+@pytest.mark.parametrize("fmt", ["json", "csv", "md", "xlsx"])
+def test_every_export_format_knows_its_own_documents(
+    season: Path, fmt: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """One registry: a series and (where the format holds one) a season written in a
     format are what that format later recognises as its own and may write over."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # a workbook is dated
     from sheetgen.series.export import EXPORT_FORMATS, EXPORTS, export_season, export_series
     from sheetgen.series.file import load_scored
 
-    assert EXPORT_FORMATS == ("json", "csv", "md")
+    assert EXPORT_FORMATS == ("json", "csv", "md", "xlsx")
     export = EXPORTS[fmt]
     assert export.suffix == f".{fmt}"
     result = load_scored(season / "friday.yaml")
-    assert export.wrote(export_series(result, fmt).encode("utf-8"))
+    document = export_series(result, fmt)
+    head = (document.encode("utf-8") if isinstance(document, str) else document)[:4096]
+    assert export.wrote(head)
     assert not export.wrote(FRIDAY.encode("utf-8"))
     named = [(season / "friday.yaml", result), (season / "pairs.yaml", result)]
     if export.season is not None:
@@ -373,7 +421,7 @@ def test_every_export_format_knows_its_own_documents(season: Path, fmt: str) -> 
             export_season(named, fmt)
         assert str(refused.value) == (
             "--format csv: a CSV export holds one series (it reads back as a series file); "
-            "for 2 series use --format json or md"
+            "for 2 series use --format json or md or xlsx"
         )
 
 
@@ -389,5 +437,6 @@ def test_an_unknown_export_format_is_refused_not_written_as_markdown(season: Pat
         with pytest.raises(ChoiceError) as refused:
             write()
         assert (
-            str(refused.value) == "--format: 'tsv' is not an export format; choose json, csv or md"
+            str(refused.value)
+            == "--format: 'tsv' is not an export format; choose json, csv, md or xlsx"
         )

@@ -450,10 +450,12 @@ def test_markdown_export(series_dir: Path) -> None:
     text = markdown_export(result)
     lines = text.splitlines()
     assert lines[0] == "# Skip-Bo series"
-    assert "**Ann** won the series in game 4." in lines
+    assert lines[2].endswith(" **Ann** won the series in game 4.")
     assert "| Ann | 500 | 4 | 0 |" in lines
-    assert "| 4 | Ann | 125 | 500 | 0 |" in lines
-    assert lines.count("| ---: | --- | ---: | ---: | ---: |") == 1
+    # Under a player's name the cards left, as in the CSV export; then points and totals.
+    assert "| Game | Winner | Ann | Bob | Points | Total Ann | Total Bob |" in lines
+    assert "| 4 | Ann | 0 | 20 | 125 | 500 | 0 |" in lines
+    assert lines.count("| ---: | --- | ---: | ---: | ---: | ---: | ---: |") == 1
 
 
 def test_markdown_export_escapes_names(tmp_path: Path) -> None:
@@ -462,4 +464,4 @@ def test_markdown_export_escapes_names(tmp_path: Path) -> None:
     text = markdown_export(result)
     assert text.startswith("# A\\|B \\*night\\*\n")
     assert "| Ann\\|x | 0 | 0 | 500 |" in text
-    assert "No winner yet; nobody leads." in text
+    assert "No games have been played yet." in text

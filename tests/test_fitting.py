@@ -5,11 +5,12 @@ from __future__ import annotations
 import math
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sheetgen.fonts import string_width
-from sheetgen.sheet.fitting import ELLIPSIS, fit, wrap
+from sheetgen.sheet.fitting import ELLIPSIS, fit, syllable_breaks, wrap, wrap_whole
 
 
 class Counting:
@@ -102,3 +103,44 @@ def test_a_word_longer_than_a_line_breaks_into_even_hyphenated_pieces() -> None:
     widths = [string_width(line.rstrip("-"), 12, True) for line in fitted.lines]
     assert all(string_width(line, 12, True) <= room + 1e-6 for line in fitted.lines)
     assert min(widths) >= 0.6 * max(widths), widths  # no tiny orphan
+
+
+def test_whole_words_do_not_fit_where_a_word_would_break() -> None:
+    word = "Oberstaatsanwaltsgehilfe"
+    room = string_width(word, 8, True) * 0.7
+    whole = wrap(f"Hans {word}", room, 10, 8, string_width, bold=True, lines=3, breaks="words")
+    assert whole.cut
+    # A word that fits whole at a smaller size is set whole at that size.
+    shrunk = wrap(word, string_width(word, 9, True), 10, 8, string_width, bold=True, breaks="words")
+    assert shrunk.lines == (word,) and shrunk.size == 9
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_word_too_long_for_its_line_breaks_between_syllables(lang: str) -> None:
+    word = "Oberstaatsanwaltsgehilfe"
+    room = string_width(word, 10, True) * 0.6
+    fitted = wrap(
+        word, room, 10, 10, string_width, bold=True, lines=3, breaks="syllables", lang=lang
+    )
+    assert not fitted.cut and len(fitted.lines) >= 2
+    assert "".join(line.rstrip("-") for line in fitted.lines) == word
+    places = syllable_breaks(word, lang)
+    at = 0
+    for line in fitted.lines[:-1]:
+        at += len(line) - 1
+        assert at in places, (fitted.lines, places)  # each break between two syllables
+    assert all(string_width(line, 10, True) <= room + 1e-6 for line in fitted.lines)
+    # Where no syllable ends early enough, the text does not fit that way.
+    tight = string_width("Ob-", 10, True)
+    assert wrap(word, tight, 10, 10, string_width, bold=True, lines=30, breaks="syllables").cut
+
+
+def test_wrap_whole_keeps_words_whole_and_breaks_only_what_must_break() -> None:
+    text = "Brünhilde Wolkenkuckucksheimer"
+    room = string_width("Wolkenkuckucksheimer", 8, True) + 1
+    kept = wrap_whole(text, room, 12, 8, string_width, bold=True, lines=2, lang="de")
+    assert kept.lines == ("Brünhilde", "Wolkenkuckucksheimer") and not kept.hyphens
+    broken = wrap_whole(text, room * 0.7, 12, 8, string_width, bold=True, lines=3, lang="de")
+    assert broken.hyphens and not broken.cut
+    assert broken.lines[1].endswith("-")
+    assert len(broken.lines[1]) - 1 in syllable_breaks("Wolkenkuckucksheimer", "de")

@@ -111,9 +111,9 @@ def test_the_board_game_carries_its_own_facts(official: Any) -> None:
         "each of the six discard pile",
         "Put the remaining 62 cards face down",
         "auxiliary pile",
-        "1-4",
-        "5-8",
-        "9-12",
+        "1\N{EN DASH}4",
+        "5\N{EN DASH}8",
+        "9\N{EN DASH}12",
         "draw pile",
         "once per turn",
         "only if you can then play the next card of the sequence",
@@ -128,9 +128,9 @@ def test_the_board_game_carries_its_own_facts(official: Any) -> None:
 
 def test_the_board_game_carries_none_of_skip_bos_facts(official: Any) -> None:
     _, _, text = official["skip-bo-board"]
-    # The one sentence that says why the shared piles are not called building piles
-    # is the only place the card game's word may appear.
-    why = text.rindex('Why "discard piles"?')
+    # The section on the piles' names, which compares them with the card game's building
+    # piles, is the only place the card game's word may appear.
+    why = text.rindex("The names of the piles")
     text = text[:why] + text[text.index("Setting up", why) :]
     for foreign in ("162", "500", "stock pile", "building pile", "30 cards", "points"):
         assert foreign not in text, foreign
@@ -163,8 +163,8 @@ def test_a_15_card_pay_off_pile_changes_the_deal() -> None:
 
 def test_the_points_series_is_scored_the_skip_bo_way() -> None:
     text = html_text("spite-and-malice", series=True)
-    assert "pagat.com notes that the game scores a series in much the same way as Skip-Bo" in text
-    assert "keeps the Skip-Bo method and its figures" in text
+    assert "pagat.com notes that Spite and Malice series are scored much as Skip-Bo’s" in text
+    assert "It keeps Skip-Bo’s figures too." in text
     assert "give no official scores" not in text
     assert "25 points for going out" in text
     assert "5 points for every card" in text
@@ -177,10 +177,10 @@ def test_a_series_on_the_tables_own_figures() -> None:
     text = html_text("spite-and-malice", series=True, target=300, bonus=10, **{"per-card": 2})
     assert "10 points for going out" in text
     assert "reach 300 points wins the series" in text
-    assert "keeps the Skip-Bo method with this table's own figures" in text
+    assert "It uses this table’s own figures, played to 300 points instead of 500." in text
     assert (
-        "scored as in Skip-Bo but with this table's own figures: 10 points for going out and "
-        "2 points a card left in the loser's pay-off pile, played to 300 points."
+        "scored as in Skip-Bo, but with this table’s own figures: 10 points for going out and "
+        "2 points a card left in the loser’s pay-off pile, played to 300 points."
     ) in text
     assert "scored the Skip-Bo way" not in text
 
@@ -205,9 +205,9 @@ def test_pictures_read_in_black_and_white(game: str) -> None:
         for label in (
             "blue",
             "orange",
-            "1-4",
-            "5-8",
-            "9-12",
+            "1\N{EN DASH}4",
+            "5\N{EN DASH}8",
+            "9\N{EN DASH}12",
             "Skip-Bo",
             "draw pile",
             "auxiliary pile",
@@ -221,11 +221,11 @@ def test_the_tables_own_rules_join_either_game(game: str, tmp_path: Path) -> Non
     extra = tmp_path / "ours.md"
     extra.write_text("# Table talk\n\nWe play <b>fast</b>.\n", encoding="utf-8")
     html = render_html(resolve(game=game, options={"extra": extra}), paper=A4)
-    assert '<h1 id="extra">Table talk</h1>' in html
+    assert '<h2 id="extra">Table talk</h2>' in html
     assert "Our own rules" not in html
     assert (
         'This table has rules of its own: see <a class="xref" href="#extra">'
-        "&#34;Table talk&#34;</a>." in html
+        "“Table talk”</a>." in html
     )
     assert "&lt;b&gt;fast&lt;/b&gt;" in html
     assert "<b>fast</b>" not in html
@@ -242,7 +242,7 @@ def test_the_cli_renders_spite_and_malice_from_a_house_rules_file(
     )
     result = runner("rules", "--house-rules", "ours.toml", "--paper", "a4")
     assert result.exit_code == 0, result.output
-    _, size, text = pdf_text((tmp_path / "output" / "rules-spite-and-malice.pdf").read_bytes())
+    _, size, text = pdf_text((tmp_path / "output" / "rules-spite-and-malice-ours.pdf").read_bytes())
     assert tuple(round(side) for side in size) == A4_POINTS
     assert "At most four centre stacks" in text
     assert "Each pay-off pile holds 15 cards instead of 20." in text
@@ -375,7 +375,7 @@ def test_cli_sets_centre_stacks_and_the_series_figures(runner: Any, tmp_path: Pa
         assert sheet.width > sheet.height
         footer = re.sub(r"\s+", " ", sheet.extract_text())
     assert "Target: 200 points" in footer
-    assert "gets 30, and 2 more per card still in the other player's pay-off pile" in footer
+    assert "gets 30, and 2 more per card still in the other player’s pay-off pile" in footer
 
 
 def test_building_piles_are_refused_where_the_game_has_no_choice(runner: Any) -> None:

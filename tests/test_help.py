@@ -116,16 +116,19 @@ def test_list_presets(runner, tmp_path) -> None:
     assert result.exit_code == 0, result.output
     assert result.stdout == (
         "Presets for Skip-Bo (sheetgen rules --preset NAME):\n"
-        "  official  The rules as Mattel's instruction sheet gives them, with the points\n"
-        "            game on.\n"
+        "  official  The rules as Mattel's instruction sheet gives them, with its points\n"
+        "            game for an evening of several games.\n"
         "            changes nothing: these are the official rules\n"
-        "  family    A relaxed family evening: short stock piles, the youngest starts,\n"
-        "            one game at a time.\n"
+        "  family    A relaxed family evening: single games, the basic game of the\n"
+        "            published rules, without the points series, and two options of the\n"
+        "            published rules: the short game and the youngest player starting.\n"
         "            changes --stock short, --first-player youngest, --no-series\n"
-        "  short     The short game from the rule sheet: ten cards in every stock pile.\n"
+        "  short     The short game of the published rules: ten cards in every stock\n"
+        "            pile.\n"
         "            changes --stock short\n"
-        "  strict    For tables that like it tight: a fitting stock card must be played,\n"
-        "            no wild on top at the deal.\n"
+        "  strict    Two house rules, neither in the published rules, for tables that\n"
+        "            like it tight: a stock card that fits must be played at once, and\n"
+        "            no stock pile starts with a wild on top.\n"
         "            changes --must-play-stock, --no-wild-start\n"
     )
     assert list(tmp_path.iterdir()) == []
@@ -160,3 +163,32 @@ def test_the_help_names_no_game_s_numbers() -> None:
         text = runner.invoke(cli, [command, "--help"], terminal_width=200).output
         assert "sheetgen games" in text or command == "new", command
         assert not re.search(r"\b\d+ to \d+\b|Skip-Bo \d|Malice \d", text), (command, text)
+
+
+def test_help_reads_as_plain_text_and_describes_every_argument() -> None:
+    """No reStructuredText marks in what a user reads; every FILE argument says what it
+    takes; a command that reads no game offers no --rules-dir."""
+    from click.testing import CliRunner
+
+    from sheetgen.cli import cli
+
+    for name in cli.commands:
+        result = CliRunner().invoke(cli, [name, "--help"])
+        assert result.exit_code == 0, name
+        assert "`" not in result.output, (name, result.output)
+        command = cli.commands[name]
+        for param in command.params:
+            if param.param_type_name == "argument":
+                assert getattr(param, "help", None), (name, param.name)
+    assert "--rules-dir" not in CliRunner().invoke(cli, ["printers", "--help"]).output
+
+
+def test_an_argument_is_listed_once() -> None:
+    from click.testing import CliRunner
+
+    from sheetgen.cli import cli
+
+    for name in ("new", "record", "undo", "export", "fill", "standings"):
+        output = CliRunner().invoke(cli, [name, "--help"]).output
+        options = output[output.index("\nOptions:") :] if "\nOptions:" in output else output
+        assert "FILE" not in options.replace("--house-rules FILE", ""), (name, options)

@@ -21,7 +21,7 @@ from hostile import assert_clean, assert_refused, run, snapshot, temporaries
 from pagecheck import page_texts
 
 import sheetgen.series.record
-from sheetgen.sheet.chart import DASHES, LANE, MARKERS, lane_offset, side_look
+from sheetgen.sheet.chart import DASHES, MARKERS, side_look
 
 GAMES = Path(__file__).parent / "games"
 HALF = (
@@ -404,7 +404,3 @@ def test_every_side_has_a_look_and_the_first_ones_differ() -> None:
     assert len({(look.dash, look.gray) for look in looks[:12]}) == 12
     assert len({(look.dash, look.marker) for look in looks}) == len(looks)
     assert side_look(10**6) in looks
-    # However many sides, none is drawn further off its values than six sides are.
-    for sides in (6, 8, 40, 1000):
-        lanes = [abs(lane_offset(index, sides)) for index in range(sides)]
-        assert max(lanes) <= 2.5 * LANE + 1e-9

@@ -180,7 +180,7 @@ def test_export_never_replaces_a_csv_export_that_games_were_recorded_into(folder
         (["sheet", "-o", "f2.yaml"], "yaml", ".pdf or .png"),
         (["fill", "f3.yaml", "-o", "f4.yaml"], "yaml", ".pdf or .png"),
         (["rules", "-o", "new.toml"], "toml", ".pdf or .png or .html"),
-        (["export", "f3.yaml", "-o", "out.yaml"], "yaml", ".json or .csv or .md"),
+        (["export", "f3.yaml", "-o", "out.yaml"], "yaml", ".json or .csv or .md or .xlsx"),
     ],
 )
 def test_a_name_of_another_kind_of_file_is_refused(

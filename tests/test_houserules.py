@@ -171,3 +171,52 @@ def test_every_dealable_stock_resolves(players: int, data: st.DataObject) -> Non
 def test_undealable_stock_is_refused(players: int, extra: int) -> None:
     with pytest.raises(HouseRulesError):
         resolve(options={"players": players, "stock": max_stock(players) + extra})
+
+
+def test_a_house_rules_file_may_spell_keys_as_a_series_file_does(tmp_path: Path) -> None:
+    """per_card (as series files write it) is per-card; both in one file is refused."""
+    ours = tmp_path / "ours.toml"
+    ours.write_text("per_card = 2\ntarget = 300\n", encoding="utf-8")
+    assert resolve(house_rules=ours).per_card == 2
+    ours.write_text("per_card = 2\nper-card = 3\n", encoding="utf-8")
+    with pytest.raises(HouseRulesError, match="given twice, spelt two ways"):
+        resolve(house_rules=ours)
+
+
+def test_a_misspelt_house_rule_gets_a_suggestion(tmp_path: Path) -> None:
+    ours = tmp_path / "ours.toml"
+    ours.write_text("per-crad = 2\n", encoding="utf-8")
+    with pytest.raises(
+        HouseRulesError, match=r"is not a setting of Skip-Bo; did you mean per-card\?"
+    ):
+        resolve(house_rules=ours)
+
+
+def test_the_table_and_the_day_its_rules_were_agreed(tmp_path: Path) -> None:
+    """A house-rules file names its table and the day it agreed its rules; --table wins."""
+    import datetime
+
+    ours = tmp_path / "ours.toml"
+    ours.write_text('table = "The Millers"\ndate = 2026-12-06\ntarget = 300\n', encoding="utf-8")
+    rules = resolve(house_rules=ours)
+    assert (rules.table_name, rules.agreed) == ("The Millers", datetime.date(2026, 12, 6))
+    assert resolve(house_rules=ours, table="Friday club").table_name == "Friday club"
+    assert resolve().table_name is None and resolve().agreed is None
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ('date = "next week"\n', "date"),
+        ("date = 2026-12-06T10:00:00\n", "date"),
+        ("table = 42\n", "table"),
+        ('table = "   "\n', "table"),
+        ('table = "' + "x" * 200 + '"\n', "table"),
+    ],
+)
+def test_a_bad_table_or_date_is_refused_by_name(tmp_path: Path, text: str, field: str) -> None:
+    ours = tmp_path / "ours.toml"
+    ours.write_text(text, encoding="utf-8")
+    with pytest.raises(HouseRulesError) as caught:
+        resolve(house_rules=ours)
+    assert caught.value.field == field and str(caught.value.file) == str(ours)

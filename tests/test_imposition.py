@@ -347,7 +347,8 @@ def test_cli_layouts(runner, monkeypatch, args: list[str], size: Any, sides: int
     monkeypatch.setattr(booklet, "build_booklet", fake_booklet)
     result = runner("rules", "--paper", "letter", *args)
     assert result.exit_code == 0, result.output
-    written = (runner.cwd / "output" / "rules-skip-bo.pdf").read_bytes()
+    name = "rules-skip-bo-booklet.pdf" if "booklet" in args else "rules-skip-bo.pdf"
+    written = (runner.cwd / "output" / name).read_bytes()
     pages = PdfReader(io.BytesIO(written)).pages
     assert len(pages) == sides
     assert (float(pages[0].mediabox.width), float(pages[0].mediabox.height)) == pytest.approx(size)
@@ -358,8 +359,9 @@ def test_cli_png_previews_the_first_sheet(runner, monkeypatch, layout: str, size
     monkeypatch.setattr(booklet, "build_booklet", fake_booklet)
     result = runner("rules", "--paper", "letter", "--layout", layout, "--format", "png")
     assert result.exit_code == 0, result.output
-    assert result.output == f"Wrote {runner.cwd / 'output' / 'rules-skip-bo.png'}\n"
-    with Image.open(runner.cwd / "output" / "rules-skip-bo.png") as image:
+    name = "rules-skip-bo-booklet.png" if layout == "booklet" else "rules-skip-bo.png"
+    assert result.output == f"Wrote {runner.cwd / 'output' / name}\n"
+    with Image.open(runner.cwd / "output" / name) as image:
         assert image.size == (round(size[0] * PREVIEW_DPI / 72), round(size[1] * PREVIEW_DPI / 72))
 
 

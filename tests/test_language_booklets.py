@@ -121,7 +121,7 @@ def percent_names(text: str) -> set[str]:
 @pytest.mark.parametrize("code", OTHERS)
 def test_every_template_string_is_translated(code: str) -> None:
     english = template_messages()
-    assert {"Contents", "House rules at this table", "Score sheet"} <= set(english)
+    assert {"Contents", "This table’s choices", "Score sheet"} <= set(english)
     with catalogue_path(code).open("rb") as source:
         catalogue = read_po(source, locale=code)
     translated = {message.id: message.string for message in catalogue if message.id}
@@ -212,7 +212,7 @@ def test_a_complete_language_folder_renders_a_booklet_in_it(german_pocket: Path)
     assert "Jeder bekommt zwölf Karten als Taschenstapel und vier Handkarten." in html
     assert "Jeder hat drei Ablagen statt zwei." in html
     assert "Eine Serie dauert fünf Spiele; danach" in html
-    assert "Hausregeln an diesem Tisch" in html and "Inhalt" in html
+    assert "Was dieser Tisch gewählt hat" in html and "Inhalt" in html
     assert "Taschen-Bo \N{EN DASH} Spielregeln" in html
     english = render_html(rules, paper=paper("a4"))
     assert '<html lang="en">' in english and "hyphens: auto" not in english

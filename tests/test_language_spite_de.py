@@ -1,4 +1,4 @@
-"""Katz und Maus: the Spite and Malice booklet in German, read back under every toggle.
+"""Spite and Malice in German: the booklet read back under every toggle.
 
 The words are checked on the booklet's HTML (everything weasyprint sets, the pictures'
 labels and alternatives included), the numbers against the English booklet for the
@@ -42,6 +42,7 @@ Wer gewonnen hat, mischt für das nächste Spiel, und wer verloren hat, räumt a
 TOGGLES: dict[str, dict[str, Any]] = {
     "official": {},
     "stock-1": {"stock": 1},
+    "stock-2": {"stock": 2},
     "stock-15": {"stock": 15},
     "stock-46": {"stock": 46},
     "four-stacks": {"building-piles": 4},
@@ -51,15 +52,16 @@ TOGGLES: dict[str, dict[str, Any]] = {
     "series-own-figures": {"series": True, "target": 300, "bonus": 10, "per-card": 2},
     "series-no-per-card": {"series": True, "per-card": 0},
     "series-no-bonus": {"series": True, "bonus": 0},
+    "series-target-20": {"series": True, "target": 20},
+    "series-thousands": {"series": True, "bonus": 1500, "per-card": 100, "target": 5000},
+    "series-stock-46-no-bonus": {"series": True, "stock": 46, "bonus": 0},
     "everything": {"stock": 15, "building-piles": 4, "series": True, "target": 300},
     "extra": {"extra": "EXTRA"},
 }
 
-# The names of the game in English, said once on purpose: the only English allowed.
-ALSO_KNOWN_AS = (
-    "\N{DOUBLE LOW-9 QUOTATION MARK}Spite and Malice\N{LEFT DOUBLE QUOTATION MARK}",
-    "\N{DOUBLE LOW-9 QUOTATION MARK}Cat and Mouse\N{LEFT DOUBLE QUOTATION MARK}",
-)
+# The game keeps its English name in German (no German name is established for it): the
+# only English allowed.
+NAME = "Spite and Malice"
 # English words of this game that no German sentence needs (whole words, any case).
 ENGLISH_WORDS = re.compile(
     r"\b(the|and|of|to|pay-off|pile|piles|stack|stacks|stock|centre|side|card|cards|"
@@ -110,14 +112,16 @@ def words_of(html: str, pictures: bool = True) -> str:
     if not pictures:
         html, said = re.sub(r"<svg\b.*?</svg>", " ", html, flags=re.S), ""
     html = re.sub(r"</(p|li|h\d|td|th|tr|div|figcaption|text|title)>|<br\s*/?>", " ", html)
-    html = re.sub(r"</?a\b[^>]*>", "", html)  # a reference inside a sentence
-    words = html_lib.unescape(re.sub(r"<[^>]+>", " ", html) + " " + said)
+    html = re.sub(r"</?(?:a|span|em|strong|q)\b[^>]*>", "", html)  # marks inside a sentence
+    words = html_lib.unescape(re.sub(r"<[^>]+>", " ", html) + " " + said).replace(
+        "\N{SOFT HYPHEN}", ""
+    )
     return re.sub(r"\s+", " ", words)
 
 
 def digits(text: str) -> Counter[str]:
-    """The figures in a text, German thousands dots taken out."""
-    return Counter(re.findall(r"\d+", re.sub(r"(?<=\d)\.(?=\d{3}\b)", "", text)))
+    """The figures in a text, German thousands dots and English thousands commas taken out."""
+    return Counter(re.findall(r"\d+", re.sub(r"(?<=\d)[.,](?=\d{3}\b)", "", text)))
 
 
 def spelled(text: str, names: list[str]) -> set[int]:
@@ -150,11 +154,12 @@ def test_the_booklet_uses_the_german_leaflets_terms(
     text = words_of(booklets(toggles, GERMAN))
     for english in ("stock pile", "draw pile", "building pile", "discard pile", "hand"):
         assert TERMS[english] in text, english
-    assert text.count(TERMS["Spite and Malice"]) >= 3  # cover, running text, pictures
-    # The English names are given once, as the names the game is also known by.
-    for name in ALSO_KNOWN_AS:
-        assert text.count(name) == 1
-    assert "Mittelstapel" not in text and "Nachziehstapel" not in text
+    assert text.count(NAME) >= 3  # cover, running text, pictures
+    # Neither an invented German name nor another English one; no term off the glossary.
+    for wrong in ("Katz", "Maus", "Cat and Mouse", "Mittelstapel", "Nachziehstapel"):
+        assert wrong not in text, wrong
+    for wrong in ("Ablegestapel", "Partei", "Spielstapel"):
+        assert wrong not in text, wrong
 
 
 @pytest.mark.parametrize("toggles", TOGGLES)
@@ -162,8 +167,7 @@ def test_no_english_is_left_in_the_german_booklet(
     booklets: Callable[[str, Language], str], toggles: str
 ) -> None:
     text = words_of(booklets(toggles, GERMAN))
-    for name in ALSO_KNOWN_AS:
-        text = text.replace(name, "")
+    text = text.replace(NAME, "")
     for word in AVOID:
         assert word not in text, word
     assert ENGLISH_WORDS.findall(text) == []
@@ -190,7 +194,7 @@ def test_the_same_numbers_as_the_english_booklet(
             "official",
             [
                 "Keine eigenen Hausregeln: An diesem Tisch gelten die üblichen Regeln.",
-                "Höchstens drei Ablegestapel dürfen zugleich im Spiel sein.",
+                "Höchstens drei Ablagestapel dürfen zugleich im Spiel sein.",
                 "Jeder Spieler bekommt einen Spielerstapel mit 20 Karten.",
                 "Punkte werden nicht notiert: Jedes Spiel steht für sich.",
             ],
@@ -199,8 +203,9 @@ def test_the_same_numbers_as_the_english_booklet(
             "stock-1",
             [
                 "Jeder Spielerstapel umfasst eine Karte statt 20.",
-                "Jeder Spieler bekommt einen Spielerstapel mit einer Karte.",
-                "An diesem Tisch hat jeder Spielerstapel anfangs eine Karte.",
+                "Jeder Spieler bekommt einen Spielerstapel aus nur einer Karte.",
+                "Wer als Erster die einzige Karte seines Spielerstapels auf einen Ablagestapel "
+                "gespielt hat, gewinnt das Spiel.",
             ],
         ),
         (
@@ -213,17 +218,19 @@ def test_the_same_numbers_as_the_english_booklet(
         (
             "four-stacks",
             [
-                "Statt drei dürfen bis zu vier Ablegestapel zugleich im Spiel sein.",
-                "Höchstens vier Ablegestapel dürfen zugleich im Spiel sein.",
+                "Statt drei dürfen bis zu vier Ablagestapel zugleich im Spiel sein.",
+                "Höchstens vier Ablagestapel dürfen zugleich im Spiel sein.",
                 "(Üblich sind höchstens drei; an diesem Tisch sind es vier.)",
-                "Platz für bis zu vier Ablegestapel.",
-                "Ablegestapel: höchstens vier zugleich",
+                "Platz für bis zu vier Ablagestapel.",
+                "Ablagestapel: höchstens vier zugleich",
             ],
         ),
         (
             "series",
             [
-                "Dieses Heft übernimmt deshalb die Skip-Bo-Wertung samt ihren Zahlen.",
+                "Laut pagat.com wird eine Serie bei Spite and Malice ähnlich abgerechnet wie "
+                "bei Skip-Bo, und so rechnet auch dieses Heft ab. Es übernimmt dabei auch die "
+                "Zahlen von Skip-Bo.",
                 "Der Gewinner erhält 25 Punkte für den leer gespielten Spielerstapel und dazu "
                 "5 Punkte für jede Karte",
                 "Wer zuerst 500 Punkte erreicht, gewinnt die Serie.",
@@ -233,8 +240,8 @@ def test_the_same_numbers_as_the_english_booklet(
         (
             "series-own-figures",
             [
-                "aber mit den eigenen Zahlen dieses Tisches; gespielt wird auf 300 Punkte "
-                "statt auf 500.",
+                "Es gelten dabei die eigenen Zahlen dieses Tisches; gespielt wird auf 300 "
+                "Punkte statt auf 500.",
                 "Der Gewinner erhält 10 Punkte für den leer gespielten Spielerstapel und dazu "
                 "2 Punkte für jede Karte",
                 "je Karte im Spielerstapel des Verlierers; gespielt wird auf 300 Punkte.",
@@ -281,23 +288,36 @@ def test_each_toggle_has_its_german_sentence(
 def test_the_worked_example_adds_up_as_in_english(
     booklets: Callable[[str, Language], str], toggles: str
 ) -> None:
-    sum_ = r"(?:(\d+) \+ )?(\d+) \N{MULTIPLICATION SIGN} (\d+) = (\d+)"
+    figure = r"(\d{1,3}(?:[.,]\d{3})*)"
+    times = "\N{MULTIPLICATION SIGN}"
+    sum_ = rf"(?:{figure} \+ )?{figure} {times} {figure} = {figure}"
     english = re.search(
-        rf"(\w+) scores {sum_} points?|(\w+) scores (\d+) points? for going out",
+        rf"(\w+) scores {sum_} points?|(\w+) scores {figure} points? for going out",
         words_of(booklets(toggles, ENGLISH)),
     )
     german = re.search(
-        rf"(\w+) erhält {sum_} Punkte?|(\w+) erhält also (\d+) Punkte? für den leeren "
+        rf"(\w+) erhält {sum_} Punkte?|(\w+) erhält also {figure} Punkte? für den leeren "
         r"Spielerstapel",
         words_of(booklets(toggles, GERMAN)),
     )
     assert english and german
-    # The same figures; the names are each language's own example names (Ann, Anna).
+    # The same figures, each grouped as its language writes them (1,500 and 1.500); the
+    # names are each language's own example names (Ann, Anna).
     figures = [n for n in range(1, 8) if n not in (1, 6)]
-    assert english.group(*figures) == german.group(*figures)
+    said = {
+        lang: [
+            None if group is None else group.replace(",", "").replace(".", "") for group in found
+        ]
+        for lang, found in (("en", english.group(*figures)), ("de", german.group(*figures)))
+    }
+    assert said["en"] == said["de"]
+    assert not any("." in group for group in english.group(*figures) if group)
+    assert not any("," in group for group in german.group(*figures) if group)
     assert (german.group(1) or german.group(6)) in GERMAN.counting.example_names
     if german.group(5):
-        bonus, cards, per_card, points = (int(german.group(n) or 0) for n in range(2, 6))
+        bonus, cards, per_card, points = (
+            int((german.group(n) or "0").replace(".", "")) for n in range(2, 6)
+        )
         assert bonus + cards * per_card == points
 
 
@@ -323,7 +343,8 @@ PAGES = [
     ("extra", "a4", "pages"),
 ]
 PAPERS = {"letter": LETTER, "a4": A4}
-WHERE = re.compile(r"^(.+?)\s*(?:\.\s?){2,}\s*(\d+|Rückseite|eigenes Blatt)$")
+# An entry: its title, dot leaders where the PDF sets them as text, and where it is.
+WHERE = re.compile(r"^(.+?)\s*(?:(?:\.\s?){2,})?\s+(\d+|Rückseite|eigenes Blatt)$")
 
 
 @pytest.fixture(scope="module")
@@ -352,7 +373,11 @@ def contents(pages: list[Page]) -> list[tuple[str, str]]:
     the cover or, where a long house-rules box leaves the cover no room, whole on the page
     after it (the test checks the entries from the first to the last)."""
     for page in pages[:2]:
-        found = (WHERE.match(line.text.strip()) for line in page.lines)
+        texts = [line.text.strip() for line in page.lines]
+        if "Inhalt" not in texts:
+            continue
+        # Only the lines under the heading "Inhalt" are entries.
+        found = (WHERE.match(text) for text in texts[texts.index("Inhalt") + 1 :])
         entries = [(match.group(1).strip(" ."), match.group(2)) for match in found if match]
         if entries:
             return entries
@@ -416,7 +441,7 @@ def test_review_1_the_quick_reference_stays_inside_the_page(
             # Every letter sits at least a centimetre inside the paper's right edge.
             assert max(char["x1"] for char in page.chars) < float(page.width) - 28
             # Each label whole on its line, none broken over two.
-            labels = ("Spieler:", "Rangfolge:", "Spielzug:", "Ablegestapel:", "Kartenstock:")
+            labels = ("Spieler:", "Rangfolge:", "Spielzug:", "Ablagestapel:", "Kartenstock:")
             for label in labels:
                 assert label in text, (paper, label)
 
@@ -444,14 +469,13 @@ def test_review_22_du_for_the_player_ihr_for_the_table(
         "Mischt beide Blätter gründlich zusammen.",
         "Gebt jedem Spieler",
         "Vergleicht die beiden offenen Karten auf euren Spielerstapeln.",
-        "Fülle deine Handkarten auf.",
-        "Spiele auf die Ablegestapel , so oft du kannst und möchtest.",
-        "Decke die nächste Karte deines Spielerstapels auf",
-        "Lege zum Schluss eine Handkarte auf einen Hilfs\N{SOFT HYPHEN}stapel.",
-        "nehmt ihr von jedem Ablegestapel alle Karten",
-        "die du bald brauchen wirst",
-        "Keine Handkarten mehr: Du ziehst fünf Karten nach und spielst im selben Zug weiter.",
-        "Leerer Kartenstock: Mischt die fertigen Ablegestapel",
+        "Fülle deine Hand auf.",
+        "Spiele so viele Karten auf die Ablagestapel, wie du kannst und möchtest.",
+        "Lege zum Schluss eine Handkarte auf einen deiner Hilfsstapel.",
+        "nehmt ihr von jedem Ablagestapel alle Karten",
+        "Hast du alle Karten deiner Hand auf die Ablagestapel gespielt, ziehst du fünf Karten "
+        "vom Kartenstock nach und spielst im selben Zug weiter.",
+        "Leerer Kartenstock: die fertigen Ablagestapel zu einem neuen Kartenstock mischen.",
     ):
         assert sentence in text, sentence
     # No step of the running text is an infinitive any more.
@@ -473,7 +497,7 @@ def test_review_23_24_28_packs_steps_and_number_words(
     assert text.count("in Einerschritten bis zur Dame") == 2
     assert "einzeln" not in text
     # 28: counts up to twelve are words in the picture's labels too, in both languages.
-    assert f"Ablegestapel: höchstens {DE_NUMBERS[piles]} zugleich" in text
+    assert f"Ablagestapel: höchstens {DE_NUMBERS[piles]} zugleich" in text
     assert re.findall(r"höchstens \d+ zugleich", text) == []
     english = words_of(booklets(toggles, ENGLISH))
     assert f"centre stacks: at most {EN_NUMBERS[piles]} at once" in english
@@ -485,15 +509,18 @@ def test_review_40_the_cover_box_does_not_say_none_before_the_proposals(
     booklets: Callable[[str, Language], str], toggles: str
 ) -> None:
     text = words_of(booklets(toggles, GERMAN))
-    box = text[text.index("Hausregeln an diesem Tisch") : text.index(" Inhalt ")]
+    box = text[text.index("Was dieser Tisch gewählt hat") : text.index(" Inhalt ")]
     assert "Keine:" not in box
-    notes = box.index("Wo die Regeln auseinandergehen oder schweigen:")
+    # The notes' heading is the shared template's (the lead words it); it ends the same way.
+    notes = box.index("schlagen wir vor:")
     if toggles == "official":
         own = "Keine eigenen Hausregeln: An diesem Tisch gelten die üblichen Regeln."
         assert box.index(own) < notes
     else:
         assert "Keine" not in box[:notes]
-    assert "Keine Handkarten mehr: Du ziehst fünf Karten nach" in box[notes:]
+    assert "Wer beginnt: Ein aufgedeckter König schlägt jede andere Karte" in box[notes:]
+    # An empty hand is the usual rules' own: no suggestion for it.
+    assert "Keine Handkarten mehr" not in box
 
 
 def test_review_24_the_pictures_step_label_fits_the_picture(
@@ -502,7 +529,8 @@ def test_review_24_the_pictures_step_label_fits_the_picture(
     import pdfplumber
 
     with pdfplumber.open(io.BytesIO(pdfs("official", "letter", "pages"))) as pdf:
-        page = next(page for page in pdf.pages if "Tischmitte" in (page.extract_text() or ""))
+        # The picture's page: its label for the middle of the table, not the running text's.
+        page = next(page for page in pdf.pages if "(gemeinsam)" in (page.extract_text() or ""))
         lines = page.extract_text_lines()
     step = next(line for line in lines if "Einerschritten" in line["text"].replace(" ", ""))
     # The picture's right-hand labels (the hand of five) mark its right edge.

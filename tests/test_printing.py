@@ -299,8 +299,9 @@ def _page_matrix(page: pikepdf.Page) -> tuple[float, ...]:
 
 @needs_cups
 def test_one_sided_printer_gets_fronts_a_prompt_then_backs(
-    runner, on_cups, tmp_path, rules_made_once
+    runner, on_cups, tmp_path, rules_made_once, monkeypatch
 ) -> None:
+    monkeypatch.setattr("sheetgen.cli.shared.stdin_is_terminal", lambda: True)
     before = last_id(on_cups)
     result = runner("rules", "--printer", "simplex", "--paper", "a4", "-o", "r.pdf", input="\n")
     assert result.exit_code == 0, result.output
@@ -356,14 +357,27 @@ def test_manual_duplex_waits_for_the_stack_before_the_backs(on_cups, booklet_pdf
 
 @needs_cups
 def test_manual_duplex_stopped_at_the_prompt_sends_no_backs(
-    runner, on_cups, rules_made_once
+    runner, on_cups, rules_made_once, monkeypatch
 ) -> None:
+    monkeypatch.setattr("sheetgen.cli.shared.stdin_is_terminal", lambda: True)
     before = last_id(on_cups)
     result = runner("rules", "--manual-duplex", "--printer", "duplex", input="")
     assert result.exit_code == 1
     assert [job["job-name"] for job in new_jobs(on_cups, "duplex", before)] == [
         "Skip-Bo rules (fronts)"
     ]
+
+
+@needs_cups
+def test_manual_duplex_without_a_terminal_sends_nothing(runner, on_cups, rules_made_once) -> None:
+    """Without a terminal nobody can say when the stack is turned: refused before the
+    fronts go, with what to do instead."""
+    before = last_id(on_cups)
+    result = runner("rules", "--manual-duplex", "--printer", "duplex")
+    assert result.exit_code == 1
+    assert "no terminal" in result.output and "--printer" in result.output
+    assert "Aborted" not in result.output
+    assert new_jobs(on_cups, "duplex", before) == []
 
 
 # What CUPS says about its printers.

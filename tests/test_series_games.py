@@ -55,7 +55,7 @@ def test_a_spite_and_malice_series_is_recorded_filled_and_exported(
     text, words = first_page((tmp_path / "duel.pdf").read_bytes())
     assert text.startswith("Spite and Malice score sheet")
     assert [w["text"] for w in words].count("Points") == 2  # two columns: Ann and Bob
-    assert "the other player's pay-off pile" in text
+    assert "the other player’s pay-off pile" in text
 
     data = json.loads(runner("export", "duel.yaml").output)
     assert (data["game"], data["stock"], data["sides"]) == ("spite-and-malice", 20, ["Ann", "Bob"])
@@ -150,15 +150,20 @@ def test_a_cards_left_series_from_new_to_export(runner: Any, tmp_path: Path) -> 
     assert rows[:3] == [
         ["scoring", "cards-left"],
         ["games_to_play", "3"],
-        ["game", "winner", "Ann", "Bob", "Cy", "points", "total Ann", "total Bob", "total Cy"],
+        # No points column: a cards-left series has none; the totals are cards.
+        ["game", "winner", "Ann", "Bob", "Cy", "total Ann", "total Bob", "total Cy"],
     ]
-    assert rows[5] == ["3", "Bob", "1", "0", "3", "0", "7", "6", "12"]
+    assert rows[5] == ["3", "Bob", "1", "0", "3", "7", "6", "12"]
     data = json.loads(runner("export", "c.json").output)
     assert (data["scoring"], data["games_to_play"], data["winner"]) == ("cards-left", 3, "Bob")
     assert "target" not in data
     markdown = runner("export", "c.json", "--format", "md").output
-    assert "Lowest total after 3 games; 3 games played." in markdown
-    assert "| Side | Cards left | Games won | Games to play |" in markdown
+    assert (
+        "After 3 games, the player with the fewest cards left in all wins the series. "
+        "So far, 3 games have been played. **Bob** won the series in game 3.\n"
+    ) in markdown
+    assert "| Player | Cards left | Games won | Games to play |" in markdown
+    assert "| Game | Winner | Ann | Bob | Cy | Total Ann | Total Bob | Total Cy |" in markdown
 
     result = runner("fill", "c.json", "-o", "c.pdf")
     assert result.exit_code == 0, result.output
@@ -273,10 +278,10 @@ def test_a_cards_left_booklet_scores_every_page_that_way(runner: Any, tmp_path: 
     pages = [re.sub(r"\s+", " ", text) for text in page_texts((tmp_path / "c.pdf").read_bytes())]
     text = " ".join(pages)
     assert (
-        "Nobody scores points: every player adds up the cards left in their own stock pile, "
-        "and after six games the lowest total wins." in pages[0]
+        "House rule: nobody scores points. After each game every player adds up the cards left "
+        "in their own stock pile, and after six games the lowest total wins." in pages[0]
     )
-    assert "At this table nobody scores points." in text
+    assert "At this table nobody scores points: counting the cards left is a house rule" in text
     assert "After six games the lowest total wins the series." in text
     assert "Only the winner of a game scores" not in text
     assert "Six games: the lowest total after the last one wins the series." in pages[-1]
@@ -319,3 +324,52 @@ def test_figures_the_way_of_scoring_never_uses_are_refused(
     assert result.exit_code == 1
     assert result.output == f"Error: {message}\n"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_shared_lead_names_who_is_level_and_on_what(tmp_path: Path) -> None:
+    """Not "the lead is shared": who is level, on how many points (or cards left)."""
+    from click.testing import CliRunner
+
+    from sheetgen.cli import cli
+
+    file = tmp_path / "tie.yaml"
+    run = CliRunner().invoke
+    assert run(cli, ["new", str(file), "--players", "Ann,Bob,Cy"]).exit_code == 0
+    assert (
+        run(
+            cli, ["record", str(file), "--winner", "Ann", "--left", "Bob=2", "--left", "Cy=2"]
+        ).exit_code
+        == 0
+    )
+    assert (
+        run(
+            cli, ["record", str(file), "--winner", "Bob", "--left", "Ann=2", "--left", "Cy=2"]
+        ).exit_code
+        == 0
+    )
+    result = run(cli, ["standings", str(file)])
+    assert result.output.splitlines()[-1] == "Ann and Bob are level on 45 points."
+    cards = tmp_path / "cards.yaml"
+    assert (
+        run(
+            cli,
+            [
+                "new",
+                str(cards),
+                "--players",
+                "Ann,Bob",
+                "--scoring",
+                "cards-left",
+                "--games-to-play",
+                "4",
+            ],
+        ).exit_code
+        == 0
+    )
+    assert run(cli, ["record", str(cards), "--winner", "Ann", "--left", "Bob=3"]).exit_code == 0
+    assert run(cli, ["record", str(cards), "--winner", "Bob", "--left", "Ann=3"]).exit_code == 0
+    result = run(cli, ["standings", str(cards)])
+    assert (
+        result.output.splitlines()[-1]
+        == "Ann and Bob are level on 3 cards left, with 2 games to play."
+    )

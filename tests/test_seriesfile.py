@@ -168,14 +168,33 @@ BAD_FILES = [
     ("s.json", '{"players": ["Ann", "Bob"],}', "s.json: line 1, column 28: not valid JSON"),
     ("s.json", '{"players": ["Ann", 7]}', "s.json, players, player 2: a name must be text, not 7"),
     ("s.json", '{"players": ["Ann", "Bob"], "target": 5.5}', "s.json, target: 5.5 is not"),
-    ("s.csv", "round,winner,Ann,Bob\n", "s.csv: the first row must be game,winner"),
+    (
+        "s.csv",
+        "round,winner,Ann,Bob\n",
+        "s.csv, row 1: no column is headed game or Spiel (the games' numbers); "
+        "the heading row names the columns game and winner, then one per player "
+        "(found: round, winner, Ann, Bob)",
+    ),
     (
         "s.csv",
         "game,winner,Ann,Bob\n1,Ann,0,3\n3,Bob,2,0\n",
         "s.csv, game 2: the game column says '3'",
     ),
     ("s.csv", "game,winner,Ann,Bob\n1,Ann,0\n", "s.csv, game 1: the row has 3 cells, the header 4"),
-    ("s.txt", "players: [Ann, Bob]\n", "s.txt: a series file ends in .yaml, .yml, .json or .csv"),
+    (
+        "s.txt",
+        "players: [Ann, Bob]\n",
+        "s.txt: a series file ends in .yaml, .yml, .json, .csv or .xlsx, not '.txt'",
+    ),
+    ("s.ods", "", "s.ods: sheetgen reads .xlsx workbooks, not .ods: save it in LibreOffice"),
+    ("s.json", '{"players": ["Ann", "Bob"], "games": ""}', "s.json, games: give a list of games"),
+    (
+        "s.json",
+        '{"players": ["Ann", "Bob"], "games": [{"winner": "Ann", "left": []}]}',
+        "s.json, game 1, left: give the cards left per player, for example {Bob: 7, Cy: 12}",
+    ),
+    ("s.json", '{"players": ["Ann", "Bob"], "stock": true}', "s.json, stock: True is not a whole"),
+    ("s.json", '{"players": ["Ann", "Bob"], "scoring": 5}', "s.json, scoring: 5 is not a way of"),
 ]
 
 
@@ -610,3 +629,137 @@ def test_a_wrong_typed_field_reads_alike_in_every_format(
     with pytest.raises(SeriesFileError) as refused:
         parse_series(wrong_count, Path(name))
     assert str(refused.value) == f"{name}, game 1, left Bob: 'x' is not a whole number"
+
+
+# One schema for every field of every format (issue 32, item 10) --------------------------
+
+GOOD = {
+    "title": "T",
+    "target": 300,
+    "stock": 20,
+    "players": ["Ann", "Bob"],
+    "games": [{"winner": "Ann", "left": {"Bob": 3}}],
+}
+# A field of the wrong type, and the message's place and what it says was expected.
+WRONG_JSON = [
+    ({"title": 5}, "title: 5 is not text"),
+    ({"title": ["x"]}, "title: ['x'] is not text"),
+    ({"game": 7}, "game: 7 is not the name of a game"),
+    ({"scoring": ["winner"]}, "scoring: ['winner'] is not a way of scoring; give winner or"),
+    ({"target": 2.5}, "target: 2.5 is not a whole number"),
+    ({"target": True}, "target: True is not a whole number"),
+    ({"games_to_play": {}}, "games_to_play: {} is not a whole number"),
+    ({"stock": [20]}, "stock: [20] is not a whole number"),
+    ({"bonus": "lots"}, "bonus: 'lots' is not a whole number"),
+    ({"per_card": False}, "per_card: False is not a whole number"),
+    ({"players": "Ann"}, "players: give the list of players, for example [Ann, Bob, Cy]"),
+    ({"players": None}, "players: give the list of players, for example [Ann, Bob, Cy]"),
+    ({"players": ["Ann", 7]}, "players, player 2: a name must be text, not 7"),
+    ({"teams": ["Red"]}, "teams: give each team's two partners, for example Red: [Ann, Cy]"),
+    ({"games": ""}, "games: give a list of games, each with winner and left"),
+    ({"games": {"winner": "Ann"}}, "games: give a list of games, each with winner and left"),
+    ({"games": [5]}, "game 1: a game has the keys winner and left"),
+    ({"games": [{"winner": 7, "left": {"Bob": 3}}]}, "game 1, winner: name the player or team"),
+    ({"games": [{"winner": "Ann", "left": []}]}, "game 1, left: give the cards left per player"),
+    ({"games": [{"winner": "Ann", "left": 0}]}, "game 1, left: give the cards left per player"),
+    (
+        {"games": [{"winner": "Ann", "left": {"Bob": True}}]},
+        "game 1, left Bob: True is not a whole",
+    ),
+    ({"games": [{"winner": "Ann", "left": {"Bob": 2.5}}]}, "game 1, left Bob: 2.5 is not a whole"),
+    # A name that would break the message's line is shown quoted.
+    ({"games": [{"winner": "Ann", "left": {"\r": None}}]}, "game 1, left '\\r': None is not"),
+]
+WRONG_CSV = [
+    ("target,lots\ngame,winner,Ann,Bob\n1,Ann,0,3\n", "target: 'lots' is not a whole number"),
+    ("stock,2.5\ngame,winner,Ann,Bob\n1,Ann,0,3\n", "stock: '2.5' is not a whole number"),
+    ("per card,x\ngame,winner,Ann,Bob\n1,Ann,0,3\n", "per_card: 'x' is not a whole number"),
+    ("game,winner,Ann,Bob\n1,,0,3\n", "game 1, winner: name the player or team who went out"),
+    ("game,winner,Ann,Bob\n1,Ann,0,three\n", "game 1, left Bob: 'three' is not a whole number"),
+    ("game,winner,Ann,Bob\none,Ann,0,3\n", "game 1: the game column says 'one'"),
+]
+COMMANDS = [
+    ["standings"],
+    ["record", "--winner", "Bob", "--left", "Ann=2"],
+    ["record", "--replace", "1", "--winner", "Bob", "--left", "Ann=2"],
+    ["undo", "--yes"],
+    ["export", "--format", "csv", "-o", "out.csv"],
+    ["fill", "-o", "out.pdf"],
+]
+
+
+# In YAML every value is text: a title 5 or a player 7 is the text "5" or "7", and right.
+YAML_TEXT = ({"title": 5}, {"players": ["Ann", 7]})
+
+
+def wrong_cases() -> list[tuple[str, int]]:
+    cases = [
+        (suffix, n)
+        for n, (change, _) in enumerate(WRONG_JSON)
+        for suffix in ("json", "yaml")
+        if suffix == "json" or change not in YAML_TEXT
+    ]
+    return cases + [(suffix, n) for n in range(len(WRONG_CSV)) for suffix in ("csv", "xlsx")]
+
+
+def wrong_file(suffix: str, number: int) -> tuple[bytes, str]:
+    """A series in format ``suffix`` with one field of the wrong type, and the message."""
+    import io as _io
+
+    import openpyxl
+    import yaml
+
+    if suffix in ("json", "yaml"):
+        change, message = WRONG_JSON[number]
+        data = {**GOOD, **change}
+        if suffix == "json":
+            return json.dumps(data).encode(), message
+        return yaml.safe_dump(data, allow_unicode=True).encode(), message
+    text, message = WRONG_CSV[number]
+    if suffix == "csv":
+        return text.encode(), message
+    book = openpyxl.Workbook()
+    for line in text.splitlines():
+        book.active.append([int(c) if c.isdigit() else c or None for c in line.split(",")])
+    out = _io.BytesIO()
+    book.save(out)
+    return out.getvalue(), message
+
+
+@pytest.mark.parametrize(("suffix", "number"), wrong_cases())
+def test_a_wrong_typed_field_is_refused_by_every_command_in_one_line(
+    runner, suffix: str, number: int
+) -> None:
+    """Before any command uses a series, every field is checked: one line naming the file,
+    the field and what was expected; exit 1, no traceback, nothing written."""
+    name = f"s.{suffix}"
+    data, message = wrong_file(suffix, number)
+    path = runner.cwd / name
+    path.write_bytes(data)
+    for command in COMMANDS:
+        result = runner(command[0], name, *command[1:])
+        assert result.exit_code == 1, (command, result.output)
+        assert result.exception is None or isinstance(result.exception, SystemExit), command
+        if suffix == "xlsx" and command[0] in ("record", "undo"):
+            # Refused for the wrong field, or (undo, before it reads) for being a workbook.
+            assert result.output.startswith((f"Error: {name}, {message}", f"Error: {name}: "))
+            assert len(result.output.splitlines()) == 1, result.output
+        elif suffix == "yaml":
+            # YAML types nothing: the text 2.5 or true is refused as such, at the same place.
+            place = message.split(": ", 1)[0]
+            assert result.output.startswith(f"Error: {name}, {place}: "), result.output
+            assert len(result.output.splitlines()) == 1, result.output
+        else:
+            assert result.output.startswith(f"Error: {name}, {message}"), (command, result.output)
+            assert len(result.output.splitlines()) == 1, result.output
+        assert path.read_bytes() == data
+        assert sorted(p.name for p in runner.cwd.iterdir() if not p.name.endswith(".lock")) == [
+            name
+        ]
+
+
+def test_the_schema_has_a_type_for_every_key() -> None:
+    from sheetgen.series.schema import FIELDS, GAME_FIELDS, GAME_KEYS, SERIES_KEYS
+
+    assert tuple(FIELDS) == SERIES_KEYS
+    assert tuple(GAME_FIELDS) == GAME_KEYS

@@ -124,7 +124,7 @@ def test_team_sheet_names_both_partners(two_teams: bytes) -> None:
     text = " ".join(page_text(two_teams).split())
     assert "Red" in text and "Blue" in text
     assert "Ann + Cy" in text and "Bob + Di" in text
-    assert "other team's stock piles; the losing team gets 0" in text
+    assert "other team’s stock piles; the losing team gets 0" in text
 
 
 def test_fonts_are_embedded_subsets_only(six_long: dict[str, bytes]) -> None:
@@ -268,5 +268,5 @@ def test_reminder_follows_the_games_own_figures_and_words() -> None:
         players=2,
     ).pdf
     text = " ".join(page_text(pdf).split())
-    assert "winner gets 10, and 2 more per card still in the other player's pay-off pile" in text
+    assert "winner gets 10, and 2 more per card still in the other player’s pay-off pile" in text
     assert "Target: 100 points." in text

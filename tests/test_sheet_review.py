@@ -17,10 +17,12 @@ from sheetgen.game.scoringrules import ScoringRules
 from sheetgen.paper import paper
 from sheetgen.series.file import load_series
 from sheetgen.sheet.blank import blank_sheet
-from sheetgen.sheet.chart import LANE, STROKE, lane_offset, race_chart
+from sheetgen.sheet.chart import race_chart
 from sheetgen.sheet.fill import fill_pdf, filled_pages
+from sheetgen.sheet.fitting import syllable_breaks
 from sheetgen.sheet.grid import GAME_COLUMN, MARGIN
-from sheetgen.sheet.layout import MAX_ROW, MIN_ROW, WRITING_ROW
+from sheetgen.sheet.layout import MAX_ROW, MIN_ROW, OPEN_ROWS, WRITING_ROW
+from sheetgen.sheet.shapes import MARKER_SIZE
 from tests.test_sheet_fit import (
     LONG_NAMES,
     Words,
@@ -103,21 +105,15 @@ def _axis(chart: Any) -> tuple[float, float]:
 
 
 def _lines_follow_their_totals(result: Any, chart: Any) -> None:
-    """Each side's line is its running totals moved by one fixed lane: never drawn going
-    down while the total stays or rises, and never far from the true value."""
+    """Each side's line passes through its running totals at their true values."""
     zero, per_point = _axis(chart)
     sides = result.series.table.sides
     traces = chart.traces[len(sides) :]
-    for index, (side, trace) in enumerate(zip(sides, traces, strict=True)):
-        lane = lane_offset(index, len(sides))
-        assert abs(lane) <= 2.5 * LANE
+    for side, trace in zip(sides, traces, strict=True):
         totals = [0, *(game.totals[side] for game in result.games)]
         ys = [y for _, y in trace.points]
         for value, y in zip(totals, ys, strict=True):
-            assert abs(y - (zero + value * per_point + lane)) <= 0.5, (side, value, y)
-        for (before, after), (y0, y1) in zip(pairwise(totals), pairwise(ys), strict=True):
-            if after >= before:
-                assert y1 >= y0 - 0.01, (side, before, after, y0, y1)
+            assert y == pytest.approx(zero + value * per_point, abs=0.01), (side, value, y)
 
 
 def test_chart_lines_follow_their_totals(tmp_path: Path) -> None:
@@ -125,7 +121,7 @@ def test_chart_lines_follow_their_totals(tmp_path: Path) -> None:
     _lines_follow_their_totals(result, chart)
 
 
-def test_a_side_that_never_scores_stays_flat_and_ties_do_not_bend_lines(tmp_path: Path) -> None:
+def test_a_side_that_never_scores_stays_flat_on_the_zero_line(tmp_path: Path) -> None:
     """The print reviewer's series: four sides win in turn (so they keep drawing level) and
     Eve never wins; drawn with a lift per tie, Ann's flat 65 fell and Eve's 0 rose and fell."""
     names = ["Ann", "Bob", "Cy", "Di", "Eve"]
@@ -138,34 +134,53 @@ def test_a_side_that_never_scores_stays_flat_and_ties_do_not_bend_lines(tmp_path
     )
     _lines_follow_their_totals(result, chart)
     eve = chart.traces[len(names) :][4]
-    assert len({round(y, 3) for _, y in eve.points}) == 1
+    assert {round(y, 3) for _, y in eve.points} == {round(_axis(chart)[0], 3)}
 
 
-def test_tied_lines_are_drawn_side_by_side(tmp_path: Path) -> None:
+def test_tied_lines_share_one_height_and_show_their_markers_side_by_side(
+    tmp_path: Path,
+) -> None:
     result, chart = _chart(tmp_path, TIED)
     sides = result.series.table.sides
     ann, bob = chart.traces[len(sides) :][:2]
     second = result.games[1]
     assert second.totals["Ann"] == second.totals["Bob"]
-    gap = abs(ann.points[2][1] - bob.points[2][1]) - STROKE  # white between the two strokes
-    assert gap >= 1.0
-    # Six sides level at once: six lines, each a lane from the next.
+    (x, y), (bob_x, bob_y) = ann.points[2], bob.points[2]
+    assert (x, y) == (bob_x, bob_y)
+    # Each shows its marker at that height, one beside the other across the game's point.
+    (ann_mark,) = [mark for mark in ann.marks if abs(mark[0] - x) < 10]
+    (bob_mark,) = [mark for mark in bob.marks if abs(mark[0] - x) < 10]
+    assert ann_mark[1] == bob_mark[1] == y
+    assert abs(ann_mark[0] - bob_mark[0]) >= 2 * MARKER_SIZE
+    assert ann_mark[0] + bob_mark[0] == pytest.approx(2 * x)
+    # Six sides level at once: six lines at one height, six markers side by side.
     names = SIX
     games = [{"winner": n, "left": {m: 4 for m in names if m != n}} for n in names]
     result, chart = _chart(tmp_path, {"players": names, "stock": 20, "target": 500, "games": games})
     assert len(set(result.totals.values())) == 1
-    ends = sorted(trace.points[-1][1] for trace in chart.traces[len(names) :])
-    assert all(b - a >= LANE - 0.01 for a, b in pairwise(ends))
+    lines = chart.traces[len(names) :]
+    assert len({trace.points[-1] for trace in lines}) == 1
+    last_x = lines[0].points[-1][0]
+    xs = sorted(mark[0] for trace in lines for mark in trace.marks if abs(mark[0] - last_x) < 30)
+    assert len(xs) == 6
+    assert all(b - a >= 2 * MARKER_SIZE for a, b in pairwise(xs))
 
 
 def test_moved_end_labels_have_leaders_from_their_lines_ends(tmp_path: Path) -> None:
-    # Six sides ending close together push their labels apart.
+    # Six sides ending 5 points apart (a fraction of a point on a race to 5,000) push their
+    # labels apart.
     names = SIX
     games = [
-        {"winner": names[i % 6], "left": {n: 1 + (i % 2) for n in names if n != names[i % 6]}}
-        for i in range(6)
+        {
+            "winner": winner,
+            "left": {n: (1 + i if n == names[i - 1] else 1) for n in names if n != winner},
+        }
+        for i, winner in enumerate(names)
     ]
-    result, chart = _chart(tmp_path, {"players": names, "stock": 20, "target": 500, "games": games})
+    result, chart = _chart(
+        tmp_path, {"players": names, "stock": 20, "target": 5000, "games": games}
+    )
+    assert len(set(result.totals.values())) == 6
     ends = {trace.points[-1] for trace in chart.traces[len(names) :]}
     assert chart.leaders, "labels that had to move have leaders"
     for leader in chart.leaders:
@@ -228,11 +243,12 @@ def test_a_won_series_ends_at_its_last_game_with_its_total(tmp_path: Path) -> No
 def test_sixteen_games_fit_one_page_under_the_longest_header(tmp_path: Path, name: str) -> None:
     title = "The Anderson-Featherstonehaugh family Skip-Bo championship, back room, 2026 edition"
     assert len(title) >= 80
-    result = scored(tmp_path, series(LONG_NAMES, 16, title), "long")
+    # An open series: its games and the rows left to go on by hand make sixteen.
+    result = scored(tmp_path, series(LONG_NAMES, 16 - OPEN_ROWS, title), "long")
     assert result.winner is None
     pdf = fill_pdf([result], paper(name))
     (page,) = sheet_pages(pdf)
-    assert [number for number, _ in game_rows(page)][:16] == list(range(1, 17))
+    assert [number for number, _ in game_rows(page)] == list(range(1, 17))
     assert row_height(page) >= MIN_ROW - 0.5
     assert_readable(page)
     assert_one_size_per_row(page)
@@ -315,7 +331,7 @@ def test_an_untitled_series_chart_is_headed_as_a_chart(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("name", ["letter", "a4"])
-def test_a_long_name_without_spaces_breaks_with_hyphens_into_even_pieces(name: str) -> None:
+def test_a_long_name_without_spaces_breaks_between_syllables_leaving_no_scrap(name: str) -> None:
     word = "Wolfeschlegelsteinhausenbergerdorff"
     pdf = blank_sheet(paper=paper(name), names=[word, *SIX[1:]]).pdf
     (page,) = sheet_pages(pdf)
@@ -330,20 +346,26 @@ def test_a_long_name_without_spaces_breaks_with_hyphens_into_even_pieces(name: s
     assert len(texts) >= 2
     assert all(text.endswith("-") for text in texts[:-1]), texts
     assert "".join(text.rstrip("-") for text in texts) == word
+    # Each break falls between two syllables, by the English patterns.
+    breaks = list(itertools.accumulate(len(text) - 1 for text in texts[:-1]))
+    assert set(breaks) <= set(syllable_breaks(word, "en")), (texts, syllable_breaks(word, "en"))
     widths = [sum(c["width"] for c in lines[top] if c["text"] != "-") for top in sorted(lines)]
     assert min(widths) >= 0.6 * max(widths), (texts, widths)
 
 
-def test_the_key_marks_only_sides_that_won_and_titles_share_one_size(tmp_path: Path) -> None:
-    # Cy never wins a game: his line is in the key, but no marker he never gets.
-    data = series(["Ann", "Bob"], 4)
-    data["players"] = ["Ann", "Bob", "Cy"]
-    for game in data["games"]:
-        game["left"]["Cy"] = 3
+def test_the_key_marks_only_sides_whose_lines_carry_markers_and_titles_share_one_size(
+    tmp_path: Path,
+) -> None:
+    # Bob never wins, and his 0 never meets Ann's line: his line is in the key, but not a
+    # marker it never carries.
+    data = series(["Ann", "Bob"], 3)
+    data["games"] = [{"winner": "Ann", "left": {"Bob": 3}}] * 3
     result = scored(tmp_path, data, "no-wins")
     chart = race_chart(result, paper("letter").landscape, "Friday nights", string_width)
-    keys = dict(zip(["Ann", "Bob", "Cy"], chart.traces[:3], strict=True))
-    assert keys["Ann"].marks and keys["Bob"].marks and not keys["Cy"].marks
+    keys = dict(zip(["Ann", "Bob"], chart.traces[:2], strict=True))
+    lines = dict(zip(["Ann", "Bob"], chart.traces[2:], strict=True))
+    assert len(lines["Ann"].marks) == 3 and not lines["Bob"].marks
+    assert keys["Ann"].marks and not keys["Bob"].marks
     pdf = fill_pdf([result], paper("letter"))
     sheet, drawn = pages_of(pdf)
     sizes = [
@@ -351,14 +373,14 @@ def test_the_key_marks_only_sides_that_won_and_titles_share_one_size(tmp_path: P
     ]  # the "F" of "Friday nights", the largest text on each page
     assert sizes[0] == pytest.approx(sizes[1], abs=0.01)
     assert sizes[0] >= 16
-    # The key's markers in the PDF: two, not three (the lines' own markers stand higher).
-    key_top = max(w["top"] for w in drawn.extract_words() if w["text"] in ("Ann", "Bob", "Cy"))
+    # The key's markers in the PDF: one, not two (the lines' own markers stand higher).
+    key_top = max(w["top"] for w in drawn.extract_words() if w["text"] in ("Ann", "Bob"))
     marks = [
         shape
         for shape in drawn.curves + drawn.rects
         if abs((shape["top"] + shape["bottom"]) / 2 - key_top - 4) < 8 and shape["height"] < 10
     ]
-    assert len(marks) == 2, marks
+    assert len(marks) == 1, marks
 
 
 def test_an_unfinished_cards_left_series_matches_the_blank_and_waits_for_its_total(

@@ -70,8 +70,8 @@ def add(text: str) -> Any:
         (
             add('[toggles.Colour]\nkind = "bool"\n'),
             "toggles.Colour",
-            "a toggle's name is lower-case words joined by hyphens, not one of definition, game, "
-            "official, preset, set, toggles, value, way",
+            "a toggle's name is lower-case words joined by hyphens, not one of date, definition, "
+            "game, official, preset, set, table, toggles, value, way",
         ),
         (
             lambda t: t.replace(

@@ -33,7 +33,7 @@ Ann leads and needs 425 more points.
 
 @pytest.fixture
 def terminal(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("sheetgen.cli.series._stdin_is_terminal", lambda: True)
+    monkeypatch.setattr("sheetgen.cli.shared.stdin_is_terminal", lambda: True)
 
 
 def _files(folder: Path, snapshot) -> dict[str, bytes]:
@@ -83,7 +83,8 @@ def test_undo_without_a_terminal_needs_yes(runner, tmp_path: Path, snapshot) -> 
     assert result.exit_code == 1
     assert result.stderr == (
         "Last game 2: Bob went out; left Ann 2, Cy 3\n"
-        "Error: f.yaml: nothing removed; there is no terminal to ask on, so give --yes\n"
+        "Error: f.yaml: nothing removed, as there is no terminal to ask on (--yes removes it "
+        "without asking)\n"
     )
     assert _files(tmp_path, snapshot) == before
 
@@ -95,10 +96,12 @@ def test_undo_asks_on_a_terminal(
     (tmp_path / "f.yaml").write_text(YAML, encoding="utf-8")
     result = runner("undo", "f.yaml", input=answer)
     assert "Remove game 2? [y/N]: " in result.stderr
-    assert result.exit_code == (0 if removed else 1)
+    # "No" is the user's choice, not an error.
+    assert result.exit_code == 0
     assert len(_games(tmp_path / "f.yaml")) == (1 if removed else 2)
     if not removed:
-        assert result.stderr.endswith("Error: f.yaml: nothing removed\n")
+        assert result.stdout == "Kept game 2.\n"
+        assert "Error" not in result.stderr
 
 
 def test_undo_at_the_end_of_input_removes_nothing(runner, tmp_path: Path, terminal) -> None:
@@ -304,8 +307,10 @@ def test_a_repeated_game_asks_on_a_terminal(
         "record", "f.yaml", "--winner", "Bob", "--left", "Ann=2", "--left", "Cy=3", input=answer
     )
     assert result.stderr.startswith(REPEAT + "Record it as game 3? [y/N]: ")
-    assert result.exit_code == (0 if games == 3 else 1)
+    assert result.exit_code == 0
     assert len(_games(tmp_path / "f.yaml")) == games
+    if games == 2:
+        assert result.stdout == "Nothing recorded: f.yaml still holds 2 games.\n"
 
 
 def test_yes_records_a_repeated_game_without_asking(runner, tmp_path: Path, terminal) -> None:

@@ -1,0 +1,268 @@
+"""The race chart draws true values: at every game the sides' lines stand in the order of their
+totals, level sides at one height, a total of 0 on the zero line, and every marker at its
+side's own height. Proved over generated close series of every game (from the shapes the
+chart is laid out in) and read back from the PDF."""
+
+from __future__ import annotations
+
+import io
+from itertools import combinations
+from typing import Any
+
+import pdfplumber
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sheetgen.fonts import string_width
+from sheetgen.game.definition import game_ids, load_game
+from sheetgen.game.language import language
+from sheetgen.game.scoring import Game, Series, SeriesResult, score_series
+from sheetgen.game.scoringrules import ScoringRules
+from sheetgen.game.seating import make_table
+from sheetgen.paper import paper
+from sheetgen.sheet.chart import SQUEEZED, STROKE, Chart, race_chart, side_look
+from sheetgen.sheet.fill import fill_pdf
+from sheetgen.sheet.shapes import MARKER_SIZE
+
+NAMES = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"]
+# The issue's case: an open 25-game series of close scores drawn 11 pairs the wrong way up.
+ISSUE_WINNERS = "ABACBDCCADBBCDDACABBCDABC"
+
+
+def build(
+    game_id: str,
+    players: int,
+    teams: bool,
+    rules: dict[str, Any],
+    games: list[tuple[int, list[int]]],
+) -> SeriesResult:
+    """A scored series: each game as the winning side's index and every player's cards left
+    (a winner's own are set to 0); a winner's way series ends with the game that wins it."""
+    game = load_game(game_id)
+    names = NAMES[:players]
+    pairs = {f"T{n}": names[n :: players // 2] for n in range(players // 2)} if teams else None
+    table = make_table(names, teams=pairs, game=game)
+    scoring = ScoringRules.from_mapping(rules, game.scoring)
+    played: list[Game] = []
+    for winner_index, counts in games:
+        winner = table.sides[winner_index % len(table.sides)]
+        won = table.members(winner)
+        left = {
+            player: 0 if player in won else max(1, min(count, table.stock))
+            for player, count in zip(names, counts, strict=True)
+        }
+        played.append(Game(winner, left))
+        result = score_series(Series(table, tuple(played), scoring, game=game_id, definition=game))
+        if result.finished:
+            break
+    return score_series(Series(table, tuple(played), scoring, game=game_id, definition=game))
+
+
+@st.composite
+def close_series(draw: st.DrawFn) -> SeriesResult:
+    """Series whose totals run close together and often level: few points a game, small
+    counts, every game and both ways of scoring."""
+    game_id = draw(st.sampled_from(game_ids()))
+    game = load_game(game_id)
+    players = draw(st.integers(game.min_players, game.max_players))
+    teams = players in game.partnership_players and draw(st.booleans())
+    cards_left = draw(st.booleans())
+    agreed = draw(st.integers(1, 30))
+    rules = {
+        "way": "cards-left" if cards_left else "winner",
+        "bonus": draw(st.integers(0, 3)),
+        "per_card": draw(st.integers(0, 2)),
+        "target": draw(st.integers(1, 80)),
+        "games_to_play": agreed,
+    }
+    games = draw(
+        st.lists(
+            st.tuples(
+                st.integers(0, 5), st.lists(st.integers(1, 3), min_size=players, max_size=players)
+            ),
+            max_size=agreed if cards_left else 40,
+        )
+    )
+    return build(game_id, players, teams, rules, games)
+
+
+def zero_line(chart: Chart) -> float:
+    """The height of the chart's 0: its lowest grid line, the one its "0" names."""
+    grid = [rule for rule in chart.background.rules if rule.gray == 0.75]
+    zero = min(rule.y1 for rule in grid)
+    (label,) = [t for t in chart.background.labels if t.text == "0" and t.align == "right"]
+    assert abs(label.y + 3 - zero) < 0.01
+    return zero
+
+
+def assert_true_order(result: SeriesResult, chart: Chart) -> None:
+    """At every game the lines stand in the order of the totals, ties at one height, every
+    total of 0 on the zero line, and every marker at its own side's height there."""
+    sides = result.series.table.sides
+    lines = chart.traces[len(sides) :]
+    assert len(lines) == len(sides)
+    zero = zero_line(chart)
+    totals = [dict.fromkeys(sides, 0), *(game.totals for game in result.games)]
+    for number, standing in enumerate(totals):
+        xs = {line.points[number][0] for line in lines}
+        assert len(xs) == 1, f"game {number}: the sides' points stand at one x"
+        ys = {side: line.points[number][1] for side, line in zip(sides, lines, strict=True)}
+        for a, b in combinations(sides, 2):
+            if standing[a] == standing[b]:
+                assert ys[a] == ys[b], (number, a, b, standing, ys)
+            elif standing[a] < standing[b]:
+                assert ys[a] < ys[b], (number, a, b, standing, ys)
+            else:
+                assert ys[a] > ys[b], (number, a, b, standing, ys)
+        for side in sides:
+            if standing[side] == 0:
+                assert ys[side] == pytest.approx(zero, abs=1e-9), (number, side)
+    room = lines[0].points[1][0] - lines[0].points[0][0] if len(lines[0].points) > 1 else 0
+    for side, line in zip(sides, lines, strict=True):
+        for x, y in line.marks:
+            number = min(range(1, len(line.points)), key=lambda n: abs(line.points[n][0] - x))
+            assert abs(x - line.points[number][0]) < room / 2, (side, x)
+            assert y == line.points[number][1], (side, number, y)
+
+
+def assert_markers_show_ties(result: SeriesResult, chart: Chart) -> None:
+    """Where sides stand level at a game (and markers have room to stand apart), each of them
+    shows its marker there; no two markers of a game touch."""
+    sides = result.series.table.sides
+    lines = chart.traces[len(sides) :]
+    if len(lines[0].points) < 2:
+        return
+    points = lines[0].points
+    room = points[1][0] - points[0][0]
+    fits = (room - 2 * MARKER_SIZE - 2) / max(1, len(sides) - 1) >= SQUEEZED
+    for game in result.games:
+        x = points[game.number][0]
+        marks = {
+            side: [m for m in line.marks if abs(m[0] - x) < room / 2]
+            for side, line in zip(sides, lines, strict=True)
+        }
+        for side, here in marks.items():
+            assert len(here) <= 1, (game.number, side, here)
+        assert marks[game.winner] or not fits, (game.number, game.winner)
+        level = [side for side in sides if list(game.totals.values()).count(game.totals[side]) > 1]
+        if fits:
+            for side in level:
+                assert marks[side], (game.number, side, game.totals)
+        shown = [here[0] for here in marks.values() if here]
+        for (x1, y1), (x2, y2) in combinations(shown, 2):
+            if abs(y1 - y2) < 2 * MARKER_SIZE:
+                assert abs(x1 - x2) >= 2 * MARKER_SIZE - 1e-9, (game.number, shown)
+
+
+@settings(max_examples=300, deadline=None)
+@given(result=close_series(), name=st.sampled_from(["letter", "a4"]))
+def test_every_game_draws_the_sides_in_the_order_of_their_totals(
+    result: SeriesResult, name: str
+) -> None:
+    chart = race_chart(result, paper(name).landscape, "Close", string_width)
+    assert_true_order(result, chart)
+    assert_markers_show_ties(result, chart)
+
+
+@pytest.mark.parametrize("sides", range(2, 13))
+def test_every_side_has_a_look_of_its_own_in_black_and_white(sides: int) -> None:
+    looks = [side_look(index) for index in range(sides)]
+    # The lines alone (dash and black or grey) tell twelve sides apart; with the marker, more.
+    assert len({(look.dash, look.gray) for look in looks}) == sides
+    assert len(set(looks)) == sides
+
+
+def issue_series(game_id: str = "skip-bo", cards_left: bool = False) -> SeriesResult:
+    """Four players, 25 games of a few points each: close, often level, still open."""
+    games = [
+        ("ABCD".index(winner), [1 + (number + seat) % 3 for seat in range(4)])
+        for number, winner in enumerate(ISSUE_WINNERS)
+    ]
+    rules = {"bonus": 5, "per_card": 1, "target": 5000}
+    if cards_left:
+        rules = {"way": "cards-left", "games_to_play": 30}
+    return build(game_id, 4, False, rules, games)
+
+
+def drawn_lines(pdf: bytes, games: int) -> tuple[Any, list[list[tuple[float, float]]], float]:
+    """The chart page, each side's line as drawn (in the key's order, told apart by their
+    dashes) and the height of the zero line, read back from the PDF (top-down)."""
+    with pdfplumber.open(io.BytesIO(pdf)) as document:
+        page = document.pages[-1]
+        strokes = [
+            curve
+            for curve in page.curves
+            if abs(curve["linewidth"] - STROKE) < 0.01 and len(curve["pts"]) == games + 1
+        ]
+        grid = [line for line in page.lines if line["stroking_color"] in ((0.75,), 0.75)]
+        zero = max(line["top"] for line in grid)
+        dashes = [tuple(curve["dash"][0]) if curve["dash"] else () for curve in strokes]
+        lines = []
+        for index in range(len(strokes)):
+            wanted = tuple(float(x) for x in side_look(index).dash)
+            (match,) = [
+                curve
+                for curve, dash in zip(strokes, dashes, strict=True)
+                if tuple(float(x) for x in dash) == wanted
+            ]
+            assert match["stroking_color"] in ((0.0,), 0.0, (0,), 0), "black or grey, no colour"
+            lines.append([(float(x), float(y)) for x, y in match["pts"]])
+        return page, lines, zero
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("name", ["letter", "a4"])
+def test_the_printed_chart_keeps_the_order_of_the_totals(name: str, lang: str) -> None:
+    result = issue_series()
+    assert result.winner is None and len(result.games) == 25
+    sides = result.series.table.sides
+    pdf = fill_pdf([result], paper(name), lang=language(lang))
+    _, lines, zero = drawn_lines(pdf, len(result.games))
+    assert len(lines) == len(sides)
+    tied = 0
+    for number in range(len(result.games) + 1):
+        standing = result.games[number - 1].totals if number else dict.fromkeys(sides, 0)
+        tops = {side: line[number][1] for side, line in zip(sides, lines, strict=True)}
+        for a, b in combinations(sides, 2):
+            if standing[a] == standing[b]:
+                tied += 1
+                assert tops[a] == pytest.approx(tops[b], abs=0.01), (number, a, b)
+            else:
+                # Top-down: the higher total is drawn nearer the top of the page.
+                assert (tops[a] < tops[b]) == (standing[a] > standing[b]), (number, a, b)
+        for side in sides:
+            if standing[side] == 0:
+                assert tops[side] == pytest.approx(zero, abs=0.01), (number, side)
+    assert tied >= 10  # the series is as close as the issue's
+
+
+def test_a_cards_left_chart_runs_to_the_last_game_agreed() -> None:
+    result = issue_series(cards_left=True)
+    assert len(result.games) == 25 and result.series.scoring.games_to_play == 30
+    chart = race_chart(result, paper("letter").landscape, "Close", string_width)
+    assert_true_order(result, chart)
+    ticks = [t for t in chart.background.labels if t.align == "center" and t.text.isdigit()]
+    assert max(int(t.text) for t in ticks) == 30
+    sides = result.series.table.sides
+    first, *_, last = (x for x, _ in chart.traces[len(sides)].points)
+    right = max(rule.x2 for rule in chart.background.rules if rule.gray == 0.75)
+    assert last == pytest.approx(first + (right - first) * 25 / 30)
+    # The names stand just past the lines' ends, not across the games still to play.
+    names = [t for t in chart.texts if t.text in sides and t.x > last]
+    assert len(names) == len(sides)
+    assert all(t.x == pytest.approx(last + 6) for t in names)
+    assert max(t.x + string_width(t.text, t.size, t.bold) for t in names) <= chart.width - 30
+    # A series of as many games as agreed ends at the axis's end.
+    full = score_series(
+        Series(
+            result.series.table,
+            result.series.games,
+            ScoringRules.from_mapping({"games_to_play": 25}, result.series.scoring),
+            game=result.series.game,
+            definition=result.series.definition,
+        )
+    )
+    chart = race_chart(full, paper("letter").landscape, "Close", string_width)
+    right = max(rule.x2 for rule in chart.background.rules if rule.gray == 0.75)
+    assert chart.traces[len(sides)].points[-1][0] == pytest.approx(right)

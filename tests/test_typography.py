@@ -1,0 +1,133 @@
+"""The booklet's typography: the language's quotation marks and apostrophes, brands whole."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from sheetgen.booklet.build import render_html
+from sheetgen.booklet.typography import typeset
+from sheetgen.game.houserules import resolve
+from sheetgen.game.language import ENGLISH, language
+from sheetgen.paper import A4, LETTER
+
+GERMAN = language("de")
+
+
+@pytest.mark.parametrize(
+    ("html", "english", "german"),
+    [
+        ('<p>see "Winning".</p>', "<p>see “Winning”.</p>", "<p>see „Winning“.</p>"),
+        (
+            '<p>see <a href="#w">"Winning"</a>, it\'s</p>',
+            '<p>see <a href="#w">“Winning”</a>, it’s</p>',
+            '<p>see <a href="#w">„Winning“</a>, it’s</p>',
+        ),
+        ("<p>&quot;Go&quot; &#39;up&#39;</p>", "<p>“Go” ‘up’</p>", "<p>„Go“ ‚up’</p>"),
+        ('<p>a.</p><p>"b"</p>', "<p>a.</p><p>“b”</p>", "<p>a.</p><p>„b“</p>"),
+        (
+            '<p>x</p><svg><title>owner\'s pile</title><text>"S"</text></svg>',
+            "<p>x</p><svg><title>owner’s pile</title><text>“S”</text></svg>",
+            "<p>x</p><svg><title>owner’s pile</title><text>„S“</text></svg>",
+        ),
+        ("<style>a::after { content: '\"'; }</style>", None, None),
+        ('<p>&lt;img src="x"&gt; {% include "y" %}</p>', None, None),
+        ('<code>"raw"</code>', None, None),
+    ],
+)
+def test_marks_open_and_close_as_a_reader_expects(
+    html: str, english: str | None, german: str | None
+) -> None:
+    assert typeset(html, ENGLISH) == (english or html)
+    assert typeset(html, GERMAN) == (german or html)
+
+
+def test_a_brand_is_kept_whole_in_running_text_only() -> None:
+    html = "<p>Skip-Bo and SKIP-BO-Karten</p><svg><text>Skip-Bo</text></svg>"
+    assert typeset(html, ENGLISH) == (
+        '<p><span class="brand">Skip-Bo</span> and <span class="brand">SKIP-BO</span>-Karten'
+        "</p><svg><text>Skip-Bo</text></svg>"
+    )
+
+
+def _running_text(html: str) -> str:
+    html = re.sub(r"<(svg|style|head|title)\b.*?</\1>", " ", html, flags=re.S)
+    return re.sub(r"<[^>]+>", " ", html)
+
+
+@pytest.mark.parametrize("game", ["skip-bo", "spite-and-malice", "skip-bo-board"])
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])
+def test_no_straight_mark_reaches_the_reader(game: str, lang: str, paper: object) -> None:
+    options = {} if game == "skip-bo-board" else {"series": True}
+    html = render_html(resolve(game=game, options=options), paper=paper, lang=language(lang))
+    text = _running_text(html)
+    assert not re.search(r"\"|&quot;|&#34;|'|&#39;", text), re.findall(r".{30}['\"].{10}", text)
+    # English sets "100%" solid; German sets "100 %" with a space.
+    if lang == "en":
+        assert "100%" in text and "100&nbsp;%" not in text
+    # Every brand name in running text is kept on one line.
+    assert not re.search(
+        r"(?<!\">)\b(Skip-Bo|SKIP-BO)\b(?!</span>)", html.split("<body", 1)[1].split("<svg")[0]
+    )
+
+
+@pytest.mark.parametrize("game", ["skip-bo-board", "spite-and-malice"])
+def test_letter_documents_are_spelled_american_and_a4_british(game: str) -> None:
+    """The rules are written in British spelling; on Letter paper every word a reader sees,
+    in the text and in the pictures, is spelled the American way."""
+    options = {} if game == "skip-bo-board" else {"series": True}
+    british = render_html(resolve(game=game, options=options), paper=A4)
+    us = render_html(resolve(game=game, options=options), paper=LETTER)
+    words = r"\b(colou?r\w*|cent(?:re|er)\w*|gr[ae]y)\b"
+    found_gb = {w.lower() for w in re.findall(words, _running_text(british), re.I)}
+    found_us = {
+        w.lower()
+        for w in re.findall(
+            words, re.sub(r"<style\b.*?</style>|<[^>]+>", " ", us, flags=re.S), re.I
+        )
+    }
+    assert found_gb & {"colour", "centre", "colours", "coloured", "centres"}
+    assert not found_us & {"colour", "centre", "colours", "coloured", "centres", "grey"}, found_us
+    assert found_us & {"color", "center", "colors", "colored", "centers"}
+    german = render_html(resolve(game=game, options=options), paper=LETTER, lang=GERMAN)
+    assert "Center" not in german
+
+
+def test_american_spelling_keeps_capitals() -> None:
+    from sheetgen.booklet.typography import american
+
+    assert american("<p>Centre colours, GREY</p><style>.colour{}</style>") == (
+        "<p>Center colors, GRAY</p><style>.colour{}</style>"
+    )
+
+
+ENGLISH_RULES = "# After the game\n\nThe winner shuffles for the next game, and the loser of the series clears the table. It is not a race.\n"
+GERMAN_RULES = "# Nach dem Spiel\n\nWer gewonnen hat, mischt für das nächste Spiel, und wer die Serie verloren hat, räumt den Tisch ab.\n"
+
+
+@pytest.mark.parametrize(
+    ("booklet", "extra", "marked"),
+    [("de", ENGLISH_RULES, "en"), ("en", GERMAN_RULES, "de"), ("de", GERMAN_RULES, None),
+     ("en", ENGLISH_RULES, None), ("de", "# 42\n\nOK.\n", None)],
+)  # fmt: skip
+def test_a_tables_own_rules_in_another_language_are_marked_with_it(
+    booklet: str, extra: str, marked: str | None, tmp_path: Path
+) -> None:
+    """Own rules written in another language than the booklet's are set (hyphenated, read
+    aloud) as that language; text that does not tell keeps the booklet's."""
+    ours = tmp_path / "ours.md"
+    ours.write_text(extra, encoding="utf-8")
+    rules = resolve(game="skip-bo", options={"extra": ours})
+    html = render_html(rules, paper=A4, lang=language(booklet))
+    found = re.search(r'<h\d id="extra"', html)
+    assert found is not None
+    chapter = html[found.start() :].split("</section>")[0]
+    if marked is None:
+        assert not re.match(r'<h\d id="extra" lang=', chapter)
+        assert '<div lang="' not in chapter
+    else:
+        assert re.match(rf'<h\d id="extra" lang="{marked}">', chapter)
+        assert f'<div lang="{marked}">' in chapter
