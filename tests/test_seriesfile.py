@@ -157,7 +157,7 @@ BAD_FILES = [
     (
         "s.yaml",
         "players: [Ann, Bob]\ngames:\n  - winner: Ann\n    lft: {Bob: 3}\n",
-        "s.yaml, game 1: unknown key 'lft'; a game has the keys winner, left",
+        "s.yaml, game 1: unknown key 'lft'; did you mean 'left'? a game has the keys winner, left",
     ),
     (
         "s.yaml",
@@ -763,3 +763,24 @@ def test_the_schema_has_a_type_for_every_key() -> None:
 
     assert tuple(FIELDS) == SERIES_KEYS
     assert tuple(GAME_FIELDS) == GAME_KEYS
+
+
+def test_a_series_file_may_spell_its_keys_as_options_do(tmp_path: Path) -> None:
+    """per-card (as options and house-rules files spell it) is per_card; both is refused;
+    a misspelt key gets the nearest one."""
+    from sheetgen.errors import SheetgenError
+    from sheetgen.series.file import load_series
+
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        "players: [Ann, Bob]\ngames-to-play: 4\nscoring: cards-left\ngames: []\n", encoding="utf-8"
+    )
+    assert load_series(path).scoring.games_to_play == 4
+    path.write_text("players: [Ann, Bob]\nper-card: 2\ngames: []\n", encoding="utf-8")
+    assert load_series(path).scoring.per_card == 2
+    path.write_text("players: [Ann, Bob]\nper_card: 2\nper-card: 3\ngames: []\n", encoding="utf-8")
+    with pytest.raises(SheetgenError, match="given twice, spelt two ways"):
+        load_series(path)
+    path.write_text("players: [Ann, Bob]\nper_crad: 2\ngames: []\n", encoding="utf-8")
+    with pytest.raises(SheetgenError, match="did you mean 'per_card'"):
+        load_series(path)

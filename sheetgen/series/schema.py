@@ -6,6 +6,7 @@ whatever the format."""
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -121,6 +122,7 @@ def scored(data: Any, path: Path) -> SeriesResult:
     if not isinstance(data, dict):
         raise SeriesFileError("the file must hold a mapping with players and games", file=path)
     try:
+        data = _as_written(data)
         _no_unknown_keys(data, SERIES_KEYS, "a series")
         _typed(data, FIELDS, ("players",))
         game = _game(data.get("game"))
@@ -162,10 +164,25 @@ def _scoring(data: Mapping[str, Any], game: GameDef) -> ScoringRules:
         raise exc.at(field=key) from None
 
 
+def _as_written(data: Mapping[str, Any]) -> dict[str, Any]:
+    """``data`` with its keys as series files write them: ``per-card``, as options and
+    house-rules files spell it, is ``per_card``; both in one file is refused."""
+    found: dict[str, Any] = {}
+    for key, value in data.items():
+        written = key.replace("-", "_") if isinstance(key, str) else key
+        name = written if written in SERIES_KEYS else key
+        if name in found:
+            raise RuleError("is given twice, spelt two ways", field=name)
+        found[name] = value
+    return found
+
+
 def _no_unknown_keys(data: Mapping[str, Any], known: Sequence[str], what: str) -> None:
     for key in data:
         if key not in known:
-            raise RuleError(f"unknown key {key!r}; {what} has the keys {', '.join(known)}")
+            near = difflib.get_close_matches(str(key), known, n=1, cutoff=0.8)
+            guess = f"did you mean {near[0]!r}? " if near else ""
+            raise RuleError(f"unknown key {key!r}; {guess}{what} has the keys {', '.join(known)}")
 
 
 def _shown(name: str) -> str:
