@@ -112,9 +112,8 @@ def test_every_game_row_shows_points_and_all_running_totals(
             )
             row = [w["text"] for w in words if abs(w["top"] - label["top"]) < 4 and w["x0"] > 80]
             expected = []
-            for side in PLAYERS:
-                if side == game.winner:
-                    expected.append(str(game.points))
+            for side in PLAYERS:  # a side that lost the game writes 0 points
+                expected.append(str(game.points) if side == game.winner else "0")
                 expected.append(str(game.totals[side]))
             assert row == expected
 

@@ -167,13 +167,13 @@ def test_tied_lines_share_one_height_and_show_their_markers_side_by_side(
 
 
 def test_moved_end_labels_have_leaders_from_their_lines_ends(tmp_path: Path) -> None:
-    # Six sides ending 5 points apart (a fraction of a point on a race to 5,000) push their
-    # labels apart.
+    # Six sides ending 5 points apart near 500 (a few points of height even on an axis
+    # zoomed to 600, far below a target of 5,000) push their labels apart.
     names = SIX
     games = [
         {
             "winner": winner,
-            "left": {n: (1 + i if n == names[i - 1] else 1) for n in names if n != winner},
+            "left": {n: (20 - i if n == names[i - 1] else 20) for n in names if n != winner},
         }
         for i, winner in enumerate(names)
     ]

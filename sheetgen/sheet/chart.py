@@ -1,5 +1,10 @@
 """The race chart: each side's running total after every game, and the target as a line.
 
+While the leader is far from the target (the axis a step above the highest total would
+reach less than WITHIN_REACH of it), the y axis stops a step above the highest total, so
+close low totals are told apart, and a note at its top names the target; from then on it
+runs past the target, which is drawn as a grey band.
+
 Like the sheet, the chart is laid out here as plain shapes (no reportlab) and
 drawn by the painter: axes, grid and the target line form a background that
 charts of the same shape share. Every point of every line is drawn at its true
@@ -75,6 +80,11 @@ NEAR = 2 * MARKER_SIZE + 1.0  # markers closer than this, up or down, would touc
 APART = 2 * MARKER_SIZE + 1.5
 SQUEEZED = 2 * MARKER_SIZE + 0.5
 STEPS = (10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10_000)
+# While the leader is far from the target, the y axis runs only a step above the highest
+# total (in finer steps, so close low totals use the plot's height) and the target is named
+# at its top; once that axis would reach this share of the target, it runs to the target.
+ZOOM_STEPS = (1, 2, 5, *STEPS)
+WITHIN_REACH = 0.6
 
 
 @dataclass(frozen=True)
@@ -126,9 +136,32 @@ class Chart:
     leaders: tuple[Rule, ...] = ()  # from a line's end to its label, where the label moved
 
 
-def _step(top: int) -> int:
+def _step(top: int, steps: tuple[int, ...] = STEPS) -> int:
     """A round step that draws five to ten grid lines up to ``top``."""
-    return next((step for step in STEPS if top / step <= 10), -(-top // 10))
+    return next((step for step in steps if top / step <= 10), -(-top // 10))
+
+
+class _Scale(NamedTuple):
+    """The y axis: its grid step, its top, and whether the target lies above that top."""
+
+    step: int
+    ceiling: int
+    zoomed: bool
+
+
+def _scale(result: SeriesResult, target: int | None) -> _Scale:
+    """The y axis of a race: a step above the highest total while the leader is far from the
+    target (then the target is named, not drawn), else a step above the target (or above
+    the highest total past it). A cards-left series runs a step above its highest total."""
+    highest = max((total for game in result.games for total in game.totals.values()), default=0)
+    if target is not None and highest > 0:
+        step = _step(highest, ZOOM_STEPS)
+        ceiling = (highest // step + 1) * step
+        if ceiling < WITHIN_REACH * target:
+            return _Scale(step, ceiling, True)
+    highest = max(target or 1, highest)
+    step = _step(highest)
+    return _Scale(step, (highest // step + 1) * step, False)
 
 
 def _key_rows(widths: list[float], room: float) -> list[list[int]]:
@@ -199,9 +232,7 @@ def race_chart(
     series = result.series
     # A cards-left series has no target: the lowest total after the agreed games wins.
     target = None if series.scoring.cards_left else series.scoring.target
-    highest = max([target or 1, *result.totals.values()])
-    step = _step(highest)
-    ceiling = (highest // step + 1) * step
+    scale = _scale(result, target)
     texts: list[Text] = []
     top = _titles(result, target, heading, page, measure, lang, texts)
     keys, bottom = _key(result, width, measure, texts)
@@ -211,7 +242,7 @@ def race_chart(
     # The plot fills what is left, so the ink is as far from the left edge as from the right:
     # the names at the lines' ends stand just past the last game played, beside the plot
     # or, in a series with games still to play, inside it.
-    left = MARGIN + measure(lang.number(ceiling), TICK_SIZE, False) + 5
+    left = MARGIN + measure(lang.number(scale.ceiling), TICK_SIZE, False) + 5
     across = width - MARGIN - left
     played = len(result.games)
     if played:
@@ -222,9 +253,9 @@ def race_chart(
         bottom=bottom,
         top=top,
         games=games,
-        ceiling=ceiling,
+        ceiling=scale.ceiling,
     )
-    rules, ticks = _axes(plot, step, target, lang)
+    rules, ticks = _axes(plot, scale, target, lang)
     lines = _traces(result, plot)
     # The key shows a side's marker only if its line carries one.
     keys = [
@@ -263,6 +294,12 @@ def _titles(
     subtitle = _subtitle(result, target, lang)
     texts.append(Text(subtitle, MARGIN, baseline - 2, 10))
     return baseline - 2 - 24
+
+
+def chart_subtitle(result: SeriesResult, lang: Language = ENGLISH) -> str:
+    """The line under the chart's title: what the chart shows."""
+    scoring = result.series.scoring
+    return _subtitle(result, None if scoring.cards_left else scoring.target, lang)
 
 
 def _subtitle(result: SeriesResult, target: int | None, lang: Language) -> str:
@@ -343,13 +380,14 @@ def _ends(result: SeriesResult, measure: Measure, lang: str) -> _Ends:
 
 
 def _axes(
-    plot: _Plot, step: int, target: int | None, lang: Language
+    plot: _Plot, scale: _Scale, target: int | None, lang: Language
 ) -> tuple[list[Rule], list[Text]]:
-    """The grid lines, the axes with their ticks, and the target's band."""
+    """The grid lines, the axes with their ticks, and the target's band (or, on an axis that
+    stops below the target, a note at its top that names it)."""
     left, right, bottom, top, games = plot.left, plot.right, plot.bottom, plot.top, plot.games
     rules: list[Rule] = []
     ticks: list[Text] = []
-    for value in range(0, plot.ceiling + 1, step):
+    for value in range(0, plot.ceiling + 1, scale.step):
         rules.append(Rule(left, plot.y(value), right, plot.y(value), 0.4, gray=0.75))
         ticks.append(
             Text(lang.number(value), left - 5, plot.y(value) - 3, TICK_SIZE, align="right")
@@ -361,8 +399,19 @@ def _axes(
     ticks.append(Text(lang._("Game"), (left + right) / 2, bottom - 25, LABEL_SIZE, True, "center"))
     rules.append(Rule(left, bottom, right, bottom, 0.9))
     rules.append(Rule(left, bottom, left, top, 0.9))
+    if target is not None and scale.zoomed:
+        note = lang._("Target: {target} (above the range shown)")
+        ticks.append(
+            Text(
+                note.format(target=lang.number(target)),
+                left + 6,
+                plot.y(plot.ceiling) + 5,
+                LABEL_SIZE,
+                True,
+            )
+        )
     # The target: a broad grey band no side's black line can be taken for.
-    if target is not None:
+    elif target is not None:
         rules.append(Rule(left, plot.y(target), right, plot.y(target), 3.0, gray=0.6))
         ticks.append(
             Text(

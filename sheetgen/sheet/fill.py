@@ -206,11 +206,10 @@ def filled_pages(
                 break
             game = result.games[number - 1]
             winner = column[game.winner]
-            if series.scoring.cards_left:
-                for side, cards in game.scores.items():
-                    points[(row, column[side])] = written(cards)
-            else:
-                points[(row, winner)] = written(game.points)
+            # Every side's cell of a played game is written: the cards each is charged, or
+            # the winner's points and a 0 for every other side (as a scorekeeper writes it).
+            for side, score in game.scores.items():
+                points[(row, column[side])] = written(score)
             won.add((row, winner))
             for side, total in game.totals.items():
                 totals[(row, column[side])] = written(total)

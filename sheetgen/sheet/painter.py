@@ -10,7 +10,6 @@ the sheet reads the same in black and white.
 from __future__ import annotations
 
 import io
-import re
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -23,7 +22,7 @@ from reportlab.pdfgen.canvas import Canvas
 from sheetgen import __version__, fonts
 from sheetgen.sheet.fitting import fit
 from sheetgen.sheet.layout import MIN_TEXT, Layout
-from sheetgen.sheet.shapes import MARKER_SIZE, Box, Grid, Rule, Text
+from sheetgen.sheet.shapes import HOLLOW, Box, Grid, Rule, Text, as_printed, marker_path, quarters
 from sheetgen.sourcedate import source_date_epoch
 
 if TYPE_CHECKING:  # a blank sheet has no chart: the chart module loads with a filled one
@@ -35,10 +34,6 @@ rl_config.useA85 = 0
 Cell = tuple[int, int]  # (row on the page, column)
 VALUE_SIZE = 12.0
 RING_ASPECT = 1.8
-KAPPA = 0.5523  # control-point distance of a quarter circle drawn as one cubic Bézier
-
-# A straight apostrophe after a letter: in a word (game's) or ending one (players').
-APOSTROPHE = re.compile(r"(?<=\w)'")
 
 
 class PageValues(NamedTuple):
@@ -226,15 +221,15 @@ class Painter:
         its string in each font subset it uses (the first time, its characters get their
         codes in this document's subsets)."""
         # An apostrophe is set as a typesetter sets it (game’s, players’), as in the booklet.
-        shown = APOSTROPHE.sub("\N{RIGHT SINGLE QUOTATION MARK}", text.text)
-        name = self.typeface.font_for(shown, text.bold)
+        printed = as_printed(text.text)
+        name = self.typeface.font_for(printed, text.bold)
         x = text.x
         if text.align != "left":
-            width = self.typeface.string_width(shown, text.size, text.bold)
+            width = self.typeface.string_width(printed, text.size, text.bold)
             x -= width / 2 if text.align == "center" else width
         parts = tuple(
             (subset, f"({escapePDF(chunk)}) Tj")
-            for subset, chunk in getFont(name).splitString(shown, self.canvas._doc)
+            for subset, chunk in getFont(name).splitString(printed, self.canvas._doc)
         )
         return name, f"1 0 0 1 {fp_str(x, text.y)} Tm", parts
 
@@ -270,66 +265,18 @@ def _in_box(box: Box, value: str, bold: bool = False) -> Text:
     return Text(value, box.x + box.width / 2, baseline, size, bold, "center")
 
 
-# Each marker's shape and whether it is filled white (hollow) or black (solid); the twelve
-# are six shapes, each hollow and solid (a cross and a plus are only stroked).
-_HOLLOW = frozenset({"circle", "triangle", "box", "lozenge", "vee"})
-
-
 def _marker(hollow: Any, solid: Any, kind: str, x: float, y: float) -> None:
-    size = MARKER_SIZE
-    path = hollow if kind in _HOLLOW else solid
-    if kind in ("circle", "disc"):
-        _ellipse(path, x, y, size, size)
-    elif kind in ("square", "box"):
-        path.rect(x - size, y - size, 2 * size, 2 * size)
-    elif kind in ("triangle", "delta"):
-        path.moveTo(x - size, y - size)
-        path.lineTo(x + size, y - size)
-        path.lineTo(x, y + size * 1.1)
-        path.close()
-    elif kind in ("wedge", "vee"):
-        path.moveTo(x - size, y + size)
-        path.lineTo(x + size, y + size)
-        path.lineTo(x, y - size * 1.1)
-        path.close()
-    elif kind in ("diamond", "lozenge"):
-        path.moveTo(x, y - size * 1.2)
-        path.lineTo(x + size, y)
-        path.lineTo(x, y + size * 1.2)
-        path.lineTo(x - size, y)
-        path.close()
-    elif kind == "plus":
-        path.moveTo(x - size * 1.2, y)
-        path.lineTo(x + size * 1.2, y)
-        path.moveTo(x, y - size * 1.2)
-        path.lineTo(x, y + size * 1.2)
-    else:
-        path.moveTo(x - size, y - size)
-        path.lineTo(x + size, y + size)
-        path.moveTo(x - size, y + size)
-        path.lineTo(x + size, y - size)
-
-
-def _quarters(
-    cx: float, cy: float, rx: float, ry: float
-) -> tuple[tuple[float, float], tuple[tuple[float, float, float, float, float, float], ...]]:
-    """An ellipse as four Bézier quarters: where it starts and each curve's three points;
-    reportlab's general arc code is needlessly slow for whole ellipses."""
-    kx, ky = rx * KAPPA, ry * KAPPA
-    return (cx + rx, cy), (
-        (cx + rx, cy + ky, cx + kx, cy + ry, cx, cy + ry),
-        (cx - kx, cy + ry, cx - rx, cy + ky, cx - rx, cy),
-        (cx - rx, cy - ky, cx - kx, cy - ry, cx, cy - ry),
-        (cx + kx, cy - ry, cx + rx, cy - ky, cx + rx, cy),
-    )
-
-
-def _ellipse(path: Any, cx: float, cy: float, rx: float, ry: float) -> None:
-    start, curves = _quarters(cx, cy, rx, ry)
-    path.moveTo(*start)
-    for curve in curves:
-        path.curveTo(*curve)
-    path.close()
+    """A marker's outline (``shapes.marker_path``) added to the path of its fill."""
+    path = hollow if kind in HOLLOW else solid
+    for step, args in marker_path(kind, x, y):
+        if step == "M":
+            path.moveTo(*args)
+        elif step == "L":
+            path.lineTo(*args)
+        elif step == "C":
+            path.curveTo(*args)
+        else:
+            path.close()
 
 
 @lru_cache(maxsize=1024)  # the winners' slots of one shape of page ring the same boxes
@@ -338,7 +285,7 @@ def _ring(box: Box) -> str:
     RING_ASPECT times as wide as it is tall), as the path operators reportlab writes."""
     ry = box.height / 2 - max(1.5, box.height * 0.12)
     rx = min(box.width / 2 - 2.0, ry * RING_ASPECT)
-    start, curves = _quarters(box.x + box.width / 2, box.y + box.height / 2, rx, ry)
+    start, curves = quarters(box.x + box.width / 2, box.y + box.height / 2, rx, ry)
     return " ".join([f"{fp_str(*start)} m", *(f"{fp_str(*curve)} c" for curve in curves), "h"])
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Literal, NamedTuple
 
 Align = Literal["left", "center", "right"]
@@ -72,3 +73,68 @@ def outline(box: Box, width: float) -> list[Rule]:
         Rule(x2, y2, x1, y2, width),
         Rule(x1, y2, x1, y1, width),
     ]
+
+
+# A straight apostrophe after a letter: in a word (game's) or ending one (players').
+APOSTROPHE = re.compile(r"(?<=\w)'")
+KAPPA = 0.5523  # control-point distance of a quarter circle drawn as one cubic Bézier
+# The markers filled white (hollow); the others are filled black (a cross and a plus, open
+# strokes, are only stroked). Six shapes, each hollow and solid.
+HOLLOW = frozenset({"circle", "triangle", "box", "lozenge", "vee"})
+# One step of a path: "M" move to, "L" line to (x, y); "C" a cubic Bézier (x1, y1, x2, y2,
+# x, y); "Z" close the part.
+Step = tuple[str, tuple[float, ...]]
+
+
+def as_printed(text: str) -> str:
+    """A text as it is printed: an apostrophe set as a typesetter sets it (game’s,
+    players’), as in the booklet."""
+    return APOSTROPHE.sub("\N{RIGHT SINGLE QUOTATION MARK}", text)
+
+
+def quarters(
+    cx: float, cy: float, rx: float, ry: float
+) -> tuple[tuple[float, float], tuple[tuple[float, float, float, float, float, float], ...]]:
+    """An ellipse as four Bézier quarters: where it starts and each curve's three points."""
+    kx, ky = rx * KAPPA, ry * KAPPA
+    return (cx + rx, cy), (
+        (cx + rx, cy + ky, cx + kx, cy + ry, cx, cy + ry),
+        (cx - kx, cy + ry, cx - rx, cy + ky, cx - rx, cy),
+        (cx - rx, cy - ky, cx - kx, cy - ry, cx, cy - ry),
+        (cx + kx, cy - ry, cx + rx, cy - ky, cx + rx, cy),
+    )
+
+
+def marker_path(kind: str, x: float, y: float) -> tuple[Step, ...]:
+    """The outline of a chart's marker of ``kind`` centred on (x, y), as path steps that
+    every painter (PDF or SVG) draws alike."""
+    size = MARKER_SIZE
+    if kind in ("circle", "disc"):
+        start, curves = quarters(x, y, size, size)
+        return (("M", start), *(("C", curve) for curve in curves), ("Z", ()))
+    corners: tuple[tuple[float, float], ...]
+    if kind in ("square", "box"):
+        corners = ((x - size, y - size), (x + size, y - size), (x + size, y + size))
+        corners += ((x - size, y + size),)
+    elif kind in ("triangle", "delta"):
+        corners = ((x - size, y - size), (x + size, y - size), (x, y + size * 1.1))
+    elif kind in ("wedge", "vee"):
+        corners = ((x - size, y + size), (x + size, y + size), (x, y - size * 1.1))
+    elif kind in ("diamond", "lozenge"):
+        corners = ((x, y - size * 1.2), (x + size, y), (x, y + size * 1.2), (x - size, y))
+    elif kind == "plus":
+        return (
+            ("M", (x - size * 1.2, y)),
+            ("L", (x + size * 1.2, y)),
+            ("M", (x, y - size * 1.2)),
+            ("L", (x, y + size * 1.2)),
+        )
+    else:  # a cross
+        return (
+            ("M", (x - size, y - size)),
+            ("L", (x + size, y + size)),
+            ("M", (x - size, y + size)),
+            ("L", (x + size, y - size)),
+        )
+    first, *rest = corners
+    return (("M", first), *(("L", corner) for corner in rest), ("Z", ()))

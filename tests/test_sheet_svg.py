@@ -1,0 +1,259 @@
+"""The race chart as SVG (for the table-side page): the very shapes the PDF painter draws, as
+a standalone, accessible SVG document that fetches nothing and escapes every text."""
+
+from __future__ import annotations
+
+import ast
+import io
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pdfplumber
+import pytest
+
+from sheetgen.fonts import string_width
+from sheetgen.game.definition import load_game
+from sheetgen.game.language import ENGLISH, Language, language
+from sheetgen.game.scoring import Game, Series, SeriesResult, score_series
+from sheetgen.game.scoringrules import ScoringRules
+from sheetgen.game.seating import make_table
+from sheetgen.paper import paper
+from sheetgen.sheet import svg
+from sheetgen.sheet.chart import STROKE, Chart, chart_title, race_chart
+from sheetgen.sheet.fill import fill_pdf
+from sheetgen.sheet.shapes import HOLLOW, as_printed, marker_path
+from sheetgen.sheet.svg import chart_svg
+
+NS = {"svg": "http://www.w3.org/2000/svg"}
+GERMAN = language("de")
+LETTER = paper("letter").landscape
+A4 = paper("a4").landscape
+
+
+def scored(
+    players: list[str],
+    games: list[tuple[str, dict[str, int]]],
+    *,
+    teams: dict[str, list[str]] | None = None,
+    title: str | None = None,
+    **rules: object,
+) -> SeriesResult:
+    game = load_game("skip-bo")
+    table = make_table(players, teams=teams, game=game)
+    scoring = ScoringRules.from_mapping({"target": 500, **rules}, game.scoring)
+    played = tuple(Game(winner, left) for winner, left in games)
+    return score_series(
+        Series(table, played, scoring, title=title, game="skip-bo", definition=game)
+    )
+
+
+def four_close() -> SeriesResult:
+    return scored(
+        ["Ann", "Bob", "Cy", "Di"],
+        [
+            ("Bob", {"Ann": 5, "Cy": 4, "Di": 5}),
+            ("Ann", {"Bob": 5, "Cy": 4, "Di": 4}),
+            ("Cy", {"Ann": 4, "Bob": 4, "Di": 4}),
+            ("Bob", {"Ann": 1, "Cy": 1, "Di": 1}),
+        ],
+    )
+
+
+def six_level() -> SeriesResult:
+    """Six sides, six looks, drawing level, so markers stand side by side."""
+    names = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"]
+    games = [(n, {m: 2 for m in names if m != n}) for n in names[:3]]
+    return scored(names, games, target=80)
+
+
+def teams_cards_left() -> SeriesResult:
+    teams = {"Red": ["Ann", "Cy"], "Blue": ["Bob", "Di"]}
+    games = [("Red", {"Bob": 3, "Di": 4}), ("Blue", {"Ann": 2, "Cy": 5})]
+    return scored(["Ann", "Bob", "Cy", "Di"], games, teams=teams, way="cards-left", games_to_play=5)
+
+
+def hostile() -> SeriesResult:
+    """Names and a title that are markup if written unescaped."""
+    return scored(
+        ['A<&">', "Bob</text><script>alert(1)</script>", "Cy's"],
+        [("Bob</text><script>alert(1)</script>", {'A<&">': 3, "Cy's": 2})],
+        title='<b>Fri & "Sat"</b>',
+    )
+
+
+SERIES = {
+    "close": four_close,
+    "six": six_level,
+    "teams-cards-left": teams_cards_left,
+    "hostile": hostile,
+}
+
+
+def parse(text: str) -> ET.Element:
+    return ET.fromstring(text)
+
+
+def flip(points: tuple[tuple[float, float], ...], height: float) -> list[tuple[float, float]]:
+    return [(x, height - y) for x, y in points]
+
+
+def polyline(element: ET.Element) -> list[tuple[float, float]]:
+    pairs = (pair.split(",") for pair in (element.get("points") or "").split())
+    return [(float(x), float(y)) for x, y in pairs]
+
+
+def close(a: list[tuple[float, float]], b: list[tuple[float, float]], tol: float = 0.01) -> bool:
+    return len(a) == len(b) and all(
+        abs(x1 - x2) <= tol and abs(y1 - y2) <= tol for (x1, y1), (x2, y2) in zip(a, b, strict=True)
+    )
+
+
+def layout(result: SeriesResult, lang: Language, page: tuple[float, float]) -> Chart:
+    heading = result.series.title or chart_title(result, lang)
+    return race_chart(result, page, heading, string_width, lang)
+
+
+@pytest.mark.parametrize("lang", [ENGLISH, GERMAN], ids=["en", "de"])
+@pytest.mark.parametrize("name", list(SERIES))
+def test_the_svg_draws_the_charts_shapes(name: str, lang: Language) -> None:
+    result = SERIES[name]()
+    width, height = LETTER
+    text = chart_svg(result, lang, width, height)
+    root = parse(text)
+    chart = layout(result, lang, LETTER)
+    sides = result.series.table.sides
+    # One line per side, through the very points the chart is laid out with; dash and grey too.
+    lines = root.findall("svg:polyline[@class='line']", NS)
+    assert len(lines) == len(sides)
+    for element, trace in zip(lines, chart.traces[len(sides) :], strict=True):
+        assert close(polyline(element), flip(trace.points, height))
+        dash = element.get("stroke-dasharray")
+        assert tuple(float(d) for d in dash.split()) == trace.dash if dash else not trace.dash
+        assert element.get("stroke") == svg.gray(trace.gray)
+        assert float(element.get("stroke-width") or 0) == STROKE
+    assert len(root.findall("svg:polyline[@class='key']", NS)) == len(sides)
+    # Every marker, hollow or solid, in its path.
+    paths = {p.get("class"): p.get("d") or "" for p in root.findall("svg:path", NS)}
+    for trace in chart.traces:
+        kind = "markers hollow" if trace.marker in HOLLOW else "markers solid"
+        for x, y in trace.marks:
+            assert svg._path(marker_path(trace.marker, x, y), height) in paths[kind]
+    marks = sum(len(trace.marks) for trace in chart.traces)
+    drawn = sum(paths.get(k, "").count("M") for k in ("markers hollow", "markers solid"))
+    assert drawn >= marks > 0
+    # Every text of the chart at its place, size and weight, and the sides' names among them.
+    texts = root.findall(".//svg:text", NS)
+    expected = [*chart.background.labels, *chart.texts]
+    assert len(texts) == len(expected)
+    for element, shape in zip(texts, expected, strict=True):
+        assert element.text == as_printed(shape.text)
+        assert float(element.get("x") or 0) == pytest.approx(shape.x, abs=0.01)
+        assert float(element.get("y") or 0) == pytest.approx(height - shape.y, abs=0.01)
+        assert float(element.get("font-size") or 0) == shape.size
+        assert (element.get("font-weight") == "bold") is shape.bold
+        assert element.get("text-anchor", "start") == svg.ANCHOR[shape.align]
+    shown = " ".join(element.text or "" for element in texts)
+    for side in sides:
+        assert as_printed(side) in shown
+    # The grid's rules, grouped by width, grey and dash as the PDF's grid draws them.
+    grid = root.find("svg:g[@class='grid']", NS)
+    assert grid is not None
+    strokes = {(p.get("stroke"), p.get("stroke-width")) for p in grid.findall("svg:path", NS)}
+    assert strokes == {
+        (svg.gray(rule.gray), svg.number(rule.width)) for rule in chart.background.rules
+    }
+    segments = sum((p.get("d") or "").count("M") for p in grid.findall("svg:path", NS))
+    assert segments == len(chart.background.rules)
+
+
+@pytest.mark.parametrize("name", ["close", "six", "teams-cards-left"])
+def test_the_svg_lines_are_the_lines_the_pdf_draws(name: str) -> None:
+    """Read back from the PDF chart page (top-down, as SVG counts): the same polylines."""
+    result = SERIES[name]()
+    width, height = A4
+    root = parse(chart_svg(result, ENGLISH, width, height))
+    drawn = [polyline(element) for element in root.findall("svg:polyline", NS)]
+    with pdfplumber.open(io.BytesIO(fill_pdf([result], paper("a4")))) as document:
+        page = document.pages[-1]
+        assert (page.width, page.height) == pytest.approx((width, height))
+        strokes = [c for c in page.curves if abs(c["linewidth"] - STROKE) < 0.01]
+        strokes += [
+            {"pts": [(line["x0"], line["top"]), (line["x1"], line["bottom"])]}
+            for line in page.lines
+            if abs(line["linewidth"] - STROKE) < 0.01
+        ]
+    pdf_lines = [[(float(x), float(y)) for x, y in curve["pts"]] for curve in strokes]
+    assert len(pdf_lines) == len(drawn)
+    for line in drawn:
+        assert any(close(line, other, 0.02) for other in pdf_lines), line
+
+
+@pytest.mark.parametrize("lang", [ENGLISH, GERMAN], ids=["en", "de"])
+def test_the_svg_is_accessible_standalone_and_scales(lang: Language) -> None:
+    result = four_close()
+    text = chart_svg(result, lang, 600, 400)
+    root = parse(text)
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert root.get("role") == "img"
+    assert root.get("viewBox") == "0 0 600 400"
+    name = chart_title(result, lang)
+    assert root.get("aria-label") == name
+    assert root.findtext("svg:title", namespaces=NS) == name
+    description = root.findtext("svg:desc", namespaces=NS) or ""
+    assert "Bob 135" in description and "Di 0" in description
+    assert ("Das Rennen auf 500" in description) is (lang is GERMAN)
+    assert "sans-serif" in (root.get("font-family") or "")
+    # Nothing outside the document: no link, image, style sheet, script or foreign font.
+    for element in root.iter():
+        assert not any("href" in key for key in element.attrib), element.tag
+        assert element.tag.split("}")[1] not in ("image", "script", "style", "foreignObject")
+    assert "url(" not in text and "@import" not in text
+    assert text.count("http://") == 1  # the namespace only
+    # The note naming the target above a zoomed axis is there, in the page's language.
+    note = "Target: 500" if lang is ENGLISH else "Ziel: 500"
+    assert any(note in (t.text or "") for t in root.iter("{http://www.w3.org/2000/svg}text"))
+
+
+def test_greys_are_the_pdfs_greys() -> None:
+    assert [svg.gray(level) for level in (0.0, 0.5, 0.6, 0.75, 1.0)] == [
+        "#000000",
+        "#808080",
+        "#999999",
+        "#bfbfbf",
+        "#ffffff",
+    ]
+
+
+def test_names_and_titles_are_escaped() -> None:
+    result = hostile()
+    text = chart_svg(result, ENGLISH)
+    root = parse(text)
+    assert "<script" not in text and "<b>" not in text
+    assert 'A&lt;&amp;"&gt;' in text or "A&lt;&amp;&quot;&gt;" in text
+    shown = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert 'A<&">' in shown and "Bob</text><script>alert(1)</script>" in shown
+    assert "Cy\N{RIGHT SINGLE QUOTATION MARK}s" in shown  # set as the PDF sets it
+    assert root.get("aria-label") == '<b>Fri & "Sat"</b>'
+    assert root.findtext("svg:title", namespaces=NS) == '<b>Fri & "Sat"</b>'
+    assert not list(root.iter("{http://www.w3.org/2000/svg}script"))
+
+
+def test_the_svg_module_needs_no_reportlab() -> None:
+    tree = ast.parse(Path(svg.__file__).read_text(encoding="utf-8"))
+    modules: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            modules.add(node.module or "")
+    assert "sheetgen.sheet.chart" in modules
+    assert not [module for module in modules if module.startswith("reportlab")]
+    code = (
+        "import sys, sheetgen.sheet.svg; print(any(m.startswith('reportlab') for m in sys.modules))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert loaded.strip() == "False"
