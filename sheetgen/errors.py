@@ -81,6 +81,11 @@ class SeriesFileError(SheetgenError):
     """A series file is missing, unreadable, malformed or holds invalid data."""
 
 
+class StaleSeriesError(SeriesFileError):
+    """A change was asked for against an older state of a series file than it now holds
+    (another page or command changed it first); nothing was changed."""
+
+
 class HouseRulesError(SheetgenError):
     """A house-rules file or option asks for something the game cannot do."""
 

@@ -18,7 +18,7 @@ from typing import Any
 import click
 
 from sheetgen import __version__
-from sheetgen.cli import booklet, series, sheet
+from sheetgen.cli import booklet, series, serve, sheet
 from sheetgen.cli.options import SheetgenCommand, rules_dir_option
 from sheetgen.cli.shared import os_message, silence_stdout
 from sheetgen.errors import SheetgenError
@@ -39,6 +39,7 @@ COMMAND_ORDER = (
     "export",
     "deal",
     "printers",
+    "serve",
 )
 
 
@@ -181,5 +182,6 @@ for command in (
     series.export,
     series.deal,
     sheet.printers,
+    serve.serve,
 ):
     cli.add_command(command)

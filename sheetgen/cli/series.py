@@ -107,6 +107,34 @@ def new(
         sheetgen new duel.yaml --game spite-and-malice --players "Ann,Bob"
         sheetgen new casual.yaml --players "Ann,Bob,Cy" --scoring cards-left --games-to-play 8
     """
+    start_series(
+        file,
+        game=game,
+        players=players,
+        teams=teams,
+        stock=stock,
+        scoring=scoring,
+        target=target,
+        games_to_play=games_to_play,
+        title=title,
+    )
+    with _already_written(file, "the series was started"):
+        click.echo(f"Started {file}; add games with: sheetgen record {file} --winner NAME ...")
+
+
+def start_series(
+    file: Path,
+    *,
+    game: str | None,
+    players: str,
+    teams: str | None,
+    stock: int | None,
+    scoring: str | None,
+    target: int | None,
+    games_to_play: int | None,
+    title: str | None,
+) -> None:
+    """Write a new series file from ``new``'s options (``serve --new`` takes the same)."""
     from sheetgen.game.definition import DEFAULT_GAME
     from sheetgen.game.seating import parse_names, parse_teams
     from sheetgen.series.file import create_series
@@ -122,8 +150,6 @@ def new(
         games_to_play=games_to_play,
         title=title,
     )
-    with _already_written(file, "the series was started"):
-        click.echo(f"Started {file}; add games with: sheetgen record {file} --winner NAME ...")
 
 
 def _ask(question: str, nothing_done: str) -> bool:

@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from sheetgen.atomic import check_replaceable, sweep_stale_temporaries, write_bytes
-from sheetgen.errors import RuleError, SeriesFileError
+from sheetgen.errors import RuleError, SeriesFileError, StaleSeriesError
 from sheetgen.game.names import find_name
 from sheetgen.game.scoring import Game, Series, SeriesResult, score_series
 from sheetgen.lock import hold_lock
@@ -21,14 +21,21 @@ from sheetgen.series.schema import BOM
 LOCK_TIMEOUT = 30.0
 
 
-def record_game(path: Path, game: Game, waiting: Callable[[], None] | None = None) -> SeriesResult:
+def record_game(
+    path: Path,
+    game: Game,
+    waiting: Callable[[], None] | None = None,
+    expected_games: int | None = None,
+) -> SeriesResult:
     """Append ``game`` to the series file at ``path``, under a lock, atomically.
 
     The new game is checked against the whole series first; a rejected game
-    leaves the file exactly as it was.
+    leaves the file exactly as it was. With ``expected_games`` (the number of games the
+    caller last saw), the game is added only if the file still holds that many.
     """
 
     def append(text: str, series: Series) -> tuple[str, Series]:
+        _still(path, series, expected_games)
         added = settled_game(series, game)
         updated = replace(series, games=(*series.games, added))
         return _append_game(text, path, updated, added), updated
@@ -37,11 +44,16 @@ def record_game(path: Path, game: Game, waiting: Callable[[], None] | None = Non
 
 
 def replace_game(
-    path: Path, number: int, game: Game, waiting: Callable[[], None] | None = None
+    path: Path,
+    number: int,
+    game: Game,
+    waiting: Callable[[], None] | None = None,
+    expected_games: int | None = None,
 ) -> SeriesResult:
     """Put ``game`` in place of game ``number`` (from 1), re-checking the whole series."""
 
     def swap(text: str, series: Series) -> tuple[str, Series]:
+        _still(path, series, expected_games)
         _game_number_exists(path, series, number)
         games = list(series.games)
         games[number - 1] = settled_game(series, game)
@@ -52,13 +64,18 @@ def replace_game(
 
 
 def undo_game(
-    path: Path, expected: Game | None = None, waiting: Callable[[], None] | None = None
+    path: Path,
+    expected: Game | None = None,
+    waiting: Callable[[], None] | None = None,
+    expected_games: int | None = None,
 ) -> tuple[Game, SeriesResult]:
     """Remove the last game; with ``expected`` (the game shown to the user), only if it
-    is still the last one when the file is locked."""
+    is still the last one when the file is locked, and with ``expected_games`` only if
+    the file still holds that many games."""
     removed: list[Game] = []
 
     def undo(text: str, series: Series) -> tuple[str, Series]:
+        _still(path, series, expected_games)
         last = last_game(series, path)
         if expected is not None and last != expected:
             raise SeriesFileError(
@@ -72,6 +89,19 @@ def undo_game(
 
     result = _edit_series(path, undo, waiting)[1]
     return removed[0], result
+
+
+def _still(path: Path, series: Series, expected_games: int | None) -> None:
+    """Refuse a change made against another state of the file than the one it holds now."""
+    played = len(series.games)
+    if expected_games is not None and played != expected_games:
+        seen = "game" if expected_games == 1 else "games"
+        now = "game" if played == 1 else "games"
+        raise StaleSeriesError(
+            file=path,
+            problem=f"the series changed after it was shown: it was shown with "
+            f"{expected_games} {seen} and now holds {played} {now}; nothing was changed",
+        )
 
 
 def last_game(series: Series, path: Path) -> Game:
@@ -131,7 +161,7 @@ def _edit_series(
         # The real file's lock, so that two links to one series still wait for each other.
         with hold_lock(path, timeout=LOCK_TIMEOUT, waiting=waiting) as real:
             sweep_stale_temporaries(real)
-            read_as = _file_state(path)
+            read_as = file_state(path)
             text = read_text(path)
             series = parse_series(text, path)
             bom = BOM if text.startswith(BOM) else ""
@@ -154,7 +184,7 @@ def _edit_series(
                 )
             # An editor that saves in place (truncate, then write) is no sheetgen and takes
             # no lock: if the file is not the one read, writing would drop what it saved.
-            if read_as is None or _file_state(path) != read_as:
+            if read_as is None or file_state(path) != read_as:
                 raise SeriesFileError(
                     file=path,
                     problem="the file changed while sheetgen was changing it (an editor "
@@ -170,7 +200,7 @@ def _edit_series(
     return updated, result
 
 
-def _file_state(path: Path) -> tuple[int, int, int, int, bytes] | None:
+def file_state(path: Path) -> tuple[int, int, int, int, bytes] | None:
     """What tells one state of a file from another: its identity (device and inode), size,
     time of change in nanoseconds and a hash of its bytes; None if it is no ordinary file
     or cannot be read (opened without waiting: a FIFO would block)."""

@@ -1,0 +1,148 @@
+"""``sheetgen serve``: the table-side page, a thin face over ``sheetgen.serve``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from sheetgen.cli.options import (
+    SheetgenCommand,
+    WholeNumber,
+    WholeRange,
+    lang_option,
+    paper_option,
+    scoring_option,
+)
+from sheetgen.errors import MissingLibraryError
+from sheetgen.limits import MAX_GAMES
+
+# What the serve extra brings, by the name each is imported as.
+SERVE_LIBRARIES = ("starlette", "uvicorn", "sse_starlette", "multipart", "itsdangerous", "segno")
+
+
+def _check_extra() -> None:
+    """Refuse at once, with the command that helps, when the serve extra is missing."""
+    import importlib.util
+
+    missing = [name for name in SERVE_LIBRARIES if importlib.util.find_spec(name) is None]
+    if missing:
+        raise MissingLibraryError(
+            f"sheetgen serve needs {', '.join(missing)}, which the serve extra installs: "
+            "pip install 'sheetgen[serve]'"
+        )
+
+
+@click.command(cls=SheetgenCommand)
+@click.argument(
+    "file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The series file the page shows and records into (.yaml, .json or .csv).",
+)
+@click.option(
+    "--new",
+    "start_new",
+    is_flag=True,
+    help="Start FILE first, as sheetgen new does (with --players and its other options).",
+)
+@click.option("--game", help="With --new: which game the series is of.")
+@click.option("--players", help='With --new: the players in seating order: "Ann,Bob,Cy,Di".')
+@click.option("--teams", help='With --new: teams of two: "Red=Ann+Cy,Blue=Bob+Di".')
+@click.option("--stock", type=WholeRange(min=1), help="With --new: cards in each stock pile.")
+@scoring_option
+@click.option("--target", type=WholeNumber(), help="With --new: points that win the series.")
+@click.option(
+    "--games-to-play",
+    type=WholeRange(1, MAX_GAMES),
+    help="With --new and cards-left scoring: games in the series.",
+)
+@click.option("--title", help="With --new: a name for the series.")
+@click.option(
+    "--lan",
+    is_flag=True,
+    help="Let phones on the local network open the page: shows its address as a QR code "
+    "and a PIN each phone enters once.",
+)
+@click.option(
+    "--port",
+    type=WholeRange(0, 65535),
+    default=8765,
+    show_default=True,
+    help="The port to listen on; 0 takes any free one.",
+)
+@lang_option
+@paper_option
+@click.option("--printer", metavar="NAME", help="Print on this printer (else the default).")
+def serve(
+    file: Path,
+    start_new: bool,
+    game: str | None,
+    players: str | None,
+    teams: str | None,
+    stock: int | None,
+    scoring: str | None,
+    target: int | None,
+    games_to_play: int | None,
+    title: str | None,
+    lan: bool,
+    port: int,
+    lang_code: str | None,
+    paper_name: str | None,
+    printer: str | None,
+) -> None:
+    """Open a series on a page every phone at the table can use, live.
+
+    The page shows the standings and the race chart, records, replaces and undoes games
+    (with the same checks as record), and prints or downloads the sheets, exports and the
+    rules booklet. Only this computer can open it, unless --lan. The series file stays
+    the only record: every change is a locked, atomic write, and edits made to it
+    meanwhile show on every page.
+
+    \b
+    Example:
+        sheetgen serve friday.yaml
+        sheetgen serve friday.yaml --lan
+        sheetgen serve new.yaml --new --players "Ann,Bob,Cy"
+    """
+    _check_extra()
+    from sheetgen.paper import default_paper, paper
+
+    start = None
+    if start_new:
+        if not players:
+            raise click.UsageError("--new starts a series: give --players too")
+
+        def start() -> None:
+            from sheetgen.cli.series import start_series
+
+            start_series(
+                file,
+                game=game,
+                players=players,
+                teams=teams,
+                stock=stock,
+                scoring=scoring,
+                target=target,
+                games_to_play=games_to_play,
+                title=title,
+            )
+            click.echo(f"Started {file}", err=True)
+
+    else:
+        given = [name for name, value in (("--players", players), ("--game", game)) if value]
+        if given or teams or stock or scoring or target or games_to_play or title:
+            raise click.UsageError(
+                "the series options are for --new; the file already says who plays and how"
+            )
+    from sheetgen.serve.run import serve as run
+
+    run(
+        file,
+        lan=lan,
+        port=port,
+        paper=paper(paper_name) if paper_name else default_paper(),
+        lang=lang_code.lower() if lang_code else None,
+        printer=printer,
+        say=lambda text: click.echo(text, err=True),
+        start=start,
+    )
