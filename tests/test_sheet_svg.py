@@ -257,3 +257,18 @@ def test_the_svg_module_needs_no_reportlab() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert loaded.strip() == "False"
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("series", [four_close, teams_cards_left, six_level])
+def test_a_phone_sized_chart_keeps_every_word_inside_its_drawing(series, lang: str) -> None:
+    """The served page draws the chart 360 points wide for a phone: no title, subtitle,
+    tick or name runs past the drawing's edge (the German subtitle takes two lines)."""
+    result = series()
+    chart = race_chart(
+        result, (360.0, 320.0), chart_title(result, language(lang)), string_width, language(lang)
+    )
+    for text in chart.texts:
+        width = string_width(as_printed(text.text), text.size, text.bold)
+        left = {"left": text.x, "center": text.x - width / 2, "right": text.x - width}[text.align]
+        assert left >= 0 and left + width <= chart.width + 0.01, text.text

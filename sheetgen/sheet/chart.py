@@ -291,9 +291,22 @@ def _titles(
     for line in title.lines:
         texts.append(Text(line, MARGIN, baseline, title.size, True))
         baseline -= title.size * 1.15
-    subtitle = _subtitle(result, target, lang)
-    texts.append(Text(subtitle, MARGIN, baseline - 2, 10))
-    return baseline - 2 - 24
+    # The subtitle keeps to the page: on a narrow drawing (a phone's) it takes two lines.
+    subtitle = wrap_whole(
+        _subtitle(result, target, lang),
+        width - 2 * MARGIN,
+        10,
+        8,
+        measure,
+        lines=2,
+        lang=lang.code,
+    )
+    baseline -= 2
+    for index, line in enumerate(subtitle.lines):
+        if index:
+            baseline -= subtitle.size * 1.2
+        texts.append(Text(line, MARGIN, baseline, subtitle.size))
+    return baseline - 24
 
 
 def chart_subtitle(result: SeriesResult, lang: Language = ENGLISH) -> str:
