@@ -85,3 +85,55 @@ def test_a_forwarding_header_names_no_other_address(
             )
         assert served.access.wait_left("127.0.0.1") > 0
         assert served.access.wait_left("10.0.0.1") == 0
+
+
+def test_the_command_prints_its_addresses_and_stops_cleanly_at_ctrl_c(series_file: Path) -> None:
+    """``sheetgen serve --lan``: the local address with its key, the network's with a QR
+    code and the PIN; a page's event stream open at Ctrl-C costs a clean stop."""
+    import re
+    import signal
+    import subprocess
+    import sys
+
+    sheetgen = Path(sys.executable).with_name("sheetgen")
+    process = subprocess.Popen(
+        [str(sheetgen), "serve", str(series_file), "--lan", "--port", "0"],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stderr is not None
+    said = ""
+    while "Ctrl-C" not in said:
+        line = process.stderr.readline()
+        assert line, said
+        said += line
+    local = re.search(r"http://127\.0\.0\.1:(\d+)/\?key=(\S+)", said)
+    assert local, said
+    if "No network address" not in said:
+        assert re.search(r"enter the PIN \d{6}\b", said) and "█" in said  # the QR code
+    url = f"http://127.0.0.1:{local.group(1)}"
+    with httpx.Client(timeout=10, follow_redirects=True) as client:
+        assert client.get(f"{url}/?key={local.group(2)}").status_code == 200
+        with client.stream("GET", url + "/events") as stream:
+            assert next(stream.iter_lines()).startswith("event: series")
+            process.send_signal(signal.SIGINT)
+            stopped = process.wait(10)
+    rest = process.stderr.read()
+    assert stopped in (0, 130) and "Traceback" not in rest, rest
+
+
+def test_a_page_that_goes_away_mid_stream_leaves_nothing_behind(series_file: Path) -> None:
+    with running(series_file) as (url, served):
+        with httpx.Client(
+            timeout=10, headers={"Authorization": f"Bearer {served.access.token}"}
+        ) as client:
+            for _ in range(5):
+                with client.stream("GET", url + "/events") as stream:
+                    lines = stream.iter_lines()
+                    assert next(lines).startswith("event: series")
+                    assert next(lines).startswith("data: ")
+                    assert served.series.listeners >= 1
+        deadline = time.monotonic() + 5
+        while served.series.listeners and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert served.series.listeners == 0
