@@ -713,3 +713,37 @@ def test_a_port_in_use_is_one_clear_message(runner: Any, series_file: Path) -> N
     assert result.exit_code == 1
     assert f"cannot listen on port {port}" in result.output and "--port 0" in result.output
     assert started.exit_code == 1 and not series_file.with_name("new.yaml").exists()
+
+
+def test_on_this_machine_nothing_of_the_series_shows_before_the_key(
+    serve: Any, series_file: Path
+) -> None:
+    client = serve(key=False)
+    served = client.app.state.served
+    series_file.write_text("players: [Ann, Bob]\ngames:\n  - {winner: Ann, left: {Bob: wifi}}\n")
+    asyncio.run(served.series.refresh())
+    told = client.get("/pin").text
+    assert "Friday" not in told and "wifi" not in told and "Ann" not in told
+
+
+def test_prints_sent_together_make_one_print(serve: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sheetgen.serve import document_pages
+
+    page = Page(serve())
+    sent: list[str] = []
+    monkeypatch.setattr(
+        document_pages.documents, "print_document", lambda pdf, kind, *a: sent.append(kind) or "1"
+    )
+    answers: list[int] = []
+    start = threading.Barrier(5)
+
+    def press() -> None:
+        start.wait()
+        answers.append(page.post("/print", kind="blank").status_code)
+
+    threads = [threading.Thread(target=press) for _ in range(5)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sent == ["blank"] and sorted(answers) == [200, 429, 429, 429, 429]

@@ -6,7 +6,10 @@ The server is the one ``sheetgen serve`` runs (``run.make_server``), in a thread
 
 from __future__ import annotations
 
+import os
 import socket
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -63,7 +66,7 @@ def test_idle_connections_of_one_machine_are_capped_and_shut_the_page_for_no_one
 def test_a_connection_that_never_sends_its_headers_is_closed(
     series_file: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(connections, "HEADER_SECONDS", 0.5)
+    monkeypatch.setattr(connections, "REQUEST_SECONDS", 0.5)
     with running(series_file) as (url, _):
         (slow,) = idle(url, 1, b"GET / HTTP/1.1\r\n")
         assert closed(slow, 3.0)
@@ -93,7 +96,6 @@ def test_the_command_prints_its_addresses_and_stops_cleanly_at_ctrl_c(series_fil
     import re
     import signal
     import subprocess
-    import sys
 
     sheetgen = Path(sys.executable).with_name("sheetgen")
     process = subprocess.Popen(
@@ -137,3 +139,93 @@ def test_a_page_that_goes_away_mid_stream_leaves_nothing_behind(series_file: Pat
         while served.series.listeners and time.monotonic() < deadline:
             time.sleep(0.05)
         assert served.series.listeners == 0
+
+
+@pytest.mark.skipif(
+    os.getuid() != 0 or not Path("/usr/bin/python3").is_file(),
+    reason="needs root (to connect as another account) and /usr/bin/python3",
+)
+def test_another_account_on_this_computer_is_not_let_in(series_file: Path) -> None:
+    """Another account's browser would hold no cookie of ours, and could be handed one by a
+    server of its own on another port: its connections are refused at the door."""
+    with running(series_file) as (url, served):
+        script = (
+            "import socket, sys\n"
+            f"s = socket.create_connection(('127.0.0.1', {url.rsplit(':', 1)[1]}))\n"
+            f"s.sendall(b'GET /healthz HTTP/1.1\\r\\nHost: {url[7:]}\\r\\n"
+            f"Authorization: Bearer {served.access.token}\\r\\n\\r\\n')\n"
+            "s.settimeout(5)\n"
+            "try:\n    print(repr(s.recv(100)))\nexcept ConnectionResetError:\n    print('reset')\n"
+        )
+        other = subprocess.run(
+            ["/usr/bin/python3", "-c", script],
+            user=65534,
+            capture_output=True,
+            text=True,
+            timeout=20,
+            cwd="/",
+        )
+        assert other.stdout.strip() in ("reset", "b''"), other
+        assert httpx.get(url + "/healthz").json() == {"ok": True}  # its own account is
+
+
+def test_the_server_holds_a_few_hundred_connections_in_all(
+    series_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(connections, "MAX_OPEN", 6)
+    with running(series_file) as (url, _):
+        port = int(url.rsplit(":", 1)[1])
+        held = []
+        for last in range(2, 8):  # six machines, one connection each
+            sock = socket.socket()
+            sock.bind((f"127.0.0.{last}", 0))
+            sock.connect(("127.0.0.1", port))
+            held.append(sock)
+        time.sleep(0.2)
+        seventh = socket.socket()
+        seventh.bind(("127.0.0.9", 0))
+        seventh.connect(("127.0.0.1", port))
+        assert closed(seventh, 2.0)
+        for sock in held:
+            sock.close()
+
+
+def test_a_body_that_never_finishes_is_cut_off(
+    series_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(connections, "REQUEST_SECONDS", 0.5)
+    with running(series_file, pin="111222") as (url, _):
+        (slow,) = idle(
+            url,
+            1,
+            f"POST /pin HTTP/1.1\r\nHost: {url[7:]}\r\nContent-Length: 1000\r\n"
+            "Content-Type: application/x-www-form-urlencoded\r\n\r\npin=1".encode(),
+        )
+        assert closed(slow, 3.0)
+
+
+def test_the_key_leads_only_to_a_path_of_this_server(series_file: Path) -> None:
+    with running(series_file) as (url, served):
+        key = served.access.token
+        raw = socket.create_connection(("127.0.0.1", int(url.rsplit(":", 1)[1])))
+        for target in (
+            "//evil.example/x",
+            "/%2F%2Fevil.example",
+            "/a%0d%0aSet-Cookie:x=1",
+            "/%C3%A4",
+        ):
+            raw = socket.create_connection(("127.0.0.1", int(url.rsplit(":", 1)[1])))
+            raw.sendall(
+                f"GET {target}?key={key} HTTP/1.1\r\nHost: {url[7:]}\r\nConnection: close\r\n\r\n".encode()
+            )
+            answer = b""
+            while chunk := raw.recv(4096):
+                answer += chunk
+            head = answer.split(b"\r\n\r\n")[0].decode("latin-1")
+            assert head.startswith("HTTP/1.1 303"), (target, head)
+            location = next(
+                line for line in head.splitlines() if line.lower().startswith("location:")
+            )
+            assert location.split(":", 1)[1].strip().startswith("/"), location
+            assert not location.split(":", 1)[1].strip().startswith("//"), location
+            assert "x=1" not in head.replace("Location", ""), head

@@ -63,9 +63,15 @@ class Guard:
         if sid is None and scope["method"] == "GET" and access.key_ok(_key(scope)):
             # The printed address: its key becomes a session, and leaves the address bar.
             cookie = session_cookie(access.new_session(address))
-            await Response(status_code=303, headers={"Location": path, "Set-Cookie": cookie})(
-                scope, receive, send
-            )
+            await Response(
+                status_code=303,
+                headers={
+                    "Location": _same_site_path(path),
+                    "Set-Cookie": cookie,
+                    "Cache-Control": "no-store",
+                    "Referrer-Policy": "no-referrer",
+                },
+            )(scope, receive, send)
             return
         scope.setdefault("state", {})["sid"] = sid
         public = path in PUBLIC or path.startswith(PUBLIC[1])
@@ -84,6 +90,16 @@ class Guard:
         except _TooLarge:
             if not started:
                 await _too_large()(scope, receive, send)
+
+
+def _same_site_path(path: str) -> str:
+    """Where the printed address leads once its key is taken: a path of this server only
+    (never ``//elsewhere``), written in plain ASCII."""
+    from urllib.parse import quote
+
+    if not path.startswith("/") or path.startswith("//") or "\\" in path:
+        return "/"
+    return quote(path, safe="/-_.~")
 
 
 def _key(scope: Scope) -> str | None:

@@ -78,7 +78,9 @@ def _paper(served: Served, asked: Mapping[str, str]) -> Paper:
     return paper(name) if name in PAPERS else served.paper
 
 
-def _toggles_view(result: SeriesResult, asked: Mapping[str, str]) -> list[dict[str, Any]]:
+def _toggles_view(
+    result: SeriesResult, asked: Mapping[str, str], lang: Any
+) -> list[dict[str, Any]]:
     game = game_of(result.series)
     try:
         own = _rules(result, {})  # the series' own rules, as the boxes first show them
@@ -95,9 +97,17 @@ def _toggles_view(result: SeriesResult, asked: Mapping[str, str]) -> list[dict[s
             {
                 "name": toggle.name,
                 "kind": toggle.kind,
-                "help": TOGGLE_LABELS.get(toggle.name, toggle.help),
+                # sheetgen's own words translated here; a game's own text shown as text.
+                "help": lang._(TOGGLE_LABELS[toggle.name])
+                if toggle.name in TOGGLE_LABELS
+                else toggle.help,
                 "choices": [
-                    {"value": str(choice), "label": CHOICE_LABELS.get(str(choice), str(choice))}
+                    {
+                        "value": str(choice),
+                        "label": lang._(CHOICE_LABELS[str(choice)])
+                        if str(choice) in CHOICE_LABELS
+                        else str(choice),
+                    }
                     for choice in toggle.choices
                 ],
                 "value": value if value is not None else "",
@@ -127,7 +137,7 @@ async def documents_page(request: Request) -> Response:
         request,
         "documents.html.j2",
         {
-            "toggles": _toggles_view(result, asked),
+            "toggles": _toggles_view(result, asked, page_language(request)),
             "paper": "letter" if chosen.name.lower() == "letter" else "a4",
             "query": query,
             "fields": [{"name": key, "value": value} for key, value in kept.items()],
@@ -165,6 +175,8 @@ async def _made(request: Request, kind: str, asked: Mapping[str, str]) -> tuple[
     served.waiting += 1
     try:
         async with served.making:
+            if key in served.documents:  # made while this one waited its turn
+                return served.documents[key]
             made = await asyncio.to_thread(_make, served, kind, asked, sheet_paper, lang, layout)
     finally:
         served.waiting -= 1
@@ -270,9 +282,9 @@ async def print_page(request: Request) -> Response:
     if time.monotonic() - served.printed_at < PRINT_GAP:
         message = lang._("A print was just sent; wait a few seconds before the next one.")
         return render(request, "message.html.j2", {"message": message}, 429)
+    served.printed_at = time.monotonic()  # before the document is made: one print at a time
     try:
         pdf, layout = await _made(request, kind, asked)
-        served.printed_at = time.monotonic()
         said = await asyncio.to_thread(documents.print_document, pdf, kind, served.printer, layout)
     except PrintError:
         message = lang._(

@@ -74,7 +74,7 @@ def render(request: Request, name: str, context: Mapping[str, Any], status: int 
     snapshot = served.series.snapshot
     sid = request.state.sid
     words = game_words(snapshot.result, lang)
-    known = sid is not None or served.access.pin is None
+    known = sid is not None  # a browser let in (by the key or the PIN)
     data = {
         "lang": lang.code,
         "csrf": served.access.csrf_token(sid) if sid else "",
