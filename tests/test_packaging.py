@@ -162,3 +162,29 @@ def test_wheel_in_a_fresh_venv_finds_its_assets(wheel: Path, tmp_path: Path) -> 
         text = " ".join((document.pages[0].extract_text() or "").split())
     assert "Ziel: 500 Punkte. Wer zuerst 500 erreicht, gewinnt die Serie." in text
     assert "Wertung:" in text and "Spielerstapel" in text
+    # The served page, from the wheel's own templates, script and style.
+    run("new", "friday.yaml", "--players", "Ann,Bob")
+    page = subprocess.run(
+        [
+            str(python),
+            "-c",
+            "from pathlib import Path\n"
+            "from starlette.testclient import TestClient\n"
+            "from sheetgen.paper import A4\n"
+            "from sheetgen.serve.access import Access, local_hosts\n"
+            "from sheetgen.serve.app import make_app\n"
+            "from sheetgen.serve.served import Served\n"
+            "from sheetgen.serve.state import ServedSeries\n"
+            "served = Served(ServedSeries(Path('friday.yaml')), Access(local_hosts(80), None), A4)\n"
+            "client = TestClient(make_app(served, watch=False), base_url='http://127.0.0.1:80')\n"
+            "print(client.get('/?key=' + served.access.token).status_code)\n"
+            "print(client.get('/static/live.js').status_code)\n"
+            "print(client.get('/static/page.css').status_code)\n",
+        ],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert page.stdout.split() == ["200", "200", "200"], page.stderr
