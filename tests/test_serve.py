@@ -201,8 +201,14 @@ def test_two_phones_recording_one_game_at_once_make_one_game(serve: Any, series_
         ),
         (
             {"winner": "Bob", "left-0": "x", "left-2": "1"},
-            "Enter the cards Ann has left as a whole number.",
-            "als ganze Zahl",
+            "Enter the cards Ann has left: a number from 0 to 30.",
+            "eine Zahl von 0 bis 30",
+        ),
+        ({"winner": "Bob", "left-0": "-2", "left-2": "1"}, "a number from 0 to 30", "von 0 bis 30"),
+        (
+            {"winner": "Bob", "left-0": "1", "left-1": "2", "left-2": "1"},
+            "Bob won, but has 2 cards written down",
+            "Bob hat gewonnen",
         ),
         (
             {"winner": "Zed", "left-0": "3", "left-1": "1", "left-2": "1"},
@@ -225,7 +231,8 @@ def test_bad_games_are_told_in_the_players_words_and_change_nothing(
         page = Page(serve(lang=lang))
         answer = page.post("/record", expected_games=1, action="save", **fields)
         assert answer.status_code == 400, fields
-        (shown,) = texts(answer.text, "error")
+        top, shown = texts(answer.text, "error")  # at the top of the page, and in the form
+        assert message in top
         assert message in shown, fields
         assert not shown.startswith(("game", "left", "winner"))  # no developer's words
         for name, value in fields.items():  # what was typed stays in the form
@@ -234,15 +241,18 @@ def test_bad_games_are_told_in_the_players_words_and_change_nothing(
     assert series_file.read_bytes() == before
 
 
-def test_a_winners_greyed_out_pile_is_never_sent(serve: Any, series_file: Path) -> None:
-    """A count typed for a player who then won is left out, as the page greys it out."""
+def test_a_winners_empty_pile_may_be_written_as_0_and_is_left_out(
+    serve: Any, series_file: Path
+) -> None:
+    """The page clears a winner's field (JavaScript); without it, 0 there is fine, and any
+    other count is asked about (see the bad games above)."""
     page = Page(serve())
     saved = page.post(
         "/record",
         expected_games=1,
         action="save",
         winner="Bob",
-        **{"left-0": "3", "left-1": "2", "left-2": "5"},
+        **{"left-0": "3", "left-1": "0", "left-2": "5"},
     )
     assert saved.status_code == 303
     assert games_in(series_file)[-1] == Game("Bob", {"Ann": 3, "Cy": 5})
@@ -252,7 +262,8 @@ def test_undo_asks_first_and_removes_only_the_game_it_showed(serve: Any, series_
     page = Page(serve())
     shown = page.client.get("/undo")
     assert re.findall(r"<h1>(.*?)</h1>", shown.text) == ["Remove game 1?"]
-    assert "Ann scores 80" in shown.text
+    assert "Ann won and scored 80 points." in shown.text
+    assert "Bob: 4 cards left" in shown.text
     record_game(series_file, Game("Cy", {"Ann": 1, "Bob": 1}))  # another table member, meanwhile
     stale = page.post("/undo", expected_games=field(shown.text, "expected_games"))
     assert stale.status_code == 409 and len(games_in(series_file)) == 2
@@ -589,8 +600,8 @@ def test_printing_without_cups_says_so_for_a_player_and_a_print_needs_csrf(
     assert answer.status_code == 503
     assert "keinen Drucker bereit" in answer.text and 'href="/documents"' in answer.text
     assert "CUPS" not in answer.text and "sudo" not in answer.text
-    again = page.post("/print", kind="blank")  # and prints are not sent back to back
-    assert again.status_code == 429
+    again = page.post("/print", kind="blank")  # nothing was sent: trying again is no flood
+    assert again.status_code == 503
 
 
 def test_documents_are_made_one_at_a_time_and_a_crowd_is_told_to_wait(
@@ -747,3 +758,55 @@ def test_prints_sent_together_make_one_print(serve: Any, monkeypatch: pytest.Mon
     for thread in threads:
         thread.join()
     assert sent == ["blank"] and sorted(answers) == [200, 429, 429, 429, 429]
+
+
+def test_a_mistake_in_the_file_is_shown_on_every_page_with_the_game_to_fix(
+    serve: Any, series_file: Path
+) -> None:
+    client = serve(lang="de")
+    served = client.app.state.served
+    with series_file.open("a", encoding="utf-8") as file:
+        file.write("  - winner: Opa\n    left: {Ann: 1, Bob: 2, Cy: 3}\n")
+    asyncio.run(served.series.refresh())
+    banner = texts(client.get("/").text, "problem")
+    assert banner and "Fehler" in banner[0] and "game 2" in banner[0] and "'Opa'" in banner[0]
+    html = served.fragments[(served.series.snapshot.revision, "de")]  # what the pages are sent
+    assert 'class="problem"' in html
+
+
+def test_the_points_shown_while_typing_speak_the_pages_language(serve: Any) -> None:
+    page = Page(serve(lang="de"))
+    answer = page.api("/api/preview", {"winner": "Bob", "left": {"Ann": 31, "Cy": 2}})
+    assert answer.status_code == 400
+    assert answer.json()["problem"] == "Ann kann nicht 31 Karten übrig haben: Ein Stapel hat 30."
+    answer = page.api("/api/preview", {"winner": "Bob", "left": {"Ann": -2, "Cy": 2}})
+    assert "eine Zahl von 0 bis 30" in answer.json()["problem"]
+
+
+def test_reading_the_file_again_unchanged_tells_no_page(series_file: Path) -> None:
+    async def run() -> tuple[int, int, bool]:
+        served = ServedSeries(series_file)
+        with served.listening() as listener:
+            again = await served.refresh(force=True)
+            told = listener._ready.is_set()
+        return served.snapshot.revision, again.revision, told
+
+    assert asyncio.run(run()) == (1, 1, False)
+
+
+def test_a_new_series_says_there_are_no_games_yet(serve: Any, series_file: Path) -> None:
+    series_file.write_text("players: [Ann, Bob]\n", encoding="utf-8")
+    page = serve().get("/").text
+    assert "No games recorded yet." in page and "Undo the last game" not in page
+
+
+def test_the_language_links_lead_back_to_the_same_page(serve: Any) -> None:
+    client = serve()
+    page = client.get("/documents").text
+    assert 'href="/lang/de?next=/documents"' in page
+    moved = client.get("/lang/de?next=/documents", follow_redirects=False)
+    assert moved.headers["location"] == "/documents"
+    assert (
+        client.get("/lang/de?next=//evil.example", follow_redirects=False).headers["location"]
+        == "/"
+    )

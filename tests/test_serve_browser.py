@@ -125,7 +125,7 @@ def phone(browser: Browser, width: int = 390, **options: Any) -> Page:
 def test_a_game_recorded_on_one_phone_reaches_the_other_without_a_reload(
     browser: Browser, series_file: Path
 ) -> None:
-    with running(series_file) as (url, served):
+    with running(series_file) as (url, _):
         first, second = phone(browser), phone(browser, 1280)
         second.goto(url)
         expect(second.locator("#status")).to_contain_text("Live")
@@ -164,7 +164,8 @@ def test_a_form_half_filled_when_another_phone_saves_is_refused_not_doubled(
         expect(first.locator(".done")).to_be_visible()
         expect(second.locator("ol.games li")).to_have_count(3)
         second.get_by_role("button", name="Save the game").click()
-        expect(second.locator(".error")).to_contain_text("Nothing was saved")
+        expect(second.locator(".error").first).to_contain_text("Nothing was saved")
+        expect(second.locator(".error").first).to_be_in_viewport()
     assert len(load_series(series_file).games) == 3
 
 

@@ -27,7 +27,14 @@ from sheetgen.errors import SheetgenError, StaleSeriesError
 from sheetgen.serve import pages
 from sheetgen.serve.served import Served, served_of
 from sheetgen.serve.state import Snapshot
-from sheetgen.serve.views import expected_games, game_from_json, scored_game, series_json
+from sheetgen.serve.views import (
+    expected_games,
+    form_of,
+    form_problem,
+    game_from_json,
+    scored_game,
+    series_json,
+)
 
 PING_SECONDS = 15
 
@@ -98,6 +105,11 @@ async def post_preview(request: Request) -> Response:
         return asked
     served, data = asked
     series = served.series.snapshot.result.series
+    if isinstance(data, dict):
+        # The page's own words first, in its language, as the form's checks give them.
+        problem = form_problem(series, form_of(series, data), pages.page_language(request))
+        if problem is not None:
+            return JSONResponse({"error": problem, "problem": problem}, status_code=400)
     try:
         game, _, number = game_from_json(series, {"expected_games": 0, **data})
         scored = scored_game(series, game, number)

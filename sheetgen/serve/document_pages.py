@@ -50,7 +50,7 @@ def N_(text: str) -> str:
 # What the form calls the toggles and choices the three games declare, in a player's words
 # (a game of a table's own shows its own help text and choice names).
 TOGGLE_LABELS = {
-    "stock": N_("Cards in each stock pile (a number, or official)"),
+    "stock": N_("Cards in each stock pile"),
     "first-player": N_("Who takes the first turn"),
     "series": N_("Play a series for points, with the score sheet"),
     "scoring": N_("How the series is scored"),
@@ -287,6 +287,7 @@ async def print_page(request: Request) -> Response:
         pdf, layout = await _made(request, kind, asked)
         said = await asyncio.to_thread(documents.print_document, pdf, kind, served.printer, layout)
     except PrintError:
+        served.printed_at = -PRINT_GAP  # nothing was sent: the next try may go at once
         message = lang._(
             "Nothing was printed: the computer running sheetgen serve has no printer ready. "
             "Download the PDF instead and print it from any device."

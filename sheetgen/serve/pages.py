@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from markupsafe import Markup
 from starlette.datastructures import FormData
@@ -82,6 +82,8 @@ def render(request: Request, name: str, context: Mapping[str, Any], status: int 
         "title": (snapshot.result.series.title or words["name"]) if known else "sheetgen",
         "game_name": words["name"],
         "stock_word": words["stock"],
+        # Where the language links lead back to: this page (a form sent, the standings).
+        "here": quote(request.url.path, safe="/") if request.method == "GET" else "/",
         "expected_games": snapshot.played,
         # Before the PIN or key, a file's problem (which may quote it) is not shown.
         "problem": snapshot.problem if known else None,
@@ -111,7 +113,7 @@ def _said(snapshot: Snapshot, game: GameResult, lang: Language) -> str:
     winner = snapshot.result.series.table.side_label(game.winner)
     if snapshot.result.series.scoring.cards_left:
         return lang._("%(winner)s won the game.") % {"winner": winner}
-    return lang._("%(winner)s scores %(points)s points.") % {
+    return lang._("%(winner)s won and scored %(points)s points.") % {
         "winner": winner,
         "points": lang.number(game.points),
     }
@@ -404,7 +406,11 @@ async def undo(request: Request) -> Response:
     return render(
         request,
         "undo.html.j2",
-        {"number": last.number, "line": _said(snapshot, last, page_language(request))},
+        {
+            "number": last.number,
+            "line": _said(snapshot, last, page_language(request)),
+            "left": [{"name": name, "count": count} for name, count in last.left.items()],
+        },
     )
 
 
@@ -437,7 +443,10 @@ async def not_allowed(request: Request, exc: Exception) -> Response:
 
 async def set_language(request: Request) -> Response:
     code = request.path_params["code"]
-    response = RedirectResponse("/", status_code=303)
+    back = request.query_params.get("next", "/")
+    if not back.startswith("/") or back.startswith("//") or "\\" in back or len(back) > 100:
+        back = "/"
+    response = RedirectResponse(back, status_code=303)
     if code in ("en", "de"):
         response.set_cookie(LANG_COOKIE, code, max_age=31_536_000, samesite="strict")
     return response

@@ -116,6 +116,8 @@ class ServedSeries:
                 snapshot = Snapshot(old.result, old.revision + 1, f"{self.path}: {exc.strerror}")
             else:
                 snapshot = Snapshot(result, old.revision + 1)
+            if (snapshot.result, snapshot.problem) == (old.result, old.problem):
+                return old  # read again, found as it was: no page needs telling
             self._snapshot = snapshot
             for listener in list(self._listeners):
                 listener.offer(snapshot)

@@ -74,13 +74,20 @@ def form_problem(series: Series, form: Mapping[str, str], lang: Language) -> str
     winners = table.members(winner)
     counts: dict[str, int] = {}
     for index, player in enumerate(table.players):
-        if player in winners:
-            continue
         text = form.get(f"left-{index}", "").strip()
+        if player in winners:
+            if text not in ("", "0"):
+                return _(
+                    "{name} won, but has {count} cards written down: check who won, or "
+                    "clear {name}’s cards."
+                ).format(name=player, count=text[:6])
+            continue
         if not text:
             return _("Enter how many cards {name} has left.").format(name=player)
         if not text.isdigit() or len(text) > MAX_COUNT_DIGITS:
-            return _("Enter the cards {name} has left as a whole number.").format(name=player)
+            return _("Enter the cards {name} has left: a number from 0 to {stock}.").format(
+                name=player, stock=table.stock
+            )
         counts[player] = int(text)
         if counts[player] > table.stock:
             return _("{name} cannot have {count} cards left: a pile holds {stock}.").format(
@@ -92,6 +99,19 @@ def form_problem(series: Series, form: Mapping[str, str], lang: Language) -> str
                 "Only the winner’s pile is empty at the end of a game: {name} must have cards left."
             ).format(name=table.side_label(side))
     return None
+
+
+def form_of(series: Series, data: Mapping[str, Any]) -> dict[str, str]:
+    """A JSON game (``{"winner": ..., "left": {NAME: COUNT}}``) as the form's fields, so that
+    the page's own checks speak of it as of a game typed into the form."""
+    table = series.table
+    left = data.get("left")
+    counts = left if isinstance(left, dict) else {}
+    values = {"winner": str(data.get("winner", ""))[:200]}
+    for index, name in enumerate(table.players):
+        if name in counts:
+            values[f"left-{index}"] = str(counts[name])[:20]
+    return values
 
 
 def game_from_json(series: Series, data: object) -> tuple[Game, int, int | None]:

@@ -7,7 +7,13 @@
   const form = $("#record-form");
   let touched = false;
 
-  function say(key) { if (status) status.textContent = status.dataset[key] || ""; }
+  let awakeNote = "";
+  function say(key) {
+    if (!status) return;
+    if (key === "awake") awakeNote = status.dataset.awake || "";
+    else status.dataset.now = status.dataset[key] || "";
+    status.textContent = [status.dataset.now || "", awakeNote].join(" ").trim();
+  }
 
   // Every open page hears of each change; a form already being filled keeps the state
   // it was started against, so a game another page saved first is refused, not doubled.
@@ -18,7 +24,7 @@
       const data = JSON.parse(event.data);
       $("#live").innerHTML = data.html;
       const done = $(".done");
-      if (done && heard++ > 0) done.remove();  // said of an older change
+      if (done && heard++ > 0) done.remove();  // said of an older change (the server sends none for no change)
       if (!touched) $$("input[name=expected_games]").forEach((input) => { input.value = data.expected_games; });
       say("live");
     });
@@ -65,6 +71,7 @@
       });
       const data = await answer.json();
       const label = $("input[name=winner]:checked", form).parentElement.textContent.trim();
+      shown.classList.toggle("is-error", !answer.ok);
       shown.textContent = answer.ok
         ? (data.points ? shown.dataset.points : shown.dataset.wentOut).replace("{winner}", label).replace("{points}", data.points)
         : data.problem || data.error;
