@@ -1134,3 +1134,13 @@ def test_a_csv_file_in_the_windows_code_page_is_refused_with_how_to_save_it(runn
         'Error: s.csv: is not UTF-8 text (byte 14); save it from the spreadsheet as "CSV UTF-8" '
         "(LibreOffice: Text CSV with the character set Unicode (UTF-8))\n"
     )
+
+
+def test_a_heading_cell_with_a_line_break_is_named_on_one_line(runner: Any, tmp_path: Path) -> None:
+    """Found by the hostile test's generator: a cell's line break or NUL is escaped in the
+    message, which stays one line."""
+    path = tmp_path / "odd.csv"
+    path.write_bytes(b'"na\nme",winner,Ann\n\x00x,Ann,0\n')
+    result = runner("standings", str(path))
+    assert result.exit_code == 1
+    assert result.output.count("\n") == 1 and "na\\nme" in result.output, result.output

@@ -177,7 +177,10 @@ def _setting(
 def _not_a_setting(texts: list[str]) -> str:
     """Why a row before the heading row is neither a setting nor the heading row."""
     kinds = {column_kind(text) for text in texts}
-    found = ", ".join(text for text in texts if text)
+    # Said on one line: a cell's line breaks and other control characters are escaped.
+    found = ", ".join(
+        "".join(c if c.isprintable() else repr(c)[1:-1] for c in text) for text in texts if text
+    )
     if "winner" in kinds or "game" in kinds:
         missing = "game" if "game" not in kinds else "winner"
         what = "the games' numbers" if missing == "game" else "who went out"
