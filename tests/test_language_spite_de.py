@@ -244,7 +244,7 @@ def test_the_same_numbers_as_the_english_booklet(
                 "Punkte statt auf 500.",
                 "Der Gewinner erhält 10 Punkte für den leer gespielten Spielerstapel und dazu "
                 "2 Punkte für jede Karte",
-                "je Karte im Spielerstapel des Verlierers; gespielt wird auf 300 Punkte.",
+                "je Karte im Spielerstapel des Verlierers. Wer zuerst 300 Punkte erreicht,",
             ],
         ),
         (
@@ -441,7 +441,7 @@ def test_review_1_the_quick_reference_stays_inside_the_page(
             # Every letter sits at least a centimetre inside the paper's right edge.
             assert max(char["x1"] for char in page.chars) < float(page.width) - 28
             # Each label whole on its line, none broken over two.
-            labels = ("Spieler:", "Rangfolge:", "Spielzug:", "Ablagestapel:", "Kartenstock:")
+            labels = ("Spieler.", "Karten.", "Jeder Zug.", "Ablagestapel.", "Leerer Kartenstock.")
             for label in labels:
                 assert label in text, (paper, label)
 
@@ -451,7 +451,7 @@ def test_review_19_30_the_other_player_is_the_opponent(
     booklets: Callable[[str, Language], str], toggles: str
 ) -> None:
     text = words_of(booklets(toggles, GERMAN))
-    assert "dein Gegner ist an der Reihe" in text
+    assert "danach ist dein Gegner an der Reihe" in text
     assert "vor deinem Gegner verborgen" in text
     for other in ("Gegenüber", "Mitspieler", "anderen Spieler"):
         assert other not in text, other
@@ -470,12 +470,12 @@ def test_review_22_du_for_the_player_ihr_for_the_table(
         "Gebt jedem Spieler",
         "Vergleicht die beiden offenen Karten auf euren Spielerstapeln.",
         "Fülle deine Hand auf.",
-        "Spiele so viele Karten auf die Ablagestapel, wie du kannst und möchtest.",
-        "Lege zum Schluss eine Handkarte auf einen deiner Hilfsstapel.",
+        "Spiele auf die Ablagestapel. Lege so viele Karten an, wie du kannst und möchtest.",
+        "Beende den Zug. Lege zum Schluss eine Handkarte auf einen deiner Hilfsstapel;",
         "nehmt ihr von jedem Ablagestapel alle Karten",
         "Hast du alle Karten deiner Hand auf die Ablagestapel gespielt, ziehst du fünf Karten "
         "vom Kartenstock nach und spielst im selben Zug weiter.",
-        "Leerer Kartenstock: die fertigen Ablagestapel zu einem neuen Kartenstock mischen.",
+        "Leerer Kartenstock. Die fertigen Ablagestapel werden zu einem neuen Kartenstock gemischt.",
     ):
         assert sentence in text, sentence
     # No step of the running text is an infinitive any more.

@@ -211,10 +211,10 @@ def test_partnerships_reach_every_sentence_about_piles_and_scores(
     quick = text[text.rindex(" Quick reference ") :]
     assert "and from the tops of your partner's stock pile and discard piles" in quick
     assert (
-        f"the winning team scores 25 points + 5 points per card left in {others} stock piles"
+        f"The winning team scores 25 points + 5 points per card left in {others} stock piles"
         in quick
     )
-    assert "a cheat puts two cards from the draw pile into their stock pile" in quick
+    assert "A cheat puts two cards from the draw pile into their own stock pile." in quick
     penalties = section(text, "Penalties", "Playing in partnerships")
     assert "The rules set three penalties." in penalties
     # The review found "Cheating means a partner talking or signalling" invented: the
@@ -358,7 +358,10 @@ def test_with_the_youngest_starting_the_booklet_says_who_starts_later_games() ->
     ) in box
     assert "In the first game, the youngest player takes the first turn" in text
     assert "in each later game the player on the new dealer's left starts" in text
-    assert "The youngest starts the first game; later, the player on the dealer's left." in text
+    assert (
+        "The youngest player starts the first game; after that, the player on the dealer's left."
+        in text
+    )
 
 
 # ---------------------------------------------------------------- Spite and Malice's series
@@ -668,7 +671,7 @@ def test_review2_1_a_cards_left_booklet_teaches_no_points(partnerships: bool) ->
         assert phrase not in text, phrase
     question = section(text, "How is a series scored?", "Printing these rules")
     assert "lowest total wins the series" in question
-    assert "Series: after each game" in text[text.rindex(" Quick reference ") :]
+    assert "Series. After each game" in text[text.rindex(" Quick reference ") :]
 
 
 def test_review2_2_only_one_page_is_the_last_page() -> None:
@@ -687,11 +690,11 @@ def test_review2_3_a_standard_deck_speaks_of_kings_and_jokers() -> None:
         "Kings and jokers count for nothing in this draw, so a queen is the highest card." in text
     )
     quick = text[text.rindex(" Quick reference ") :]
-    assert "Kings and jokers: wild" in quick
-    assert "Skip-Bo cards: wild" not in quick
+    assert "Kings and jokers. Each stands for any number" in quick
+    assert "Skip-Bo cards. Each stands for" not in quick
     # With the Skip-Bo deck the box keeps its own words.
     plain = text_of("skip-bo")
-    assert "What is in the box" in plain and "Skip-Bo cards: wild" in plain
+    assert "What is in the box" in plain and "Skip-Bo cards. Each stands for any number" in plain
 
 
 @pytest.mark.parametrize("options", [{"series": False}, {"preset": "family"}])
@@ -948,8 +951,8 @@ def test_review2_17_prose() -> None:
     assert "her pay-off pile" not in spite
     for game in ("spite-and-malice", "skip-bo-board"):
         html = booklet_html(game)
-        assert re.search(r"<th>What</th>\s*<th>The rule</th>", html), game
-    assert "shuffle the finished centre stacks into a new stock" in text_of("spite-and-malice")
+        assert re.search(r"<p><strong>Who starts\.</strong> [A-Z]", html), game
+    assert "Shuffle the finished centre stacks into a new stock." in text_of("spite-and-malice")
 
 
 @pytest.mark.parametrize(

@@ -258,7 +258,7 @@ NO_CARD = {
         "suggested": "This booklet suggests: your turn ends without a card on the auxiliary "
         "pile, and neither of your counters moves.",
         "box": "No card in hand for the auxiliary pile: the turn ends, and no counter moves.",
-        "quick": "no card in hand: no move (this booklet's suggestion)",
+        "quick": "With no card in hand, no counter moves (this booklet's suggestion).",
     },
     "de": {
         "title": "Keine Karte für den Abwurfstapel",
@@ -269,7 +269,7 @@ NO_CARD = {
         "suggested": "Dieses Heft schlägt vor: Dein Zug endet dann, ohne dass du eine Karte "
         "auf den Abwurfstapel legst, und keine deiner Figuren bewegt sich.",
         "box": "Keine Handkarte für den Abwurfstapel: Der Zug endet, und keine Figur bewegt sich.",
-        "quick": "ohne Handkarte bleiben beide Figuren stehen (Vorschlag dieses Hefts).",
+        "quick": "Ohne Handkarte zieht keine Figur (Vorschlag dieses Hefts).",
     },
 }
 
@@ -300,10 +300,10 @@ NOTHING_TO_DRAW = {
             "; if there are none, play on without drawing",
         ],
         "quick": [
-            "shuffle the set-aside piles into a new draw pile; if none are set aside, the cards "
-            "beneath the top card of the auxiliary pile; if there are none either, play on "
-            "without drawing; nothing to draw and a whole round without a play: the game ends "
-            "without a winner (all this booklet's suggestion)"
+            "Shuffle the set-aside piles into a new draw pile. If none are set aside, use the "
+            "cards beneath the top card of the auxiliary pile; if there are none either, play "
+            "on without drawing. With nothing to draw and a whole round without a play, the "
+            "game ends without a winner. All of this is this booklet's suggestion."
         ],
     },
     "de": {
@@ -316,10 +316,10 @@ NOTHING_TO_DRAW = {
             "ohne Nachziehen weiter",
         ],
         "quick": [
-            "die beiseitegelegten Stapel zu einem neuen Kartenstock mischen; liegt keiner "
-            "beiseite, die Karten unter der obersten des Abwurfstapels; gibt es auch die nicht, "
-            "ohne Nachziehen weiterspielen; nichts nachzuziehen und eine ganze Runde ohne "
-            "Anlegen: Spielende ohne Sieger (alles Vorschläge dieses Hefts)."
+            "Mischt die beiseitegelegten Stapel zum neuen Kartenstock, sonst die Karten unter "
+            "der obersten des Abwurfstapels; fehlen auch die, spielt ohne Nachziehen weiter. "
+            "Vergeht dann eine ganze Runde ohne Anlegen, endet das Spiel ohne Sieger (alles "
+            "Vorschläge dieses Hefts)."
         ],
     },
 }
@@ -530,8 +530,8 @@ def test_figures_above_999_are_grouped_as_each_language_writes_them(
     rules = resolve(game="big-board", options={"players": 2, "stock": 30})
     english = plain(body_text(render_html(rules, paper=A4, lang=language("en"))))
     german = plain(body_text(render_html(rules, paper=A4, lang=language("de"))))
-    assert "Shuffle all 1,500 cards." in english and "1,500 cards:" in english
-    assert "Mischt alle 1.500 Karten." in german and "1.500 Karten:" in german
+    assert "Shuffle all 1,500 cards." in english and "1,500 cards." in english
+    assert "Mischt alle 1.500 Karten." in german and "1.500 Karten." in german
     draw = 1500 - 6 - 2 * 30
     assert f"Put the remaining {draw:,} cards" in english
     assert f"er umfasst zu Beginn {draw:,} Karten".replace(",", ".") in german
@@ -591,8 +591,8 @@ ONE_CARD = {
             "Now the 4, the only card of your played deck, fits too: you play it, and you have "
             "won.",
             "no use here: your played deck has only one card",
-            "draw pile space: no use with a one-card played deck",
-            "a played deck of one card each, face up",
+            "With a one-card played deck, the draw pile space is no use.",
+            "Each player gets a played deck of one card, face up.",
         ],
         "stale": [
             "Turn only its top card",
@@ -606,7 +606,7 @@ ONE_CARD = {
             "move the top card of your played deck to the bottom",
             "Each played deck starts with",
             "keep an eye on",
-            "top card face up;",
+            "top card face up. One card goes",
         ],
     },
     "de": {
@@ -617,8 +617,8 @@ ONE_CARD = {
             "Jetzt passt auch die 4, die einzige Karte deines Spielerstapels: Du legst sie an "
             "und hast gewonnen.",
             "wirkungslos: Dein Spielerstapel hat nur eine Karte",
-            "Kartenstock-Feld: wirkungslos bei einem Spielerstapel aus einer Karte.",
-            "für jeden ein Spielerstapel aus einer Karte, offen",
+            "Das Kartenstock-Feld ist bei einem Spielerstapel aus einer Karte wirkungslos.",
+            "Jeder bekommt eine einzige offene Karte als Spielerstapel.",
         ],
         "stale": [
             "Nur die oberste Karte wird aufgedeckt",
@@ -632,7 +632,7 @@ ONE_CARD = {
             "die oberste Karte deines Spielerstapels nach unten legen",
             "umfasst anfangs",
             "Behalte auch im Blick",
-            "oberste Karte offen;",
+            "die oberste offen. Auf jeden",
         ],
     },
 }

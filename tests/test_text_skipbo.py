@@ -267,9 +267,9 @@ def test_issue30_3_the_sections_say_which_stock_and_seating_are_published(
 
 def test_issue30_3_the_quick_reference_names_options_and_house_rules() -> None:
     text = parts("family", "en")["body"]
-    assert "This table's choices:" in quick(text, "en")
+    assert "This table's choices." in quick(text, "en")
     assert "House rules here" not in text
-    assert "Was dieser Tisch gewählt hat:" in parts("family", "de")["body"]
+    assert "Was dieser Tisch gewählt hat." in parts("family", "de")["body"]
     assert "Hausregeln hier" not in parts("family", "de")["body"]
 
 
@@ -963,7 +963,7 @@ def test_reviews_german_wordings() -> None:
         "Bei diesem Tempo bräuchte Anna vier solche Siege für 500 Punkte.",
         "Am wertvollsten ist eine SKIP-BO-Karte als fehlendes Glied auf dem Weg zu deinem Spielerstapel: Heb sie auf, bis sie dessen oberster Karte den Weg freimacht.",
         "beendet seinen Zug, ohne eine Karte auf einen Hilfsstapel zu legen.",
-        "jeder beginnt mit einer 1 oder einer SKIP-BO-Karte,",
+        "Jeder beginnt mit einer 1 oder einer SKIP-BO-Karte und steigt",
         "mischt die überzähligen in den eigenen Spielerstapel",
         "muss genau um eins höher sein als",
         "Endet ein Ablagestapel genau eine Zahl unter der obersten Karte im Spielerstapel deines linken Nachbarn",
@@ -985,7 +985,7 @@ def test_reviews_german_wordings() -> None:
         "An diesem Tisch nehmt ihr statt des SKIP-BO-Kartenspiels drei französische Blätter"
         in standard["box"]
     )
-    assert "jeder beginnt mit einer 1 oder einem König oder Joker," in standard["body"]
+    assert "Jeder beginnt mit einer 1 oder einem König oder Joker und steigt" in standard["body"]
     assert "Heb ihn auf, bis er dessen oberster Karte den Weg freimacht." in standard["body"]
 
 
@@ -997,7 +997,7 @@ def test_reviews_de13_de14_cards_left_counts_and_teams_win_as_teams(toggles: str
     if "teams" in toggles:
         assert "gewinnt, wer" not in de
         assert "Die Serie gewinnt das Team, das nach zehn Spielen die niedrigste Summe hat." in de
-        assert "es gewinnt das Team, das nach zehn Spielen" in de
+        assert "Es gewinnt das Team, das nach zehn Spielen" in de
         assert "addiert 20 zu seiner Summe" in de or "addiert" in chapter(
             de, "Ein Rechenbeispiel für diesen Tisch", "Der Spielblock"
         )

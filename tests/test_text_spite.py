@@ -112,7 +112,7 @@ def test_1_an_empty_hand_draws_five_more_as_the_rules_say(toggles: str, lang: st
             "draw five more from the stock and go on with the same turn."
         )
         wrong = ("say what happens", "suggests a house rule", "Empty hand:")
-        short = "hand empty: draw five more"
+        short = "Hand empty? Draw five more and go on."
     else:
         rule = (
             "Keine Handkarten mehr? Hast du alle Karten deiner Hand auf die Ablagestapel "
@@ -120,7 +120,7 @@ def test_1_an_empty_hand_draws_five_more_as_the_rules_say(toggles: str, lang: st
             "weiter."
         )
         wrong = ("lassen die üblichen Regeln offen", "Hausregel wie bei Skip-Bo", "Keine Hand")
-        short = "Hand leer: fünf nachziehen"
+        short = "Ist deine Hand leer, ziehe fünf Karten nach und spiele weiter."
     assert rule in text["body"]
     assert short in text["body"]
     for phrase in wrong[:2]:
@@ -143,7 +143,7 @@ def test_2_finished_stacks_become_the_new_stock(toggles: str, lang: str) -> None
             "stacks that were put aside: they are the new stock.",
         )
         border, suggestion = "The usual rules stop there.", "If the stock runs out while no"
-        short = "Empty stock shuffle the finished centre stacks into a new stock"
+        short = "Empty stock. Shuffle the finished centre stacks into a new stock."
         wrong = ("house decision", "say nothing about either", "Empty stock: shuffle the finished")
     else:
         section = chapter(
@@ -155,7 +155,7 @@ def test_2_finished_stacks_become_the_new_stock(toggles: str, lang: str) -> None
             "beiseitegelegten Stapel gemischt und bilden den neuen Kartenstock.",
         )
         border, suggestion = "Mehr sagen die üblichen Regeln dazu nicht.", "und liegt kein fertiger"
-        short = "Leerer Kartenstock: die fertigen Ablagestapel zu einem neuen Kartenstock mischen."
+        short = "Leerer Kartenstock. Die fertigen Ablagestapel werden zu einem neuen Kartenstock"
         wrong = (
             "schweigen die üblichen Regeln",
             "entscheidet es also selbst",
@@ -202,14 +202,14 @@ def test_4_side_stacks_are_built_downward_not_by_like_values(toggles: str, lang:
     text = parts(toggles, lang)
     if lang == "en":
         advice = (
-            "Good play: although any order is allowed, build each side stack downward where "
+            "Good play. Although any order is allowed, build each side stack downward where "
             "you can, a 9 on a 10 and then an 8 on the 9."
         )
         picture = "the 10 is laid face up on a side stack that showed a jack, one step down"
         wrong = ("similar values", "like values", "long run")
     else:
         advice = (
-            "Tipp: Auch wenn jede Reihenfolge erlaubt ist, baue deine Hilfsstapel möglichst "
+            "Tipp. Auch wenn jede Reihenfolge erlaubt ist, baue deine Hilfsstapel möglichst "
             "absteigend auf, etwa eine 9 auf eine 10 und dann eine 8 auf die 9."
         )
         picture = (
@@ -234,13 +234,13 @@ def test_5_never_a_card_on_the_other_players_side_stacks(toggles: str, lang: str
             "Never lay a card on your opponent's side stacks, and never play from them: you "
             "use only your own."
         )
-        short = "Side stacks your own only;"
+        short = "Side stacks. You have your own only, at most four."
     else:
         rule = (
             "Lege nie eine Karte auf die Hilfsstapel deines Gegners, und spiele nie von ihnen: "
             "Du benutzt nur deine eigenen."
         )
-        short = "Hilfsstapel: nur eigene;"
+        short = "Hilfsstapel. Jeder legt nur auf seine eigenen, höchstens vier."
     assert rule in text["body"] and short in text["body"]
 
 
@@ -280,7 +280,7 @@ def test_6_every_sentence_about_the_pay_off_pile_fits_its_size(toggles: str, lan
     if lang == "en":
         many = [
             "Each player turns the top card of their pay-off pile face up",
-            "Turn up the next card of your pay-off pile whenever you have played the top one.",
+            "Turn up the next card. Whenever you have played the top card of your pay-off pile,",
             "the last of their",
             "with its top card face up",
             "top card face up",
@@ -299,7 +299,7 @@ def test_6_every_sentence_about_the_pay_off_pile_fits_its_size(toggles: str, lan
     else:
         many = [
             "Jeder deckt die oberste Karte seines Spielerstapels auf",
-            "Decke die nächste Karte deines Spielerstapels auf, sobald die oberste gespielt ist.",
+            "Decke die nächste Karte auf. Ist die oberste Karte deines Spielerstapels gespielt,",
             "alle Karten seines Spielerstapels",
             "dessen oberste Karte offen liegt",
             "oben offen",
@@ -526,7 +526,7 @@ REVIEWED = {
         ),
         # rules 10
         (
-            "Play as many cards to the centre stacks as you can and wish.",
+            "Play to the centre stacks. Play as many cards as you can and wish.",
             "as often as you can and want to",
         ),
         # rules 12: no run of words copied from seed 003
