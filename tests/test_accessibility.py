@@ -50,7 +50,8 @@ def test_headings_are_real_headings(structure: PdfStructure) -> None:
 
 
 def test_every_picture_has_a_text_alternative(structure: PdfStructure) -> None:
-    figure, *cards = structure.figures()
+    motif, figure, *cards = structure.figures()
+    assert motif.alt == "A fan of five playing cards"  # the cover's (issue 31)
     assert len(cards) == 3
     assert all(card.alt.startswith("Cards: ") for card in cards)
     assert figure.alt.startswith("The table seen from above: four players sit round it.")

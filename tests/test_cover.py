@@ -55,10 +55,10 @@ def test_the_quick_reference_lists_a_few_choices_and_points_to_the_cover_for_man
     """A quick reference is one page: up to three choices listed, more left to the cover."""
     few = render_html(resolve(options={"must-play-stock": True}), paper=A4)
     quick = few[few.index('-quick-reference"') :]
-    assert "This table’s choices:</strong>" in quick and "House rule: whenever" in quick
+    assert "This table’s choices.</strong>" in quick and "House rule: whenever" in quick
     heavy = {"players": 6, "partnerships": True, "stock": "short", "deck": "standard",
              "must-play-stock": True, "target": 300}  # fmt: skip
     many = render_html(resolve(options=heavy), paper=A4)
     quick = many[many.index('-quick-reference"') :]
-    assert "This table’s choices:</strong> five of them, listed on the cover." in quick
+    assert "This table’s choices.</strong> All five are listed on the cover." in quick
     assert "House rule: whenever" not in quick

@@ -102,9 +102,9 @@ def test_the_board_game_carries_its_own_facts(official: Any) -> None:
     for fact in (
         "Skip-Bo Board Game",
         "108 cards",
-        "eight sets of the numbers 1 to 12",
+        "Eight sets of the numbers 1 to 12",
         "twelve wild Skip-Bo cards",
-        "Eight counters in four colours",
+        "Eight counters. They come in four colours",
         "a played deck of ten cards",
         "Deal ten cards face down to every player",
         "Turn only its top card face up",
@@ -142,7 +142,7 @@ def test_the_board_game_carries_none_of_skip_bos_facts(official: Any) -> None:
 def test_four_centre_stacks_change_every_sentence_about_them() -> None:
     text = html_text("spite-and-malice", **{"building-piles": 4})
     assert "At most four centre stacks may be in play" in text
-    assert "at most four at once" in text
+    assert "at most four are in play at once" in text
     assert "Up to four centre stacks may be in play at once instead of three." in text
     assert "At most three centre stacks" not in text
     three = picture("spite-and-malice")

@@ -8,6 +8,7 @@ success, no traceback, inputs byte-identical, nothing left behind.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import stat
@@ -374,8 +375,13 @@ def test_a_game_folders_hostile_picture_is_refused(tmp_path: Path) -> None:
     shutil.copytree(rules_dir() / "skip-bo-board", shelf / "xg")
     picture = shelf / "xg" / "table.svg.j2"
     text = picture.read_text(encoding="utf-8")
-    head = text.index(">", text.index("<svg")) + 1
-    picture.write_text(text[:head] + HOSTILE_PICTURE + text[head:], encoding="utf-8")
+    # Into every drawing the template holds (the page's and the phone's).
+    starts = [found.start() for found in re.finditer("<svg", text)]
+    assert starts
+    for start in reversed(starts):
+        head = text.index(">", start) + 1
+        text = text[:head] + HOSTILE_PICTURE + text[head:]
+    picture.write_text(text, encoding="utf-8")
     before = snapshot(tmp_path)
     for out in ("g.html", "g.pdf"):
         done = run(["rules", "--rules-dir", "shelf", "--game", "xg", "-o", out], tmp_path)

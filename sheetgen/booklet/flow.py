@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -18,6 +19,12 @@ FILL_SAFETY = 0.05
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 
+# The attribute that numbers the chapters' blocks (number_blocks), which a page break names.
+BLOCK = "data-block"
+# Figures set further on: each the number of a figure and of the block it follows instead.
+Moves = tuple[tuple[int, int], ...]
+
+
 class Flow(NamedTuple):
     """How the running text is set on its pages, beyond the style sheet."""
 
@@ -30,6 +37,9 @@ class Flow(NamedTuple):
     # reference) runs on in the text because it does not fit on the back cover.
     notes: int = 0
     back_in_flow: bool = False
+    # The cover's motif (a fan of cards): 0 under the title, 1 beside it, 2 left off,
+    # where under the title it would push the contents off the cover.
+    motif: int = 0
 
 
 PLAIN = Flow()
@@ -45,6 +55,13 @@ class _Block(NamedTuple):
     # Whether a page may start here: not after a heading or a lead-in it belongs to, nor
     # inside a chapter kept on one page.
     breakable: bool
+    # Its number (``number_blocks``), whether it is a drawing with its caption, and where
+    # its last line on this page ends (the page's foot if it runs on to the next).
+    number: int = 0
+    figure: bool = False
+    bottom: float = 0.0
+    # Whether it may run on to the next page (a paragraph, a list).
+    splittable: bool = False
 
 
 @dataclass
@@ -55,6 +72,8 @@ class Page:
     cover: bool
     lines: list[tuple[float, float]] = field(default_factory=list)
     starts: list[_Block] = field(default_factory=list)
+    # How much of the page the cover's motif takes, with its margins.
+    motif: float = 0.0
 
     @property
     def top(self) -> float:
@@ -69,16 +88,56 @@ class Page:
         return self.bottom - self.top
 
 
+def _chapter_blocks(root: Any) -> list[tuple[Any, Any]]:
+    """Each block of the running text's chapters (the back cover left out), in the order
+    of the document, with the chapter it stands in."""
+    body = next(child for child in root if child.tag == "body")
+    found = []
+    for section in body:
+        if not isinstance(section.tag, str):
+            continue
+        classes = (section.get("class") or "").split()
+        if "chapter" not in classes or "back-cover" in classes:
+            continue
+        found += [(child, section) for child in section if isinstance(child.tag, str)]
+    return found
+
+
+def number_blocks(root: Any, moves: Moves = ()) -> None:
+    """Number the chapters' blocks of a parsed booklet (``data-block``), which the page
+    breaks of a Flow name, then set each figure of ``moves`` after its block: the
+    numbers stay with the blocks wherever a figure goes."""
+    blocks = _chapter_blocks(root)
+    by_number = {}
+    for number, (block, _) in enumerate(blocks, start=1):
+        block.set(BLOCK, str(number))
+        by_number[number] = block
+    parents = {block: section for block, section in blocks}
+    for figure, after in moves:
+        moved, anchor = by_number[figure], by_number[after]
+        parents[moved].remove(moved)
+        place = parents[anchor]
+        place.insert(list(place).index(anchor) + 1, moved)
+        parents[moved] = place
+
+
+def _motif_of(cover: Any) -> Any:
+    """The cover's motif (its ``div.motif``), or None."""
+    found = [] if cover is None else cover.iter("div")
+    return next((div for div in found if "motif" in (div.get("class") or "").split()), None)
+
+
 def measure(html: Any, document: Any) -> list[Page]:
     """The pages of running text of a laid-out booklet, in order (the back cover and the
-    score sheet, which stand alone by design, are left out, as are page numbers)."""
+    score sheet, which stand alone by design, are left out, as are page numbers); its
+    blocks numbered by ``number_blocks``."""
     from weasyprint.formatting_structure import boxes
 
     body = next(child for child in html.etree_element if child.tag == "body")
     sections = [child for child in body if isinstance(child.tag, str)]
-    # Each block of a chapter: its selector, and whether a page may start before it.
-    blocks: dict[Any, tuple[str, bool]] = {}
-    for number, section in enumerate(sections, start=1):
+    # Each block of a chapter: its number, and whether a page may start before it.
+    blocks: dict[Any, tuple[int, bool]] = {}
+    for section in sections:
         classes = (section.get("class") or "").split()
         if "chapter" not in classes or "back-cover" in classes:
             continue
@@ -86,28 +145,35 @@ def measure(html: Any, document: Any) -> list[Page]:
         for index, child in enumerate(children):
             before = children[index - 1].tag if index else None
             lead_in = before == "p" and child.tag in ("ul", "ol", "table")
+            lead_in |= "follows-list" in (child.get("class") or "").split()
             breakable = "keep-together" not in classes and before not in HEADINGS and not lead_in
-            selector = f"body > :nth-child({number}) > :nth-child({index + 1})"
-            blocks[child] = (selector, breakable)
+            blocks[child] = (int(child.get(BLOCK, "0")), breakable)
     cover = sections[0] if sections and "cover" in (sections[0].get("class") or "") else None
+    motif = _motif_of(cover)
 
-    def walk(box: Any, block: Any, page: Page, tops: dict[Any, float], height: float) -> None:
+    Spans = dict[Any, tuple[float, float]]
+
+    def walk(box: Any, block: Any, page: Page, spans: Spans, height: float) -> None:
         """Record the lines of ``box`` on ``page``, and where each chapter block's first
-        line stands."""
+        line stands and its last ends."""
         if isinstance(box, boxes.MarginBox):
             return
         if cover is not None and box.element is cover:
             page.cover = True
+        if motif is not None and box.element is motif and isinstance(box, boxes.BlockBox):
+            page.motif = box.margin_height() / height
         if box.element in blocks:
             block = box.element
         if isinstance(box, (boxes.LineBox, boxes.ReplacedBox)) or box.element_tag == "svg":
             start = box.position_y / height
-            page.lines.append((start, start + box.margin_height() / height))
+            end = start + box.margin_height() / height
+            page.lines.append((start, end))
             if block is not None:
-                tops[block] = min(tops.get(block, start), start)
+                top, bottom = spans.get(block, (start, end))
+                spans[block] = (min(top, start), max(bottom, end))
             return
         for child in getattr(box, "children", ()):
-            walk(child, block, page, tops, height)
+            walk(child, block, page, spans, height)
 
     seen: set[Any] = set()
     pages = []
@@ -115,15 +181,26 @@ def measure(html: Any, document: Any) -> list[Page]:
         if laid._page_box.page_type.name in ("back", "sheet"):
             continue
         page = Page(cover=False)
-        tops: dict[Any, float] = {}
-        walk(laid._page_box, None, page, tops, laid.height)
+        spans: Spans = {}
+        walk(laid._page_box, None, page, spans, laid.height)
         if not page.lines:
             continue
-        for element, top in tops.items():
+        for element, (top, bottom) in spans.items():
             if element not in seen:  # a block that began on an earlier page goes on here
-                selector, breakable = blocks[element]
-                page.starts.append(_Block(selector, top, element.tag in HEADINGS, breakable))
-        seen.update(tops)
+                number, breakable = blocks[element]
+                page.starts.append(
+                    _Block(
+                        f'[{BLOCK}="{number}"]',
+                        top,
+                        element.tag in HEADINGS,
+                        breakable,
+                        number,
+                        element.tag == "figure",
+                        bottom,
+                        element.tag in SPLITTABLE,
+                    )
+                )
+        seen.update(spans)
         pages.append(page)
     return pages
 
@@ -148,6 +225,24 @@ def refit(pages: list[Page], flow: Flow) -> Flow:
         if chosen is not None:
             breaks = (*breaks, chosen)
     return flow._replace(breaks=breaks)
+
+
+# What the measurements of contents run over from the cover may be short of: the space
+# between the cover's last line and the first that ran over.
+OVER_SAFETY = 0.01
+
+
+def motif_size(pages: list[Page], beside: float) -> int | None:
+    """Where the cover's motif (Flow.motif) keeps the contents on the cover, where they
+    ran over from it in ``pages``: 1 beside the title (where it still takes ``beside``
+    of its height), 2 left off, or None where even leaving it off would not."""
+    covers = [page for page in pages if page.cover]
+    if len(covers) < 2 or not covers[0].motif:
+        return None
+    over = sum(page.fill for page in covers[1:]) + OVER_SAFETY
+    if over <= covers[0].motif * (1 - beside):
+        return 1
+    return 2 if over <= covers[0].motif else None
 
 
 # The contents' heading on the cover, which refit may start a page with.
@@ -177,3 +272,91 @@ def _balance(before: Page, last: Page, capacity: float) -> str | None:
 
 def fills(pages: list[Page]) -> list[float]:
     return [page.fill for page in pages]
+
+
+# A page before one that opens with a figure is at least this full, as a share of the
+# fullest page's text (a figure too tall for the rest of the page goes to the next, and
+# the text after it fills the page up instead).
+FULL_BEFORE_FIGURE = 0.75
+# What the measurements of a block moved up may be short of, as a share of the page.
+MOVE_SAFETY = 0.015
+
+
+def figure_moves(pages: list[Page], moves: Moves = ()) -> Moves:
+    """``moves`` and, for each page of running text that is less than FULL_BEFORE_FIGURE
+    full because the figure opening the next did not fit below its text, that figure
+    set after the blocks that follow it which fill that page: a picture keeps its caption
+    only, and the text flows on past it. Nothing new if no page needs it."""
+    running = [page for page in pages if not page.cover]
+    if len(running) < 2:
+        return moves
+    capacity = max(page.fill for page in running)
+    moved = dict(moves)
+    for index in range(1, len(running)):
+        before, page = running[index - 1], running[index]
+        if before.fill >= FULL_BEFORE_FIGURE * capacity or not page.starts:
+            continue
+        first = min(page.starts, key=lambda block: block.top)
+        if not first.figure or first.top > page.top + 1e-6:
+            continue
+        room = before.top + capacity - before.bottom - MOVE_SAFETY
+        after = _fitting(_following(running[index:], first), room)
+        if after is not None:
+            moved[first.number] = after
+    return tuple(moved.items())
+
+
+def _following(pages: list[Page], figure: _Block) -> list[tuple[_Block, float, float]]:
+    """The blocks after ``figure`` on its page and the next, each with where it starts and
+    ends below the first of them, as if the pages ran on without a break."""
+    found: list[tuple[_Block, float, float]] = []
+    shift: float | None = None
+    for page in pages[:2]:
+        starts = sorted(page.starts, key=lambda b: b.top)
+        if found and starts and starts[0].top > page.top + 1e-6:
+            # The last block of the page before runs on to this one, up to its first start.
+            block, top, _ = found[-1]
+            assert shift is not None
+            found[-1] = (block, top, starts[0].top - shift)
+        for block in starts:
+            if page is pages[0] and block.top <= figure.top:
+                continue
+            if shift is None:
+                shift = block.top
+            found.append((block, block.top - shift, block.bottom - shift))
+        if shift is not None:
+            shift -= page.bottom - (pages[1].top if len(pages) > 1 else 0.0)
+    return found
+
+
+# A block split at a page's foot leaves at least this much of it there (three lines).
+SPLIT_LEAST = 0.05
+SPLITTABLE = frozenset({"p", "ul", "ol"})
+
+
+def _fitting(following: list[tuple[_Block, float, float]], room: float) -> int | None:
+    """The block of ``following`` that a figure is best set after, so that what comes
+    between fills ``room`` (the foot of the page before): the last one that fits there
+    whole, or that starts there and may run on to the next page, before whose next
+    block a page may start; or, where a page may not start after that one (a short
+    paragraph kept with the list it follows), the first block after it that a page may
+    start after, the blocks between going on to the next page with its end. None if
+    none does."""
+    found = None
+    split = False  # whether the page breaks inside a block already passed
+    for (block, top, bottom), (nxt, _, _) in itertools.pairwise(following):
+        if block.figure or (block.heading and split):
+            break
+        if not split:
+            if top > room - SPLIT_LEAST:
+                break
+            split = bottom > room
+            if split and not block.splittable:
+                break
+        if nxt.breakable and not block.heading and not nxt.figure:
+            found = block.number
+            if split:
+                break
+        elif split and nxt.breakable:
+            break
+    return found

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -20,9 +21,11 @@ from sheetgen.booklet.markdown import (
     in_text_of_html,
     render_markdown,
 )
+from sheetgen.booklet.motif import fan_svg
 from sheetgen.booklet.pictures import check_picture
 from sheetgen.booklet.templating import evaluate, make_environment, render_string, render_template
 from sheetgen.booklet.typography import american, typeset
+from sheetgen.booklet.webfonts import embed_subsets, placeholder
 from sheetgen.errors import GameDefinitionError
 from sheetgen.fonts import font_files
 from sheetgen.game.definition import GameDef, Section
@@ -61,6 +64,8 @@ class Chapter(NamedTuple):
     own_page: bool = False
     picture: str | None = None
     examples: tuple[Figure, ...] = ()
+    # For a screen, the table picture redrawn for a phone, if the game draws one.
+    narrow_picture: str | None = None
     # Figures printed ahead of the chapter's first subsection, which ``rest`` holds.
     early_examples: tuple[Figure, ...] = ()
     rest: str = ""
@@ -89,11 +94,15 @@ def _chapters(
     extra: str | None,
     lang: Language,
 ) -> list[Chapter]:
-    picture = None
+    picture = narrow = None
     if game.picture:
-        picture = check_picture(
-            render_template(env, game.picture, context), str(game.folder / game.picture)
-        )
+        place = str(game.folder / game.picture)
+        picture = check_picture(render_template(env, game.picture, context), place)
+        if context.get("screen"):
+            narrow = check_picture(
+                render_template(env, game.picture, {**context, "narrow": True}), place
+            )
+            narrow = _own_ids(narrow, NARROW_IDS) if narrow != picture else None
     examples = _examples(env, game, rules.deck, context)
     chapters: list[Chapter] = []
     written = 0
@@ -134,6 +143,7 @@ def _chapters(
                 rendered.headings,
                 own_page=section.own_page,
                 picture=picture if section.picture else None,
+                narrow_picture=narrow if section.picture else None,
                 examples=tuple(figure for figure in figures if figure not in early),
                 early_examples=early,
                 rest=rest,
@@ -186,6 +196,31 @@ def _examples(
             Figure(svg, laid_out.caption, early, alone, laid_out.alt)
         )
     return drawn
+
+
+# The ids of a picture redrawn for a phone begin so, apart from the wide one's in the
+# same page (a pattern named in a drawing the page hides is not drawn in the other).
+NARROW_IDS = "narrow-"
+_ID = re.compile(r'(\bid="|url\(#|href="#|aria-labelledby=")([^"\s)]+)')
+
+
+def _own_ids(svg: str, prefix: str) -> str:
+    """``svg`` with each id it defines, and each reference to one, begun with ``prefix``."""
+    return _ID.sub(lambda found: f"{found.group(1)}{prefix}{found.group(2)}", svg)
+
+
+def _motif(env: Environment, game: GameDef, deck: str, lang: Language) -> str:
+    """The cover's fan of cards of this table's deck (sheetgen.booklet.motif), as the data
+    URL of an image: the page's one picture that is not the game's own, so its words are
+    not the booklet's text, and the table picture stays the page's first drawing."""
+    data = load_examples(game.folder, None if game.lang == "en" else game.text_folder)
+    faces: dict[str, Any] = data["faces"].get(deck) or next(iter(data["faces"].values()), {})
+    svg = fan_svg(env, faces, lang._("A fan of five playing cards"))
+    return MOTIF_URL + base64.b64encode(svg.encode("utf-8")).decode("ascii")
+
+
+# How the cover's motif is given to the page (the PDF's fetcher serves exactly that).
+MOTIF_URL = "data:image/svg+xml;base64,"
 
 
 # Own rules up to this many characters (about a third of a page) are kept on one page.
@@ -258,7 +293,9 @@ class BookletText:
                 "creator": CREATOR,
                 "chapters": self.chapters,
                 "page": page,
-                "fonts": {face: _font_url(path, screen) for face, path in font_files().items()},
+                "fonts": {
+                    face: _font_url(face, path, screen) for face, path in font_files().items()
+                },
                 "screen": screen,
                 "picture_alt": render_string(
                     self.env, game.picture_alt, self.context, f"{definition}, picture_alt"
@@ -268,11 +305,18 @@ class BookletText:
                 "page_breaks": flow.breaks,
                 "notes_pages": flow.notes,
                 "back_in_flow": flow.back_in_flow,
+                "motif": self.context["motif"] if flow.motif < MOTIF_SIZES else None,
+                "motif_size": flow.motif,
+                "motif_height": MOTIF_HEIGHT,
             },
         )
-        html = typeset(_with_breaks(_with_references(html, self.chapters), lang), lang)
+        html = _with_references(_kept_with_lists(html), self.chapters)
+        html = typeset(_with_breaks(html, lang), lang)
         # English is written in British spelling; on Letter paper a reader expects American.
-        return american(html) if lang == ENGLISH and paper.name == LETTER.name else html
+        if lang == ENGLISH and paper.name == LETTER.name:
+            html = american(html)
+        # A page for a screen carries its fonts, cut down to its own letters.
+        return embed_subsets(html, font_files()) if screen else html
 
 
 def booklet_text(
@@ -308,6 +352,7 @@ def booklet_text(
         key: render_string(env, text, context, f"{definition}, picture_labels.{key}")
         for key, text in game.picture_labels.items()
     }
+    context["motif"] = _motif(env, game, rules.deck, lang)
     chapters = _chapters(env, game, rules, context, extra_markdown, lang)
     return BookletText(rules, game, lang, screen, env, context, chapters)
 
@@ -364,6 +409,32 @@ def _with_references(html: str, chapters: Sequence[Chapter]) -> str:
     return in_text_of_html(html, lambda text: quoted.sub(link, text), skip=skip)
 
 
+# How many sizes the cover's motif is tried in before it is left off (Flow.motif).
+MOTIF_SIZES = 2
+# The motif's height in inches, on a full page and on a folded booklet's half page (its
+# corner indices, 14 of its 119 units, at 7 pt or more), and the share of it that it
+# still takes set beside the title (the subtitle running round it takes a line more).
+MOTIF_HEIGHT = (0.95, 0.92)
+MOTIF_BESIDE = 0.45
+# A paragraph after a list that is at most this long (two lines) stays on the list's page.
+SHORT_AFTER_LIST = 160
+_AFTER_LIST = re.compile(r"(</[uo]l>\s*<p)(>(.*?)</p>)", re.DOTALL)
+
+
+def _kept_with_lists(html: str) -> str:
+    """``html`` with each short paragraph that follows a list marked ``follows-list``, which
+    the style sheet keeps on the page of the list's last items (a one-line paragraph
+    alone at the head of a page is cut off from the steps it belongs to)."""
+
+    def mark(found: re.Match[str]) -> str:
+        words = " ".join(unescape(re.sub(r"<[^>]+>", "", found.group(3))).split())
+        if len(words) > SHORT_AFTER_LIST:
+            return found.group(0)
+        return f'{found.group(1)} class="follows-list"{found.group(2)}'
+
+    return _AFTER_LIST.sub(mark, html)
+
+
 def _escaped(text: str) -> str:
     """``text`` as markdown-it and jinja2 write it in HTML: ``&`` and angle brackets
     escaped, apostrophes as they are."""
@@ -377,10 +448,7 @@ def _with_breaks(html: str, lang: Language) -> str:
     return in_text_of_html(html, lang.counting.soft_hyphens, skip=_NOT_RUNNING)
 
 
-def _font_url(path: Path, inside: bool) -> str:
-    """The font's file URL, or the font itself as a data URL for a page that stands alone."""
-    if not inside:
-        return path.as_uri()
-    import base64
-
-    return "data:font/ttf;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+def _font_url(face: str, path: Path, inside: bool) -> str:
+    """The font's file URL, or for a page that stands alone a placeholder for the font
+    itself, cut to the page's letters (``embed_subsets``)."""
+    return placeholder(face) if inside else path.as_uri()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -13,12 +14,16 @@ from sheetgen.booklet.flow import (
     PLAIN,
     SPACINGS,
     Flow,
+    Moves,
     Page,
+    figure_moves,
     fills,
     measure,
+    motif_size,
+    number_blocks,
     refit,
 )
-from sheetgen.booklet.html import booklet_text
+from sheetgen.booklet.html import MOTIF_BESIDE, MOTIF_SIZES, MOTIF_URL, booklet_text
 from sheetgen.booklet.markdown import tie_short_words_in_html
 from sheetgen.booklet.tagging import leaders_as_artifacts
 from sheetgen.game.definition import TEAM_SIZE
@@ -32,6 +37,8 @@ log = logging.getLogger(__name__)
 MAX_LAYOUTS = len(SPACINGS) + 10
 # The spacings a folded booklet is tried in when its own would leave two or more notes pages.
 FOLD_SPACINGS = ("loose", "tight", "looser", "tighter")
+# How many times a layout is set again to move figures past the text that fills a page.
+FIGURE_ROUNDS = 2
 
 
 def _allowed_roots() -> tuple[Path, ...]:
@@ -51,13 +58,18 @@ def asset_path(url: str) -> Path:
     return path
 
 
-def _fetcher() -> Any:
+def _fetcher(drawn: str = "") -> Any:
     from weasyprint.urls import URLFetcher, URLFetcherResponse
 
     class AssetFetcher(URLFetcher):  # type: ignore[misc]
-        """Serves the package's own templates and fonts, refuses every other URL."""
+        """Serves the package's own templates and fonts, and the one picture sheetgen drew
+        for the page (``drawn``, a data URL: the cover's motif); refuses every other URL."""
 
         def fetch(self, url: str, headers: Any = None) -> Any:
+            if drawn and url == drawn:
+                svg = base64.b64decode(url.removeprefix(MOTIF_URL))
+                kind = {"Content-Type": "image/svg+xml"}
+                return URLFetcherResponse(url, svg, status=200, headers=kind)
             path = asset_path(url)
             return URLFetcherResponse(url, path.read_bytes(), status=200)
 
@@ -92,7 +104,8 @@ def build_booklet(
     # One font set-up for every layout: the bundled faces are loaded once.
     fonts = FontConfiguration()
     try:
-        pdf = _set_pages(weasyprint, fonts, html_for, folded=page_size_override is not None)
+        folded = page_size_override is not None
+        pdf = _set_pages(weasyprint, fonts, html_for, folded=folded, drawn=text.context["motif"])
     finally:
         _forget_fonts(fonts)
     if rules.series:
@@ -111,23 +124,49 @@ def _forget_fonts(fonts: Any) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _set_pages(
-    weasyprint: Any, fonts: Any, html_for: Callable[[Flow], str], *, folded: bool = False
+def _set_pages(  # long: the layouts one booklet is tried in, in the order they are tried
+    weasyprint: Any,
+    fonts: Any,
+    html_for: Callable[[Flow], str],
+    *,
+    folded: bool = False,
+    drawn: str = "",
 ) -> bytes:
     """The booklet's own pages as PDF bytes, its HTML in each flow from ``html_for``, laid
     out as build_booklet describes; a ``folded`` booklet is then planned to fill its sheets
     (see ``_fold``)."""
 
-    def lay_out(flow: Flow) -> tuple[float, Any, list[Page]]:
+    # The figures set further on (figure_moves), found once for each spacing (the cover
+    # ends its own page, so its motif and contents move no figure), and the layouts that
+    # took beyond those the plan counts.
+    placed: dict[str, Moves] = {}
+    extra: list[Moves] = []
+
+    def set_once(flow: Flow, moves: Moves) -> tuple[Any, list[Page]]:
         html = weasyprint.HTML(
             string=tie_short_words_in_html(html_for(flow)),
             base_url=templates_dir().as_uri(),
-            url_fetcher=_fetcher(),
+            url_fetcher=_fetcher(drawn),
         )
+        number_blocks(html.etree_element, moves)
         # PDF/UA-1: tagged, with the language, title and figure alternatives a screen
         # reader needs.
         document = html.render(font_config=fonts, pdf_variant="pdf/ua-1")
-        pages = measure(html, document)
+        return document, measure(html, document)
+
+    def lay_out(flow: Flow) -> tuple[float, Any, list[Page]]:
+        """``flow`` laid out; a figure that would leave the page before it half empty is
+        set after the text that fills that page (at most FIGURE_ROUNDS more layouts)."""
+        key = flow.spacing
+        moves = placed.get(key, ())
+        document, pages = set_once(flow, moves)
+        for _ in range(FIGURE_ROUNDS):
+            more = figure_moves(pages, moves)
+            if more == moves:
+                break
+            extra.append(more)
+            moves = placed[key] = more
+            document, pages = set_once(flow, moves)
         return min(fills(pages), default=1.0), document, pages
 
     tried = [PLAIN]
@@ -136,16 +175,27 @@ def _set_pages(
     # Contents that run over from the cover are set whole on a page of their own (refit),
     # even where every page is full enough: contents cut in two are hard to follow.
     cut = sum(page.cover for page in pages) > 1
+    # The cover's motif is set beside the title, or left off, where that keeps the
+    # contents on the cover; only if it would not, or does not, are they set apart (with
+    # the motif back under the title, which has room then).
+    size = motif_size(pages, MOTIF_BESIDE) if cut else None
+    for each in range(size or MOTIF_SIZES + 1, MOTIF_SIZES + 1):
+        tried.append(PLAIN._replace(motif=each))
+        found = lay_out(tried[-1])
+        if sum(page.cover for page in found[2]) == 1:
+            emptiest, document, pages = found
+            chosen, cut = tried[-1], False
+            break
     if emptiest < MIN_FILL or cut:
-        second = refit(pages, PLAIN)
-        if second != PLAIN:
+        second = refit(pages, chosen)
+        if second != chosen:
             tried.append(second)
             found = lay_out(second)
             if found[0] > emptiest or (cut and found[0] >= MIN_FILL):
                 emptiest, document, _ = found
                 chosen = second
         # The other spacings keep the contents where the second layout put them.
-        apart = PLAIN._replace(breaks=tuple(b for b in second.breaks if b == CONTENTS_APART))
+        apart = chosen._replace(breaks=tuple(b for b in second.breaks if b == CONTENTS_APART))
         for spacing in SPACINGS[1:]:
             if emptiest >= MIN_FILL:
                 break
@@ -158,9 +208,9 @@ def _set_pages(
         document = _fill_sheets(lay_out, document, chosen, tried)
     log.debug(
         "booklet laid out %d time(s), emptiest page %.0f%% full",
-        len(tried),
+        len(tried) + len(extra),
         100 * emptiest,
-        extra={"layouts": len(tried)},
+        extra={"layouts": len(tried) + len(extra)},
     )
     # The bundled faces are already cut down to the letters sheetgen prints, so
     # weasyprint's own subsetting of them is quick.

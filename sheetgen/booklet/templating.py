@@ -214,6 +214,21 @@ def _compiled_templates(lang: Language = ENGLISH) -> CompiledTemplates | None:
     return CompiledTemplates(folder, f"{lang.code}-{made_by.hexdigest()[:16]}")
 
 
+def drawn_lines(text: str, width: float, size: float = 20, bold: bool = False) -> list[str]:
+    """``text`` broken at its spaces into lines no wider than ``width`` units set in the
+    bundled DejaVu Sans at ``size`` (the ``lines`` filter: a drawing's words, which SVG
+    does not wrap); a word wider than that stands alone on its line."""
+    from sheetgen.game.examples import text_width
+
+    lines: list[str] = []
+    for word in str(text).split():
+        if lines and text_width(f"{lines[-1]} {word}", size, bold=bold) <= width:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    return lines
+
+
 def make_environment(
     search_path: Sequence[Path], lang: Language = ENGLISH, bounds: Sequence[Path] | None = None
 ) -> Environment:
@@ -243,6 +258,7 @@ def make_environment(
     env.filters["count"] = counting.count
     env.filters["cards"] = counting.cards
     env.filters["quoted"] = counting.quoted
+    env.filters["lines"] = drawn_lines
     env.globals["plural"] = counting.plural
     env.install_gettext_translations(lang.translations(), newstyle=True)  # type: ignore[attr-defined]
     for name in ("_", "gettext", "ngettext", "pgettext", "npgettext"):

@@ -1,0 +1,277 @@
+"""Pictures in the booklet as a print designer checks them (issue 31, findings 5, 12, 15, 16).
+
+A page is not left part empty because the figure after its text did not fit below it;
+a short paragraph after a list stays with the list; the cover has a fan of the game's
+cards and still its contents where they fitted; the html page carries its fonts cut down
+to its own letters. The PDFs are the flat and folded booklets of the three games on A4 and
+Letter in English and German (and Skip-Bo's heavy set), each rendered once per run.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import re
+from collections.abc import Callable
+from html import unescape
+from typing import Any
+
+import pypdfium2 as pdfium
+import pytest
+from fontTools.ttLib import TTFont
+from pagecheck import Page, body_size, read_pages
+from pdfcheck import _drawn
+
+from sheetgen.booklet.build import render_html, rules_document
+from sheetgen.booklet.imposition import half_paper
+from sheetgen.game.houserules import resolve
+from sheetgen.game.language import language
+from sheetgen.paper import A4, LETTER
+
+HEAVY = {
+    "players": 6,
+    "partnerships": True,
+    "stock": "short",
+    "deck": "standard",
+    "must-play-stock": True,
+    "target": 300,
+}
+SETS = [("skip-bo", "default"), ("spite-and-malice", "default"), ("skip-bo-board", "default")]
+SETS.append(("skip-bo", "heavy"))
+CASES = [
+    (game, toggles, paper, layout, lang)
+    for game, toggles in SETS
+    for paper in ("a4", "letter")
+    for layout in ("pages", "booklet")
+    for lang in ("en", "de")
+]
+IDS = ["-".join(case) for case in CASES]
+PAPERS = {"a4": A4, "letter": LETTER}
+# A page before one that opens with a figure is at least this full (of the fullest page).
+FULL_BEFORE_FIGURE = 0.75
+Mark = tuple[float, float]  # top and bottom, down from the page's top
+
+
+def _options(toggles: str) -> dict[str, Any]:
+    return dict(HEAVY) if toggles == "heavy" else {}
+
+
+def _drawings(pdf: bytes, *, folded: bool) -> list[list[Mark]]:
+    """Each page's drawn marks (not text) in reading order, as ``read_pages`` orders pages."""
+    document = pdfium.PdfDocument(pdf)
+    sides = []
+    try:
+        for page in document:
+            height, width = page.get_height(), page.get_width()
+            sides.append(([box for kind, box in _drawn(page) if kind != "text"], width, height))
+    finally:
+        document.close()
+
+    def marks(boxes: list[Any], height: float, x0: float, x1: float) -> list[Mark]:
+        return [
+            (height - top, height - bottom)
+            for left, bottom, right, top in boxes
+            if x0 <= (left + right) / 2 < x1
+        ]
+
+    if not folded:
+        return [marks(boxes, height, 0, width) for boxes, width, height in sides]
+    whole = sides[-1][1] > sides[-1][2] and len(sides) % 2 == 1
+    count = len(sides) - (1 if whole else 0)
+    halves: dict[int, list[Mark]] = {}
+    last = count * 2 - 1
+    for k in range(count // 2):
+        for (boxes, width, height), (left, right) in (
+            (sides[2 * k], (last - 2 * k, 2 * k)),
+            (sides[2 * k + 1], (2 * k + 1, last - 2 * k - 1)),
+        ):
+            halves[left] = marks(boxes, height, 0, width / 2)
+            halves[right] = marks(boxes, height, width / 2, width)
+    reading = [halves[index] for index in range(count * 2)]
+    if whole:
+        boxes, width, height = sides[-1]
+        reading.append(marks(boxes, height, 0, width))
+    return reading
+
+
+def fill(page: Page, drawn: list[Mark]) -> float:
+    """How full the page is from its first mark to its last, drawings included."""
+    marks = [(line.top, line.bottom) for line in page.content] + drawn
+    if not marks:
+        return 0.0
+    return (max(b for _, b in marks) - min(t for t, _ in marks)) / page.height
+
+
+def opens_with_figure(page: Page, drawn: list[Mark], body: float) -> bool:
+    """Whether the page's first mark is a drawing with no running text within 40 pt below
+    its top (a table's top rule has its first row right under it, a heading its text)."""
+    if not drawn or not page.content:
+        return False
+    top = min(t for t, _ in drawn)
+    if min(line.top for line in page.content) < top - 1:
+        return False
+    running = [line.top for line in page.content if abs(line.size - body) < 0.2]
+    return not running or min(running) > top + 40
+
+
+def figure_gaps(pages: list[Page], drawings: list[list[Mark]]) -> list[str]:
+    """Each page (past the cover) left less than FULL_BEFORE_FIGURE full before a page that
+    opens with a figure."""
+    body = body_size(pages)
+    portrait = [index for index, page in enumerate(pages) if not page.landscape]
+    fills = {index: fill(pages[index], drawings[index]) for index in portrait}
+    capacity = max(fills.values())
+    found = []
+    for index in portrait[1:-1]:
+        after = index + 1
+        gap = after in fills and opens_with_figure(pages[after], drawings[after], body)
+        if gap and fills[index] < FULL_BEFORE_FIGURE * capacity:
+            found.append(f"page {index + 1}: {fills[index] / capacity:.0%} full before a figure")
+    return found
+
+
+@pytest.fixture(scope="module", params=CASES, ids=IDS)
+def booklet(
+    request: pytest.FixtureRequest, booklet_pdf: Callable[..., bytes]
+) -> tuple[bytes, bool, str]:
+    game, toggles, paper, layout, lang = request.param
+    pdf = booklet_pdf(game, PAPERS[paper], layout, lang=lang, **_options(toggles))
+    half = half_paper(PAPERS[paper]).portrait if layout == "booklet" else None
+    rules = resolve(game=game, options=_options(toggles))
+    html = render_html(rules, paper=PAPERS[paper], page_size_override=half, lang=language(lang))
+    return pdf, layout == "booklet", html
+
+
+def test_no_page_is_left_part_empty_before_a_figure(booklet: tuple[bytes, bool, str]) -> None:
+    """Finding 5: the text after a figure that did not fit fills the page before it."""
+    pdf, folded, _ = booklet
+    pages = read_pages(pdf, folded=folded)
+    assert figure_gaps(pages, _drawings(pdf, folded=folded)) == []
+
+
+def _words(text: str) -> str:
+    return re.sub(r"\W+", "", unescape(re.sub(r"<[^>]+>", "", text)).replace("\u00ad", ""))
+
+
+def test_a_short_paragraph_after_a_list_is_not_left_alone_at_a_page_head(
+    booklet: tuple[bytes, bool, str],
+) -> None:
+    """Finding 16: a line or two that closes a list never opens the next page."""
+    pdf, folded, html = booklet
+    closing = [_words(p)[:25] for p in re.findall(r'<p class="follows-list">(.*?)</p>', html, re.S)]
+    pages = read_pages(pdf, folded=folded)
+    for page in pages[1:]:
+        if page.content:
+            first = _words(min(page.content, key=lambda line: line.top).text)
+            assert not any(first.startswith(words[: len(first)]) for words in closing if first), (
+                first
+            )
+
+
+def test_short_paragraphs_after_lists_are_marked_and_long_ones_not() -> None:
+    html = render_html(resolve(game="skip-bo", options={}), paper=A4)
+    marked = re.findall(r'<p class="follows-list">(.*?)</p>', html, re.S)
+    plain = [" ".join(unescape(re.sub(r"<[^>]+>", "", p)).split()) for p in marked]
+    assert plain and all(len(p) <= 160 for p in plain)
+    after = re.findall(r"</[uo]l>\s*<p>(.*?)</p>", html, re.S)
+    assert all(len(unescape(re.sub(r"<[^>]+>", "", p))) > 160 for p in after)
+
+
+def test_the_cover_has_the_motif_and_still_its_contents(booklet: tuple[bytes, bool, str]) -> None:
+    """Finding 12: a fan of cards under the title, or beside it where the contents would not
+    fit on the cover under it; the contents stay on the cover wherever they fit (only the
+    heavy set's long box of house rules sends them to a page of their own, as before)."""
+    pdf, folded, _ = booklet
+    pages = read_pages(pdf, folded=folded)
+    drawn = _drawings(pdf, folded=folded)[0]
+    title = min(line.top for line in pages[0].content)
+    box = next(
+        line.top for line in pages[0].content if "choices" in line.text or "gewählt" in line.text
+    )
+    # The cards: drawn between the title's top and the box of choices, each about 50 pt
+    # tall (86 of the fan's 119 units, turned).
+    motif = [mark for mark in drawn if title - 5 < mark[0] < box and 40 < mark[1] - mark[0] < 80]
+    foot = max(line.bottom for line in pages[0].content) / pages[0].height
+    # Left off only where the cover is (nearly) full without it: the motif is placed in the
+    # first spacing tried, and a folded booklet set looser later keeps that choice.
+    assert len(motif) >= 3 or foot > 0.75, foot
+    contents_on_cover = any(line.text.strip() in ("Contents", "Inhalt") for line in pages[0].lines)
+    assert contents_on_cover or len(pages[0].content) > 12  # the box itself fills the cover
+
+
+@pytest.mark.parametrize("game", ["skip-bo", "spite-and-malice", "skip-bo-board"])
+def test_each_games_cover_has_its_fan_of_cards(
+    booklet_pdf: Callable[..., bytes], game: str
+) -> None:
+    pages_drawn = _drawings(booklet_pdf(game, LETTER, "pages"), folded=False)
+    assert [mark for mark in pages_drawn[0] if mark[1] - mark[0] > 30]
+    html = render_html(resolve(game=game, options={}), paper=LETTER)
+    assert html.count('<div class="motif') == 1 and "A fan of five playing cards" in html
+
+
+# ---------------------------------------------------------------- the page for a phone
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_html_page_carries_only_the_letters_it_uses(lang: str) -> None:
+    """Finding 15: under 150 KB (638 KB with the whole faces), and every character of the
+    page is in the cut-down faces."""
+    html = rules_document(
+        resolve(game="skip-bo", options={}), paper=A4, fmt="html", lang=language(lang)
+    ).decode("utf-8")
+    assert len(html.encode("utf-8")) < 150_000
+    fonts = re.findall(r'url\("data:font/(woff2|ttf);base64,([^"]+)"\)', html)
+    assert len(fonts) == 2
+    text = unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<style\b.*?</style>", " ", html, flags=re.S)))
+    letters = {ord(char) for char in text if not char.isspace()}
+    letters |= {ord(char) for char in "0123456789.,:;()"}
+    for _, data in fonts:
+        cmap = TTFont(io.BytesIO(base64.b64decode(data))).getBestCmap()
+        assert letters - set(cmap) == set(), sorted(chr(c) for c in letters - set(cmap))
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize(
+    ("game", "options", "widest"),
+    [
+        # Skip-Bo's and Spite and Malice's smallest words are 14.5 to 20 units, the board
+        # game's 14: each 12 px or more at 286 px (a 320 px screen's text width).
+        ("skip-bo", {}, 440),
+        ("skip-bo", {"players": 6, "stock": 1}, 440),
+        ("skip-bo", {"players": 4, "partnerships": True}, 440),
+        ("skip-bo", {"players": 6, "partnerships": True, "stock": 1}, 440),
+        ("spite-and-malice", {}, 440),
+        ("spite-and-malice", {"stock": "1", "building-piles": 4}, 440),
+        ("skip-bo-board", {}, 333),
+    ],
+)
+def test_the_table_picture_has_a_phones_drawing_with_its_own_ids(
+    game: str, options: dict[str, Any], widest: float, lang: str
+) -> None:
+    """Issue 31 item 5: on a screen the table picture comes a second time, redrawn for a
+    phone (test_screen_booklet shows which is seen where), its ids its own; printed, once."""
+    rules = resolve(game=game, options=options)
+    html = render_html(rules, paper=A4, lang=language(lang), screen=True)
+    narrow = re.findall(r'<div class="narrow">\s*(<svg.*?</svg>)', html, re.S)
+    assert len(narrow) == 1
+    ids = re.findall(r'\bid="([^"]+)"', html)
+    assert len(ids) == len(set(ids))
+    for svg in narrow:
+        own = re.findall(r'\bid="([^"]+)"', svg)
+        assert own and all(name.startswith("narrow-") for name in own)
+        named = re.findall(r'url\(#([^)]+)\)|aria-labelledby="([^"]+)"', svg)
+        assert all((a or b).startswith("narrow-") for a, b in named)
+        width = float(re.search(r'viewBox="0 0 ([\d.]+) ', svg).group(1))  # type: ignore[union-attr]
+        assert width <= widest
+        # Every word of the wide drawing is in the phone's (there, perhaps, in its key).
+        (wide,) = re.findall(r'<div class="drawing wide"[^>]*>\s*(<svg.*?</svg>)', html, re.S)
+        assert _drawn_words(wide) <= _drawn_words(svg)
+        assert min(map(float, re.findall(r'font-size="([\d.]+)"', svg))) >= 14
+    printed = render_html(rules, paper=A4, lang=language(lang))
+    assert 'class="narrow"' not in printed
+
+
+def _drawn_words(svg: str) -> set[str]:
+    """The words a drawing shows (its title, the long description, left out)."""
+    svg = re.sub(r"<title.*?</title>", "", svg, flags=re.S)
+    return set(" ".join(unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg)).split())
