@@ -28,6 +28,8 @@ README = ROOT / "README.md"
 PICTURES = ROOT / "tests" / "readme"
 SET_UP_MARKERS = ("<!-- install-command -->", "<!-- test-command -->")
 COMPLETION = "_SHEETGEN_COMPLETE="
+# A server runs until Ctrl-C: its block is checked as click reads it, not run.
+SERVE_MARKER = "<!-- serve -->"
 FILE_MARKER = re.compile(r"<!-- file: (\S+) -->")
 
 
@@ -64,8 +66,10 @@ SHELL = [block for block in BLOCKS if block.lang == "sh"]
 COMMAND_BLOCKS = [
     block
     for block in SHELL
-    if block.marker not in SET_UP_MARKERS and not any(COMPLETION in line for line in block.lines)
+    if block.marker not in (*SET_UP_MARKERS, SERVE_MARKER)
+    and not any(COMPLETION in line for line in block.lines)
 ]
+SERVE_BLOCKS = [block for block in SHELL if block.marker == SERVE_MARKER]
 EXAMPLE_FILES = {
     match.group(1): "\n".join(block.lines) + "\n"
     for block in BLOCKS
@@ -105,7 +109,7 @@ def _section(title: str) -> str:
 def test_the_readme_reads_in_five_minutes() -> None:
     lines = TEXT.splitlines()
     # About 250 lines of guide, and the screen-reader notes of the reference.
-    assert len(lines) <= 290, f"the README has {len(lines)} lines; a guide stays near 250"
+    assert len(lines) <= 305, f"the README has {len(lines)} lines; a guide stays near 250"
     headings = [line for line in lines if line.startswith("## ")]
     assert headings[:2] == ["## Set-up", "## Everyday use"]
     assert headings.index("## What sheetgen promises") < headings.index("## Reference")
@@ -165,15 +169,25 @@ def test_every_everyday_command_has_an_example(example: str) -> None:
     assert any(example in line + " " for line in examples), example
 
 
-def test_no_command_the_readme_may_not_promise_yet() -> None:
-    """`sheetgen serve` (issue 33) is not there to document."""
-    assert "sheetgen serve" not in TEXT
+def test_the_served_page_is_shown_in_three_lines_that_click_reads() -> None:
+    """The serve block: the extra's install and a command whose options all exist."""
+    from sheetgen.cli import cli
+
+    (block,) = SERVE_BLOCKS
+    assert len(block.lines) <= 3
+    assert any("[serve]" in line and "pip install" in line for line in block.lines)
+    served = [line.split("#")[0].split() for line in block.lines if line.startswith("sheetgen")]
+    assert served
+    for args in served:
+        assert args[:2] == ["sheetgen", "serve"]
+        cli.make_context("sheetgen", args[1:], resilient_parsing=False)
 
 
 def test_every_shell_block_is_set_up_completion_or_sheetgen() -> None:
     markers = [block.marker for block in SHELL if block.marker in SET_UP_MARKERS]
     assert sorted(markers) == sorted(SET_UP_MARKERS)
-    assert len(SHELL) - len(COMMAND_BLOCKS) == 3  # the two set-up commands, the completion
+    # the two set-up commands, the completion, the served page
+    assert len(SHELL) - len(COMMAND_BLOCKS) == 4
     for block in COMMAND_BLOCKS:
         assert _commands(block), block
 
@@ -375,10 +389,13 @@ def _picture_script() -> Any:
 
 def test_the_pictures_are_the_scripts_and_the_readme_shows_them() -> None:
     script = _picture_script()
-    names = sorted(picture.name for picture in script.PICTURES)
+    names = sorted([*(picture.name for picture in script.PICTURES), script.SCREENSHOT])
     assert sorted(path.name for path in PICTURES.glob("*.png")) == names
     shown = re.findall(r'<img src="([^"]+)"', TEXT)
-    assert shown == [f"tests/readme/{picture.name}" for picture in script.PICTURES]
+    assert shown == [
+        *(f"tests/readme/{picture.name}" for picture in script.PICTURES),
+        f"tests/readme/{script.SCREENSHOT}",
+    ]
     assert all(
         re.search(rf'src="tests/readme/{name}"[^>]* alt="[^"]{{20,}}"', TEXT) for name in names
     )
@@ -388,7 +405,7 @@ def test_the_picture_script_remakes_the_committed_pictures(
     tmp_path: Path, rules_made_once: None
 ) -> None:
     script = _picture_script()
-    made = script.make_pictures(tmp_path)
+    made = script.make_pictures(tmp_path, browser=False)
     assert [path.name for path in made] == [picture.name for picture in script.PICTURES]
     for path, picture in zip(made, script.PICTURES, strict=True):
         with Image.open(path) as new, Image.open(PICTURES / picture.name) as committed:
@@ -396,3 +413,13 @@ def test_the_picture_script_remakes_the_committed_pictures(
             assert new.size == committed.size, picture.name
             assert new.size[0] == picture.width
         assert path.stat().st_size < 60_000, f"{picture.name} is not small"
+
+
+@pytest.mark.skipif(not Path("/usr/bin/chromium").is_file(), reason="Chromium is not installed")
+def test_the_phone_screenshot_is_taken_by_the_test_runs_browser(tmp_path: Path) -> None:
+    """The README's picture of the served page is the browser's, at a phone's width."""
+    script = _picture_script()
+    made = script.serve_screenshot(tmp_path / script.SCREENSHOT)
+    with Image.open(made) as new, Image.open(PICTURES / script.SCREENSHOT) as committed:
+        assert new.format == committed.format == "PNG"
+        assert new.size == committed.size == (script.PHONE["width"], script.PHONE["height"])
