@@ -275,3 +275,21 @@ def _drawn_words(svg: str) -> set[str]:
     """The words a drawing shows (its title, the long description, left out)."""
     svg = re.sub(r"<title.*?</title>", "", svg, flags=re.S)
     return set(" ".join(unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg)).split())
+
+
+@pytest.mark.parametrize("game", ["skip-bo", "spite-and-malice"])
+def test_the_cover_fan_on_a_screen_falls_back_to_a_sans_face(game: str) -> None:
+    """The fan is an image: the page's embedded fonts do not reach it, so its card indices
+    name a sans-serif fallback rather than meeting the browser's serif (print review)."""
+    import base64
+    import re as regex
+
+    from sheetgen.booklet.html import MOTIF_URL, render_html
+    from sheetgen.game.houserules import resolve
+    from sheetgen.paper import A4
+
+    html = render_html(resolve(game=game), paper=A4, screen=True)
+    found = regex.search(regex.escape(MOTIF_URL) + r"([A-Za-z0-9+/=]+)", html)
+    assert found, "no fan on the cover"
+    drawing = base64.b64decode(found.group(1)).decode("utf-8")
+    assert "sans-serif" in regex.search(r'font-family="([^"]+)"', drawing).group(1)
