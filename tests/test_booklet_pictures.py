@@ -293,3 +293,21 @@ def test_the_cover_fan_on_a_screen_falls_back_to_a_sans_face(game: str) -> None:
     assert found, "no fan on the cover"
     drawing = base64.b64decode(found.group(1)).decode("utf-8")
     assert "sans-serif" in regex.search(r'font-family="([^"]+)"', drawing).group(1)
+
+
+def test_a_drawings_words_leave_no_word_alone_on_the_last_line() -> None:
+    """The phone key's "pile" stood alone on its line (print review): the line before
+    gives it a word when it can."""
+    from sheetgen.booklet.templating import drawn_lines
+    from sheetgen.game.examples import text_width
+
+    text = "S = stock pile, its top card face up, on its owner's right; D = discard pile"
+    for width in range(180, 420, 10):
+        lines = drawn_lines(text, width, 14)
+        assert " ".join(lines) == text
+        assert all(text_width(line, 14) <= width or " " not in line for line in lines)
+        if len(lines) > 1 and lines[-2].count(" ") > 1:
+            assert (
+                " " in lines[-1]
+                or text_width(f"{lines[-2].rsplit(' ', 1)[1]} {lines[-1]}", 14) > width
+            ), (width, lines)

@@ -226,6 +226,12 @@ def drawn_lines(text: str, width: float, size: float = 20, bold: bool = False) -
             lines[-1] += f" {word}"
         else:
             lines.append(word)
+    # No last word alone on its line when the line before can spare it one ("stock / pile").
+    if len(lines) > 1 and " " not in lines[-1] and lines[-2].count(" ") > 1:
+        head, _, last = lines[-2].rpartition(" ")
+        joined = f"{last} {lines[-1]}"
+        if text_width(joined, size, bold=bold) <= width:
+            lines[-2:] = [head, joined]
     return lines
 
 
