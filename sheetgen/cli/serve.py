@@ -10,9 +10,7 @@ from sheetgen.cli.options import (
     SheetgenCommand,
     WholeNumber,
     WholeRange,
-    lang_option,
     paper_option,
-    scoring_option,
 )
 from sheetgen.errors import MissingLibraryError
 from sheetgen.limits import MAX_GAMES
@@ -49,7 +47,11 @@ def _check_extra() -> None:
 @click.option("--players", help='With --new: the players in seating order: "Ann,Bob,Cy,Di".')
 @click.option("--teams", help='With --new: teams of two: "Red=Ann+Cy,Blue=Bob+Di".')
 @click.option("--stock", type=WholeRange(min=1), help="With --new: cards in each stock pile.")
-@scoring_option
+@click.option(
+    "--scoring",
+    type=click.Choice(["winner", "cards-left"]),
+    help="With --new: how the series is scored (as sheetgen new --scoring).",
+)
 @click.option("--target", type=WholeNumber(), help="With --new: points that win the series.")
 @click.option(
     "--games-to-play",
@@ -70,7 +72,12 @@ def _check_extra() -> None:
     show_default=True,
     help="The port to listen on; 0 takes any free one.",
 )
-@lang_option
+@click.option(
+    "--lang",
+    "lang_code",
+    type=click.Choice(["en", "de"], case_sensitive=False),
+    help="Language of every page, whatever each browser asks for (else the browser's).",
+)
 @paper_option
 @click.option("--printer", metavar="NAME", help="Print on this printer (else the default).")
 def serve(
@@ -94,9 +101,10 @@ def serve(
 
     The page shows the standings and the race chart, records, replaces and undoes games
     (with the same checks as record), and prints or downloads the sheets, exports and the
-    rules booklet. Only this computer can open it, unless --lan. The series file stays
-    the only record: every change is a locked, atomic write, and edits made to it
-    meanwhile show on every page.
+    rules booklet. On this computer, the browser that opens the address it prints (with
+    its key) gets in; --lan lets phones in with a PIN. The series file stays the only
+    record: every change is a locked, atomic write, and edits made to it meanwhile show
+    on every page.
 
     \b
     Example:
