@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import io
+import itertools
 import re
 from collections.abc import Callable
 from html import unescape
@@ -114,9 +115,18 @@ def opens_with_figure(page: Page, drawn: list[Mark], body: float) -> bool:
     return not running or min(running) > top + 40
 
 
-def figure_gaps(pages: list[Page], drawings: list[list[Mark]]) -> list[str]:
+def chapter_ends(html: str) -> list[str]:
+    """The first words of the caption of each figure that closes its chapter."""
+    found = re.findall(r"<figcaption[^>]*>(.*?)</figcaption>\s*</figure>\s*</section>", html, re.S)
+    return [_words(caption)[:25] for caption in found]
+
+
+def figure_gaps(
+    pages: list[Page], drawings: list[list[Mark]], ends: list[str] | None = None
+) -> list[str]:
     """Each page (past the cover) left less than FULL_BEFORE_FIGURE full before a page that
-    opens with a figure."""
+    opens with a figure, unless that figure closes its chapter (its caption one of ``ends``):
+    such a figure stays in its chapter, and no text of that chapter is left to fill the page."""
     body = body_size(pages)
     portrait = [index for index, page in enumerate(pages) if not page.landscape]
     fills = {index: fill(pages[index], drawings[index]) for index in portrait}
@@ -125,6 +135,7 @@ def figure_gaps(pages: list[Page], drawings: list[list[Mark]]) -> list[str]:
     for index in portrait[1:-1]:
         after = index + 1
         gap = after in fills and opens_with_figure(pages[after], drawings[after], body)
+        gap = gap and not any(end in _words(pages[after].text) for end in ends or ())
         if gap and fills[index] < FULL_BEFORE_FIGURE * capacity:
             found.append(f"page {index + 1}: {fills[index] / capacity:.0%} full before a figure")
     return found
@@ -144,9 +155,9 @@ def booklet(
 
 def test_no_page_is_left_part_empty_before_a_figure(booklet: tuple[bytes, bool, str]) -> None:
     """Finding 5: the text after a figure that did not fit fills the page before it."""
-    pdf, folded, _ = booklet
+    pdf, folded, html = booklet
     pages = read_pages(pdf, folded=folded)
-    assert figure_gaps(pages, _drawings(pdf, folded=folded)) == []
+    assert figure_gaps(pages, _drawings(pdf, folded=folded), chapter_ends(html)) == []
 
 
 def _words(text: str) -> str:
@@ -311,3 +322,100 @@ def test_a_drawings_words_leave_no_word_alone_on_the_last_line() -> None:
                 " " in lines[-1]
                 or text_width(f"{lines[-2].rsplit(' ', 1)[1]} {lines[-1]}", 14) > width
             ), (width, lines)
+
+
+# The booklets the print review (issue 31) named: Spite and Malice on Letter, folded and
+# flat, whose table picture went into the next chapter; Skip-Bo flat on Letter and the
+# board game flat on A4 in German, whose page before the last was left about half empty.
+PICTURE_CASES = [
+    ("spite-and-malice", "letter", "booklet", "en"),
+    ("spite-and-malice", "letter", "pages", "en"),
+    ("skip-bo-board", "a4", "pages", "de"),
+]
+FILL_CASES = [("skip-bo", "letter", "pages", "en"), ("skip-bo-board", "a4", "pages", "de")]
+# A page of running text (not the last) is at least this full, of the fullest page.
+FULL_PAGE = 0.7
+
+
+def _chapters(html: str) -> list[tuple[str, list[str]]]:
+    """Each chapter's heading and the first words of its figures' captions, in order."""
+    found = []
+    for body in re.findall(r'<section class="chapter[^"]*">(.*?)</section>', html, re.S):
+        heading = re.search(r"<h2[^>]*>(.*?)</h2>", body, re.S)
+        if heading:
+            captions = re.findall(r"<figcaption[^>]*>(.*?)</figcaption>", body, re.S)
+            found.append((_words(heading.group(1)), [_words(c)[:25] for c in captions]))
+    return found
+
+
+def _where(pages: list[Page], words: str, *, whole: bool) -> tuple[int, float]:
+    """The page and height of the first line past the cover that is ``words`` (``whole``)
+    or starts with them (a caption's first line, which holds its first 25 letters)."""
+    for index, page in enumerate(pages[1:], start=1):
+        for line in sorted(page.content, key=lambda line: line.top):
+            text = _words(line.text)
+            if text and (text == words if whole else text.startswith(words)):
+                return index, line.top
+    raise AssertionError(f"{words!r} is not in the booklet")
+
+
+@pytest.mark.parametrize("case", PICTURE_CASES, ids=["-".join(c) for c in PICTURE_CASES])
+def test_a_figure_stays_within_its_chapter(
+    case: tuple[str, str, str, str], booklet_pdf: Callable[..., bytes]
+) -> None:
+    """Issue 31, 1: a figure moved past the text that fills its page goes no further than
+    its chapter's end: its caption stands after its chapter's heading and before the
+    next chapter's."""
+    game, paper, layout, lang = case
+    folded = layout == "booklet"
+    pdf = booklet_pdf(game, PAPERS[paper], layout, lang=lang)
+    half = half_paper(PAPERS[paper]).portrait if folded else None
+    rules = resolve(game=game, options={})
+    html = render_html(rules, paper=PAPERS[paper], page_size_override=half, lang=language(lang))
+    pages = read_pages(pdf, folded=folded)
+    chapters = _chapters(html)
+    checked = 0
+    for (heading, captions), (following, _) in itertools.pairwise(chapters):
+        start = _where(pages, heading, whole=True)
+        end = _where(pages, following, whole=True)
+        for caption in captions:
+            assert start < _where(pages, caption, whole=False) < end, (heading, caption)
+            checked += 1
+    assert checked
+
+
+@pytest.mark.parametrize("case", FILL_CASES, ids=["-".join(c) for c in FILL_CASES])
+def test_no_page_before_the_last_is_left_half_empty(
+    case: tuple[str, str, str, str], booklet_pdf: Callable[..., bytes]
+) -> None:
+    """Issue 31, 2: the balancing break that gives a short last page more to carry takes
+    no more than it needs, and where that would still leave the page before it part empty
+    a tighter or looser spacing is set instead: Skip-Bo's p. 7 (Common questions) and the
+    board game's p. 6 (before "Volle Ablagestapel") were about half empty. Every page of
+    running text but the last is at least FULL_PAGE full, unless a figure that closes its
+    chapter (which may not move past the chapter's end) opens the next."""
+    game, paper, layout, lang = case
+    pdf = booklet_pdf(game, PAPERS[paper], layout, lang=lang)
+    rules = resolve(game=game, options={})
+    html = render_html(rules, paper=PAPERS[paper], lang=language(lang))
+    pages = read_pages(pdf, folded=False)
+    drawings = _drawings(pdf, folded=False)
+    back = next(
+        index
+        for index, page in enumerate(pages[1:], start=1)
+        if _words(min(page.content, key=lambda line: line.top).text)
+        in ("Quickreference", "Kurzübersicht")
+    )
+    fills = [fill(page, drawn) for page, drawn in zip(pages, drawings, strict=True)]
+    capacity = max(fills[1:back])
+    ends = chapter_ends(html)
+    body = body_size(pages)
+    # The named pages (p. 6, p. 7) are running text: Skip-Bo's p. 7 is now its last page,
+    # holding the end of Common questions, the pages before it full.
+    assert back >= 7
+    for index in range(1, back - 1):
+        after = pages[index + 1]
+        closing = opens_with_figure(after, drawings[index + 1], body) and any(
+            end in _words(after.text) for end in ends
+        )
+        assert closing or fills[index] >= FULL_PAGE * capacity, (index + 1, fills[index])

@@ -62,6 +62,8 @@ class _Block(NamedTuple):
     bottom: float = 0.0
     # Whether it may run on to the next page (a paragraph, a list).
     splittable: bool = False
+    # The chapter (h2 section) it stands in, counted from the first.
+    chapter: int = 0
 
 
 @dataclass
@@ -135,9 +137,10 @@ def measure(html: Any, document: Any) -> list[Page]:
 
     body = next(child for child in html.etree_element if child.tag == "body")
     sections = [child for child in body if isinstance(child.tag, str)]
-    # Each block of a chapter: its number, and whether a page may start before it.
-    blocks: dict[Any, tuple[int, bool]] = {}
-    for section in sections:
+    # Each block of a chapter: its number, whether a page may start before it, and its
+    # chapter (the section's place in the body).
+    blocks: dict[Any, tuple[int, bool, int]] = {}
+    for chapter, section in enumerate(sections):
         classes = (section.get("class") or "").split()
         if "chapter" not in classes or "back-cover" in classes:
             continue
@@ -147,7 +150,7 @@ def measure(html: Any, document: Any) -> list[Page]:
             lead_in = before == "p" and child.tag in ("ul", "ol", "table")
             lead_in |= "follows-list" in (child.get("class") or "").split()
             breakable = "keep-together" not in classes and before not in HEADINGS and not lead_in
-            blocks[child] = (int(child.get(BLOCK, "0")), breakable)
+            blocks[child] = (int(child.get(BLOCK, "0")), breakable, chapter)
     cover = sections[0] if sections and "cover" in (sections[0].get("class") or "") else None
     motif = _motif_of(cover)
 
@@ -187,7 +190,7 @@ def measure(html: Any, document: Any) -> list[Page]:
             continue
         for element, (top, bottom) in spans.items():
             if element not in seen:  # a block that began on an earlier page goes on here
-                number, breakable = blocks[element]
+                number, breakable, chapter = blocks[element]
                 page.starts.append(
                     _Block(
                         f'[{BLOCK}="{number}"]',
@@ -198,6 +201,7 @@ def measure(html: Any, document: Any) -> list[Page]:
                         element.tag == "figure",
                         bottom,
                         element.tag in SPLITTABLE,
+                        chapter,
                     )
                 )
         seen.update(spans)
@@ -205,7 +209,7 @@ def measure(html: Any, document: Any) -> list[Page]:
     return pages
 
 
-def refit(pages: list[Page], flow: Flow) -> Flow:
+def refit(pages: list[Page], flow: Flow, *, thin: bool = False) -> Flow:
     """The flow a second layout should have, from the measurements of ``pages`` set in
     ``flow``: the same if nothing can be done.
 
@@ -213,15 +217,21 @@ def refit(pages: list[Page], flow: Flow) -> Flow:
     their own. A last page of running text emptier than MIN_FILL takes over the end of
     the page before it: a page break
     before one of that page's blocks (a heading if one fits), chosen so that both pages
-    are well over MIN_FILL and the moved lines fit on the last page. The pages before
-    stay exactly as they were, so what the measurements promise holds.
+    are well over MIN_FILL and the moved lines fit on the last page, as late as that
+    allows: the page before keeps all the last page does not need. The pages before
+    stay exactly as they were, so what the measurements promise holds. A break that
+    would leave the page before less than FULL_BEFORE_LAST full is made only if ``thin``
+    (where no other spacing helped): a spacing that pulls the last page back, or gives
+    it more of its own, is tried first.
     """
     breaks = flow.breaks
     if sum(page.cover for page in pages) > 1 and CONTENTS_APART not in breaks:
         breaks = (*breaks, CONTENTS_APART)
     running = [page for page in pages if not page.cover]
     if len(running) > 1 and running[-1].fill < MIN_FILL:
-        chosen = _balance(running[-2], running[-1], max(page.fill for page in running))
+        capacity = max(page.fill for page in running)
+        least = 0.0 if thin else FULL_BEFORE_LAST * capacity
+        chosen = _balance(running[-2], running[-1], capacity, least)
         if chosen is not None:
             breaks = (*breaks, chosen)
     return flow._replace(breaks=breaks)
@@ -251,8 +261,9 @@ CONTENTS_APART = "body > .cover > .toc-title"
 HEADING_PREFERENCE = 0.1
 
 
-def _balance(before: Page, last: Page, capacity: float) -> str | None:
-    """The block of ``before`` to start a page with, so that ``last`` is full enough."""
+def _balance(before: Page, last: Page, capacity: float, least: float) -> str | None:
+    """The block of ``before`` to start a page with, so that ``last`` is full enough and
+    ``before`` keeps at least ``least``."""
     best: tuple[float, str] | None = None
     for block in before.starts:
         if not block.breakable:
@@ -264,10 +275,28 @@ def _balance(before: Page, last: Page, capacity: float) -> str | None:
         moves = before.bottom - block.top + last.fill
         if min(stays, moves) < MIN_FILL + FILL_SAFETY or moves > capacity - FILL_SAFETY:
             continue
-        score = min(stays, moves) + (HEADING_PREFERENCE if block.heading else 0.0)
+        if stays < least:
+            continue
+        # The page before keeps all it can: only what the last page needs moves on.
+        score = stays + (HEADING_PREFERENCE if block.heading else 0.0)
         if best is None or score > best[0]:
             best = (score, block.selector)
     return None if best is None else best[1]
+
+
+# The page before the last of the running text is at least this full, as a share of the
+# fullest page, where a looser or tighter spacing allows it: a balancing break (refit) that
+# leaves it emptier is kept only where no spacing does better.
+FULL_BEFORE_LAST = 0.7
+
+
+def thin_before_last(pages: list[Page]) -> bool:
+    """Whether the page before the last of the running text is less than FULL_BEFORE_LAST
+    full."""
+    running = [page for page in pages if not page.cover]
+    if len(running) < 2:
+        return False
+    return running[-2].fill < FULL_BEFORE_LAST * max(page.fill for page in running)
 
 
 def fills(pages: list[Page]) -> list[float]:
@@ -300,7 +329,7 @@ def figure_moves(pages: list[Page], moves: Moves = ()) -> Moves:
         if not first.figure or first.top > page.top + 1e-6:
             continue
         room = before.top + capacity - before.bottom - MOVE_SAFETY
-        after = _fitting(_following(running[index:], first), room)
+        after = _fitting(_following(running[index:], first), room, first.chapter)
         if after is not None:
             moved[first.number] = after
     return tuple(moved.items())
@@ -334,18 +363,20 @@ SPLIT_LEAST = 0.05
 SPLITTABLE = frozenset({"p", "ul", "ol"})
 
 
-def _fitting(following: list[tuple[_Block, float, float]], room: float) -> int | None:
-    """The block of ``following`` that a figure is best set after, so that what comes
-    between fills ``room`` (the foot of the page before): the last one that fits there
+def _fitting(following: list[tuple[_Block, float, float]], room: float, chapter: int) -> int | None:
+    """The block of ``following`` that a figure is best set after, in its ``chapter``, so that what
+    comes between fills ``room`` (the foot of the page before): the last one that fits there
     whole, or that starts there and may run on to the next page, before whose next
     block a page may start; or, where a page may not start after that one (a short
     paragraph kept with the list it follows), the first block after it that a page may
     start after, the blocks between going on to the next page with its end. None if
-    none does."""
+    none does. A figure stays in its chapter: it is set no further than the chapter's last
+    block (where that is the page's last, the figure opens the next page still in its
+    chapter), and where no block of its chapter follows it, it stays where it is."""
     found = None
     split = False  # whether the page breaks inside a block already passed
     for (block, top, bottom), (nxt, _, _) in itertools.pairwise(following):
-        if block.figure or (block.heading and split):
+        if block.figure or (block.heading and split) or block.chapter != chapter:
             break
         if not split:
             if top > room - SPLIT_LEAST:

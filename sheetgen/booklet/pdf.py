@@ -22,6 +22,7 @@ from sheetgen.booklet.flow import (
     motif_size,
     number_blocks,
     refit,
+    thin_before_last,
 )
 from sheetgen.booklet.html import MOTIF_BESIDE, MOTIF_SIZES, MOTIF_URL, booklet_text
 from sheetgen.booklet.markdown import tie_short_words_in_html
@@ -187,23 +188,39 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
             chosen, cut = tried[-1], False
             break
     if emptiest < MIN_FILL or cut:
+        first, before = chosen, pages
         second = refit(pages, chosen)
         if second != chosen:
             tried.append(second)
             found = lay_out(second)
             if found[0] > emptiest or (cut and found[0] >= MIN_FILL):
-                emptiest, document, _ = found
+                emptiest, document, pages = found
                 chosen = second
-        # The other spacings keep the contents where the second layout put them.
+        # The other spacings keep the contents where the second layout put them. They are
+        # tried too where the page before the last is left part empty (a balancing break
+        # that took half of it): a spacing that pulls the last page back, or gives it
+        # enough of its own, is taken instead.
         apart = chosen._replace(breaks=tuple(b for b in second.breaks if b == CONTENTS_APART))
         for spacing in SPACINGS[1:]:
-            if emptiest >= MIN_FILL:
+            if emptiest >= MIN_FILL and not thin_before_last(pages):
                 break
             tried.append(apart._replace(spacing=spacing))
             found = lay_out(tried[-1])
-            if found[0] > emptiest:
-                emptiest, document, _ = found
+            if emptiest < MIN_FILL:
+                better = found[0] > emptiest
+            else:
+                better = found[0] >= MIN_FILL and not thin_before_last(found[2])
+            if better:
+                emptiest, document, pages = found
                 chosen = tried[-1]
+        # Only where no spacing fills the last page is the page before left part empty.
+        last = refit(before, first, thin=True) if emptiest < MIN_FILL else second
+        if last not in tried:
+            tried.append(last)
+            found = lay_out(last)
+            if found[0] > emptiest:
+                emptiest, document, pages = found
+                chosen = last
     if folded:
         document = _fill_sheets(lay_out, document, chosen, tried)
     log.debug(
