@@ -226,17 +226,73 @@ class ToggleChoice(DataChoice):
         )
 
 
+SCORING_HELP = (
+    "winner: the winner scores bonus + points per card left in the others' piles, first "
+    "to the target wins; cards-left: everyone counts the cards left in their own pile, lowest "
+    "total after the agreed games wins."
+)
 scoring_option = click.option(
     "--scoring",
     type=click.Choice(["winner", "cards-left"]),
-    help="winner: the winner scores bonus + points per card left in the others' piles, first "
-    "to the target wins; cards-left: everyone counts the cards left in their own pile, lowest "
-    "total after the agreed games wins.",
+    help=SCORING_HELP,
     show_default="the game's way",
 )
 
 
 yes_option = click.option("-y", "--yes", is_flag=True, help="Do not ask; go ahead.")
+
+
+def series_options(prefix: str = "") -> Callable[[FC], FC]:
+    """The options that start a series, handed to the command by their names: ``new``'s
+    (``prefix`` empty: --players required) and ``serve --new``'s (``prefix`` "With --new: "
+    before each help, nothing required)."""
+    from sheetgen.limits import MAX_GAMES
+
+    def told(help_text: str) -> str:
+        return prefix + help_text if prefix else help_text[0].upper() + help_text[1:]
+
+    options = [
+        click.option(
+            "--game",
+            type=GameChoice(),
+            show_default="skip-bo",
+            help=told("which game the series is of."),
+        ),
+        click.option(
+            "--players",
+            required=not prefix,
+            help=told('the players in seating order: "Ann,Bob,Cy,Di".'),
+        ),
+        click.option(
+            "--teams", help=told('partnership play, teams of two: "Red=Ann+Cy,Blue=Bob+Di".')
+        ),
+        click.option("--stock", type=WholeRange(min=1), help=told("cards in each stock pile.")),
+        click.option(
+            "--scoring",
+            type=click.Choice(["winner", "cards-left"]),
+            show_default="the game's way",
+            help=prefix + SCORING_HELP,
+        ),
+        click.option(
+            "--target",
+            type=WholeNumber(),
+            show_default="the game's",
+            help=told("points that win the series."),
+        ),
+        click.option(
+            "--games-to-play",
+            type=WholeRange(1, MAX_GAMES),
+            help=told("with cards-left scoring: games in the series."),
+        ),
+        click.option("--title", help=told("a name for the series, printed on its sheets.")),
+    ]
+
+    def decorate(command: FC) -> FC:
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return decorate
 
 
 SERIES_INPUTS_HELP = (

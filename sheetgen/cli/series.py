@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -20,8 +21,8 @@ from sheetgen.cli.options import (
     WholeNumber,
     WholeRange,
     lang_option,
-    scoring_option,
     series_inputs,
+    series_options,
     yes_option,
 )
 from sheetgen.cli.shared import (
@@ -36,7 +37,6 @@ from sheetgen.cli.shared import (
 from sheetgen.errors import SheetgenError
 from sheetgen.folders import as_given
 from sheetgen.interrupt import INTERRUPTED
-from sheetgen.limits import MAX_GAMES
 
 
 @contextmanager
@@ -72,33 +72,8 @@ def _options_named() -> Iterator[None]:
     type=click.Path(dir_okay=False, path_type=Path),
     help="The series file to start: its .yaml, .json or .csv decides the format.",
 )
-@click.option(
-    "--game", type=GameChoice(), show_default="skip-bo", help="Which game the series is of."
-)
-@click.option("--players", required=True, help='The players in seating order: "Ann,Bob,Cy,Di".')
-@click.option("--teams", help='Partnership play, teams of two: "Red=Ann+Cy,Blue=Bob+Di".')
-@click.option("--stock", type=WholeRange(min=1), help="Cards in each stock pile.")
-@scoring_option
-@click.option(
-    "--target", type=WholeNumber(), show_default="the game's", help="Points that win the series."
-)
-@click.option(
-    "--games-to-play",
-    type=WholeRange(1, MAX_GAMES),
-    help="With cards-left scoring: games in the series.",
-)
-@click.option("--title", help="A name for the series, printed on its sheets.")
-def new(
-    file: Path,
-    game: str | None,
-    players: str,
-    teams: str | None,
-    stock: int | None,
-    scoring: str | None,
-    target: int | None,
-    games_to_play: int | None,
-    title: str | None,
-) -> None:
+@series_options()
+def new(file: Path, **series: Any) -> None:
     """Start a series file (.yaml, .json or .csv) for a table; never overwrites one.
 
     \b
@@ -107,17 +82,7 @@ def new(
         sheetgen new duel.yaml --game spite-and-malice --players "Ann,Bob"
         sheetgen new casual.yaml --players "Ann,Bob,Cy" --scoring cards-left --games-to-play 8
     """
-    start_series(
-        file,
-        game=game,
-        players=players,
-        teams=teams,
-        stock=stock,
-        scoring=scoring,
-        target=target,
-        games_to_play=games_to_play,
-        title=title,
-    )
+    start_series(file, **series)
     with _already_written(file, "the series was started"):
         click.echo(f"Started {file}; add games with: sheetgen record {file} --winner NAME ...")
 

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
 from sheetgen.cli.options import (
     SheetgenCommand,
-    WholeNumber,
     WholeRange,
     paper_option,
+    series_options,
 )
 from sheetgen.errors import MissingLibraryError
-from sheetgen.limits import MAX_GAMES
 
 # What the serve extra brings, by the name each is imported as.
 SERVE_LIBRARIES = ("starlette", "uvicorn", "sse_starlette", "multipart", "itsdangerous", "segno")
@@ -43,22 +43,7 @@ def _check_extra() -> None:
     is_flag=True,
     help="Start FILE first, as sheetgen new does (with --players and its other options).",
 )
-@click.option("--game", help="With --new: which game the series is of.")
-@click.option("--players", help='With --new: the players in seating order: "Ann,Bob,Cy,Di".')
-@click.option("--teams", help='With --new: teams of two: "Red=Ann+Cy,Blue=Bob+Di".')
-@click.option("--stock", type=WholeRange(min=1), help="With --new: cards in each stock pile.")
-@click.option(
-    "--scoring",
-    type=click.Choice(["winner", "cards-left"]),
-    help="With --new: how the series is scored (as sheetgen new --scoring).",
-)
-@click.option("--target", type=WholeNumber(), help="With --new: points that win the series.")
-@click.option(
-    "--games-to-play",
-    type=WholeRange(1, MAX_GAMES),
-    help="With --new and cards-left scoring: games in the series.",
-)
-@click.option("--title", help="With --new: a name for the series.")
+@series_options("With --new: ")
 @click.option(
     "--lan",
     is_flag=True,
@@ -83,19 +68,12 @@ def _check_extra() -> None:
 def serve(
     file: Path,
     start_new: bool,
-    game: str | None,
-    players: str | None,
-    teams: str | None,
-    stock: int | None,
-    scoring: str | None,
-    target: int | None,
-    games_to_play: int | None,
-    title: str | None,
     lan: bool,
     port: int,
     lang_code: str | None,
     paper_name: str | None,
     printer: str | None,
+    **series: Any,
 ) -> None:
     """Open a series on a page every phone at the table can use, live.
 
@@ -117,31 +95,19 @@ def serve(
 
     start = None
     if start_new:
-        if not players:
+        if not series["players"]:
             raise click.UsageError("--new starts a series: give --players too")
 
         def start() -> None:
             from sheetgen.cli.series import start_series
 
-            start_series(
-                file,
-                game=game,
-                players=players,
-                teams=teams,
-                stock=stock,
-                scoring=scoring,
-                target=target,
-                games_to_play=games_to_play,
-                title=title,
-            )
+            start_series(file, **series)
             click.echo(f"Started {file}", err=True)
 
-    else:
-        given = [name for name, value in (("--players", players), ("--game", game)) if value]
-        if given or teams or stock or scoring or target or games_to_play or title:
-            raise click.UsageError(
-                "the series options are for --new; the file already says who plays and how"
-            )
+    elif any(value is not None for value in series.values()):
+        raise click.UsageError(
+            "the series options are for --new; the file already says who plays and how"
+        )
     from sheetgen.serve.run import serve as run
 
     run(
