@@ -41,6 +41,16 @@ def address_of(scope: Mapping[str, Any]) -> str:
     return str(client[0]) if client else "?"
 
 
+def same_site_path(path: str) -> str:
+    """``path`` if it is a path of this server (never ``//elsewhere`` or a backslash a
+    browser reads as one), written in plain ASCII; else the standings' "/"."""
+    from urllib.parse import quote
+
+    if not path.startswith("/") or path.startswith("//") or "\\" in path:
+        return "/"
+    return quote(path, safe="/-_.~")
+
+
 def session_cookie(value: str) -> str:
     """The Set-Cookie value of a session: never read by scripts, never sent cross-site."""
     return f"{COOKIE}={value}; Path=/; HttpOnly; SameSite=Strict"

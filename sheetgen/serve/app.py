@@ -24,7 +24,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.responses import PlainTextResponse, Response
 
 from sheetgen.serve import access_pages, api, document_pages, pages
-from sheetgen.serve.access import COOKIE, Access, address_of, session_cookie
+from sheetgen.serve.access import COOKIE, Access, address_of, same_site_path, session_cookie
 from sheetgen.serve.served import Served
 
 MAX_BODY = 64 * 1024  # a game, a PIN or a booklet's toggles: a few hundred bytes
@@ -66,7 +66,7 @@ class Guard:
             await Response(
                 status_code=303,
                 headers={
-                    "Location": _same_site_path(path),
+                    "Location": same_site_path(path),
                     "Set-Cookie": cookie,
                     "Cache-Control": "no-store",
                     "Referrer-Policy": "no-referrer",
@@ -90,16 +90,6 @@ class Guard:
         except _TooLarge:
             if not started:
                 await _too_large()(scope, receive, send)
-
-
-def _same_site_path(path: str) -> str:
-    """Where the printed address leads once its key is taken: a path of this server only
-    (never ``//elsewhere``), written in plain ASCII."""
-    from urllib.parse import quote
-
-    if not path.startswith("/") or path.startswith("//") or "\\" in path:
-        return "/"
-    return quote(path, safe="/-_.~")
 
 
 def _key(scope: Scope) -> str | None:

@@ -27,7 +27,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 MAX_PER_ADDRESS = 24
 MAX_OPEN = 400
 REQUEST_SECONDS = 10.0
-TABLES = (Path("/proc/net/tcp"), Path("/proc/net/tcp6"))
+TABLE = Path("/proc/net/tcp")  # the server listens on IPv4 only
 
 _open: Counter[str] = Counter()
 
@@ -46,15 +46,14 @@ def local_owner(peer: tuple[str, int], own: tuple[str, int]) -> int | None:
         wanted = (_hex_address(*peer), _hex_address(*own))
     except (OSError, ValueError):
         return None
-    for table in TABLES[:1]:  # the server listens on IPv4 only
-        try:
-            lines = table.read_text(encoding="ascii").splitlines()[1:]
-        except OSError:
-            return None
-        for line in lines:
-            fields = line.split()
-            if len(fields) > 7 and (fields[1], fields[2]) == wanted:
-                return int(fields[7])
+    try:
+        lines = TABLE.read_text(encoding="ascii").splitlines()[1:]
+    except OSError:
+        return None
+    for line in lines:
+        fields = line.split()
+        if len(fields) > 7 and (fields[1], fields[2]) == wanted:
+            return int(fields[7])
     return None
 
 

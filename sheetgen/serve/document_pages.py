@@ -129,7 +129,7 @@ async def documents_page(request: Request) -> Response:
     try:
         _rules(result, asked)
     except SheetgenError as exc:
-        error = f"{exc.field}: {exc.problem}".removeprefix("--set ") if exc.field else exc.problem
+        error = _shown(exc)
     chosen = _paper(served, asked)
     kept = {key: value for key, value in asked.items() if key.startswith(("t-", "paper"))}
     query = urlencode(kept)
@@ -201,8 +201,13 @@ def _make(
 def _refusal(request: Request, exc: SheetgenError) -> Response:
     if isinstance(exc, Busy):
         return render(request, "message.html.j2", {"message": exc.problem}, 503)
-    shown = f"{exc.field}: {exc.problem}" if exc.field else exc.problem
-    return render(request, "message.html.j2", {"message": shown.removeprefix("--set ")}, 400)
+    return render(request, "message.html.j2", {"message": _shown(exc)}, 400)
+
+
+def _shown(exc: SheetgenError) -> str:
+    """A refused choice as the page says it: the toggle and the problem (the form's
+    fields reach the rules as ``--set``, which the page does not show)."""
+    return f"{exc.field}: {exc.problem}".removeprefix("--set ") if exc.field else exc.problem
 
 
 async def download(request: Request) -> Response:

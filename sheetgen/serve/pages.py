@@ -23,9 +23,10 @@ from starlette.routing import Route
 
 from sheetgen.booklet.templating import make_environment, render_template
 from sheetgen.errors import SheetgenError, StaleSeriesError
-from sheetgen.game.language import Language, language
+from sheetgen.game.language import Language, language, languages
 from sheetgen.game.scoring import Game, GameResult, SeriesResult
 from sheetgen.resources import templates_dir
+from sheetgen.serve.access import same_site_path
 from sheetgen.serve.served import Served, served_of
 from sheetgen.serve.state import Snapshot
 from sheetgen.serve.views import (
@@ -444,10 +445,8 @@ async def not_allowed(request: Request, exc: Exception) -> Response:
 async def set_language(request: Request) -> Response:
     code = request.path_params["code"]
     back = request.query_params.get("next", "/")
-    if not back.startswith("/") or back.startswith("//") or "\\" in back or len(back) > 100:
-        back = "/"
-    response = RedirectResponse(back, status_code=303)
-    if code in ("en", "de"):
+    response = RedirectResponse(same_site_path(back if len(back) <= 100 else "/"), 303)
+    if code in languages():
         response.set_cookie(LANG_COOKIE, code, max_age=31_536_000, samesite="strict")
     return response
 
