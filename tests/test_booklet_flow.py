@@ -60,3 +60,24 @@ def test_one_environment_renders_the_whole_booklet(monkeypatch: pytest.MonkeyPat
     )
     assert made[0].autoescape("booklet.html.j2")  # type: ignore[attr-defined]
     assert made[0].undefined is templating.StrictUndefined  # type: ignore[attr-defined]
+
+
+def test_a_hole_in_the_text_weighs_more_than_a_notes_page() -> None:
+    """A folded booklet's padding (pdf.white): notes pages and the last page's white count
+    as they are, a page left part empty inside the text twice; the cover and contents not
+    at all."""
+    from sheetgen.booklet.flow import Page
+    from sheetgen.booklet.pdf import HOLE_WEIGHT, white
+
+    def page(fill: float, cover: bool = False) -> Page:
+        return Page(cover=cover, lines=[(0.1, 0.1 + fill)])
+
+    full = [page(0.8, cover=True), page(0.3, cover=True)] + [page(0.8)] * 5
+    assert white([*full, page(0.4)], 2) == pytest.approx(2.5)
+    holed = [*full[:3], page(0.2), *full[3:], page(0.8)]
+    assert white(holed, 0) == pytest.approx(HOLE_WEIGHT * 0.75)
+    # The print review's heavy set: set looser it filled its sheets with no notes page but
+    # left three pages inside a third to two thirds full; set loose, two notes pages follow
+    # a page half full. The notes win.
+    looser = [*full[:3], page(0.32), page(0.54), *full[3:], page(0.52), page(0.31)]
+    assert white(looser, 0) > white([*full, page(0.53)], 2)

@@ -762,3 +762,33 @@ def test_the_words_in_the_boards_white_areas_stay_inside_them(
                     assert min(char["x0"] for char in words) > box["x0"] + 1.5, case
                     assert max(char["x1"] for char in words) < box["x1"] - 1.5, case
     assert boxes_with_words == 2
+
+
+FOLDED = [case for case in CASES if case[3] == "booklet"]
+
+
+@pytest.mark.parametrize("case", FOLDED, ids=["-".join(case) for case in FOLDED])
+def test_a_folded_booklet_pads_its_last_sheet_with_pages_to_write_on(
+    case: tuple[str, str, str, str], booklet_of: Callable[..., Booklet]
+) -> None:
+    """What the text leaves of the last sheet is at most two pages to write on, just before
+    the back cover: ruled notes, and with two and the points game on, a record of the
+    series played (its column heads printed). The heavy set's page of text before them
+    is at least half full (print review: 35 % full, then two notes pages): its looser
+    spacing is chosen over one that leaves it so, and over one that fills the last sheet
+    with holes in the text."""
+    booklet = booklet_of(*case)
+    portrait = [page for page in booklet.pages if not page.landscape]
+    titles = [page.content[0].text.strip() if page.content else "" for page in portrait]
+    padding = [i for i, title in enumerate(titles) if title in ("Notes", "Series played")]
+    assert len(padding) <= 2, titles
+    assert padding == list(range(len(portrait) - 1 - len(padding), len(portrait) - 1))
+    if case[1] == "heavy":
+        last_text = portrait[padding[0] - 1]
+        fullest = max(page.fill for page in portrait[1:-1])
+        assert last_text.fill >= 0.5 * fullest, (last_text.fill, fullest)
+    if len(padding) == 2 and booklet.pages[-1].landscape:  # with the points game's sheet
+        log = portrait[padding[1]]
+        assert titles[padding[1]] == "Series played"
+        heads = " ".join(log.content[2].text.split())
+        assert heads == "Date Winner Final score", heads

@@ -130,9 +130,9 @@ def _motif_of(cover: Any) -> Any:
 
 
 def measure(html: Any, document: Any) -> list[Page]:
-    """The pages of running text of a laid-out booklet, in order (the back cover and the
-    score sheet, which stand alone by design, are left out, as are page numbers); its
-    blocks numbered by ``number_blocks``."""
+    """The pages of running text of a laid-out booklet, in order (the back cover, a folded
+    booklet's notes pages and the score sheet, which stand alone by design, are left out,
+    as are page numbers); its blocks numbered by ``number_blocks``."""
     from weasyprint.formatting_structure import boxes
 
     body = next(child for child in html.etree_element if child.tag == "body")
@@ -152,6 +152,7 @@ def measure(html: Any, document: Any) -> list[Page]:
             breakable = "keep-together" not in classes and before not in HEADINGS and not lead_in
             blocks[child] = (int(child.get(BLOCK, "0")), breakable, chapter)
     cover = sections[0] if sections and "cover" in (sections[0].get("class") or "") else None
+    notes = {section for section in sections if "notes-page" in (section.get("class") or "")}
     motif = _motif_of(cover)
 
     Spans = dict[Any, tuple[float, float]]
@@ -159,7 +160,7 @@ def measure(html: Any, document: Any) -> list[Page]:
     def walk(box: Any, block: Any, page: Page, spans: Spans, height: float) -> None:
         """Record the lines of ``box`` on ``page``, and where each chapter block's first
         line stands and its last ends."""
-        if isinstance(box, boxes.MarginBox):
+        if isinstance(box, boxes.MarginBox) or box.element in notes:
             return
         if cover is not None and box.element is cover:
             page.cover = True

@@ -10,6 +10,7 @@ from typing import Any
 
 from sheetgen.booklet.flow import (
     CONTENTS_APART,
+    FULL_BEFORE_FIGURE,
     MIN_FILL,
     PLAIN,
     SPACINGS,
@@ -222,7 +223,7 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
                 emptiest, document, pages = found
                 chosen = last
     if folded:
-        document = _fill_sheets(lay_out, document, chosen, tried)
+        document = _fill_sheets(lay_out, document, pages, chosen, tried)
     log.debug(
         "booklet laid out %d time(s), emptiest page %.0f%% full",
         len(tried) + len(extra),
@@ -239,11 +240,15 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
 LayOut = Callable[[Flow], tuple[float, Any, list[Page]]]
 
 
-def _fill_sheets(lay_out: LayOut, document: Any, flow: Flow, tried: list[Flow]) -> Any:
-    """``document`` (set in ``flow``) set again as ``_fold`` plans, until a folded booklet's
-    pages fill whole sheets; where that takes more than one notes page, the booklet set
-    closer or looser is planned too, and the one with the fewest notes pages kept."""
-    best = _planned(lay_out, document, flow, tried)
+def _fill_sheets(
+    lay_out: LayOut, document: Any, pages: list[Page], flow: Flow, tried: list[Flow]
+) -> Any:
+    """``document`` (set in ``flow``, measured as ``pages``) set again as ``_fold`` plans,
+    until a folded booklet's pages fill whole sheets; where that leaves more than a page
+    of white (``white``), the booklet set closer or looser is planned too (its last page
+    balanced with the one before where it is nearly empty), and the one with the least
+    kept."""
+    best = _planned(lay_out, document, pages, flow, tried)
     for spacing in FOLD_SPACINGS:
         if best[0] <= 1 or len(tried) >= MAX_LAYOUTS:
             break
@@ -251,17 +256,44 @@ def _fill_sheets(lay_out: LayOut, document: Any, flow: Flow, tried: list[Flow]) 
             continue
         trial = flow._replace(spacing=spacing, notes=0, back_in_flow=False)
         tried.append(trial)
-        emptiest, other, _ = lay_out(trial)
+        emptiest, other, pages = lay_out(trial)
+        balanced = refit(pages, trial) if emptiest < MIN_FILL else trial
+        if balanced != trial and len(tried) < MAX_LAYOUTS:  # a short last page balanced
+            trial = balanced
+            tried.append(trial)
+            emptiest, other, pages = lay_out(trial)
         if emptiest >= MIN_FILL:
-            found = _planned(lay_out, other, trial, tried)
+            found = _planned(lay_out, other, pages, trial, tried)
             if found[0] < best[0]:
                 best = found
     return best[1]
 
 
-def _planned(lay_out: LayOut, document: Any, flow: Flow, tried: list[Flow]) -> tuple[int, Any]:
-    """How many notes pages ``document`` (set in ``flow``) takes to fill its sheets, and the
-    document set with them."""
+# A page of running text left part empty inside a folded booklet weighs this many times the
+# same white at its end, where the notes pages are: a hole in the text is a flaw, white
+# before the notes is not.
+HOLE_WEIGHT = 2.0
+
+
+def white(pages: list[Page], notes: int) -> float:
+    """How much of a folded booklet is padding, in pages: its notes pages, the white of its
+    last page of running text, and (weighing HOLE_WEIGHT) the white of each page before the
+    last that is less than FULL_BEFORE_FIGURE as full as the fullest (the cover and
+    contents left out)."""
+    running = [page for page in pages if not page.cover]
+    if not running:
+        return float(notes)
+    capacity = max(page.fill for page in running)
+    shares = [page.fill / capacity for page in running]
+    holes = sum(1 - share for share in shares[:-1] if share < FULL_BEFORE_FIGURE)
+    return notes + (1 - shares[-1]) + HOLE_WEIGHT * holes
+
+
+def _planned(
+    lay_out: LayOut, document: Any, pages: list[Page], flow: Flow, tried: list[Flow]
+) -> tuple[float, Any]:
+    """How much padding (``white``) ``document`` (set in ``flow``, measured as ``pages``)
+    has once planned to fill its sheets, and the document set so."""
     planned = _fold(document, flow)
     while planned is not None and len(tried) < MAX_LAYOUTS:
         tried.append(planned)
@@ -272,9 +304,10 @@ def _planned(lay_out: LayOut, document: Any, flow: Flow, tried: list[Flow]) -> t
                 tried.append(balanced)
                 found = lay_out(balanced)
                 if found[0] > emptiest:
-                    document, planned = found[1], balanced
+                    _, document, pages = found
+                    planned = balanced
         flow, planned = planned, _fold(document, planned)
-    return flow.notes, document
+    return white(pages, flow.notes), document
 
 
 def _fold(document: Any, flow: Flow) -> Flow | None:
