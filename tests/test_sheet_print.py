@@ -27,7 +27,7 @@ from sheetgen.limits import MAX_GAMES
 from sheetgen.paper import paper
 from sheetgen.sheet.blank import blank_sheet, spec_for
 from sheetgen.sheet.fill import fill_pdf, filled_pages
-from sheetgen.sheet.fitting import syllable_breaks
+from sheetgen.sheet.fitting import syllable_breaks, wrap
 from sheetgen.sheet.grid import FORWARD_SIZE, GAME_COLUMN, MARGIN, TOTAL_SIZE
 from sheetgen.sheet.layout import (
     MIN_ROW,
@@ -368,8 +368,19 @@ def test_names_are_broken_only_where_a_word_cannot_fit_whole(names: list[str], n
             # ... and the row is no smaller than it would be set with every word whole.
             if string_width(piece, MIN_TEXT, True) <= side_room:
                 assert size > MIN_TEXT, (full, lines)
-            # ... and between syllables where what is left of the word has one that fits.
-            fitting = [
+            # ... and between syllables where what is left of the word has one that fits,
+            # and the name set so fits its lines (else the word breaks where it must).
+            by_syllables = wrap(
+                full,
+                side_room,
+                size,
+                size,
+                string_width,
+                bold=True,
+                lines=len(lines),
+                breaks="syllables",
+            )
+            fitting = not by_syllables.cut and [
                 at
                 for at in syllable_breaks(piece, "en")
                 if at > after and string_width(piece[after:at] + "-", size, True) <= side_room
@@ -442,6 +453,34 @@ def test_a_footnote_too_long_for_two_lines_takes_a_third_at_8_pt() -> None:
     assert len(lines) == 3
     assert {t.size for t in foot} == {8.0}
     assert " ".join(t.text for t in sorted(lines, key=lambda t: -t.y)) == reminder
+
+
+@pytest.mark.parametrize("name", PAPERS)
+def test_a_footnote_runs_the_grids_full_width(name: str) -> None:
+    """A footnote of two lines is set as a footnote is: its first line full to the grid's
+    right edge, the rest on the second (print review: the German one was balanced into two
+    lines of 460 pt under a grid 780 pt wide)."""
+    spec = spec_for(
+        make_table(["Ann", "Bob", "Cy"], game=load_game()),
+        load_game().scoring,
+        "T",
+        count=3,
+        teams=False,
+        lang=language("de"),
+    )
+    width = paper(name).landscape[0]
+    (layout,) = layout_sheet(paper(name).landscape, spec, 10, string_width)
+    foot = sorted(
+        (t for t in layout.texts if t.y < layout.final[0].y and t.x == MARGIN),
+        key=lambda t: -t.y,
+    )
+    assert len(foot) == 2, [t.text for t in foot]
+    room = width - 2 * MARGIN
+    first = string_width(foot[0].text, foot[0].size, False)
+    following = string_width(foot[1].text.split()[0], foot[1].size, False)
+    # No word of the second line would have fitted on the first.
+    assert first + string_width(" ", foot[0].size, False) + following > room
+    assert first > 0.85 * room
 
 
 @pytest.mark.parametrize("name", PAPERS)

@@ -238,10 +238,12 @@ def wrap(
     lines: int = 1,
     breaks: Breaks = "anywhere",
     lang: str = "en",
+    balance: bool = True,
 ) -> Fitted:
     """``text`` on at most ``lines`` lines of ``width``, at the largest size from ``size`` down to
     ``smallest`` (in half points) at which it fits whole; failing that, at ``smallest`` and cut
-    short with an ellipsis. ``breaks`` says where a word too long for a line may break: with
+    short with an ellipsis. Its lines are made as even as they can be, unless not to
+    ``balance`` (a footnote across the page fills each line but the last). ``breaks`` says where a word too long for a line may break: with
     "words" it does not fit (names: "Oberstaa-tsanwalt" is no way to write anybody's name),
     with "syllables" only between syllables by ``lang``'s hyphenation patterns."""
     flat = " ".join(text.split())
@@ -255,6 +257,8 @@ def wrap(
     if sizes[-1] > smallest + 1e-9:
         sizes.append(smallest)
     found, whole, added = _break(words, width / sizes[0], lines, measure, breaks, lang)
+    if whole and not balance:
+        return Fitted(tuple(found), sizes[0], hyphens=added)
     if whole:  # the common case: it fits as it is
         return _balanced(words, found, added, width, sizes[0], measure, breaks, lang)
     # Fitting only gets easier as the size shrinks: bisect for the first size that fits.
@@ -268,6 +272,8 @@ def wrap(
             high, best, best_added = middle, found, added
         else:
             low = middle + 1
+    if low < len(sizes) and not balance:
+        return Fitted(tuple(best), sizes[low], hyphens=best_added)
     if low < len(sizes):
         return _balanced(words, best, best_added, width, sizes[low], measure, breaks, lang)
     small = sizes[-1]

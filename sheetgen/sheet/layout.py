@@ -301,9 +301,14 @@ def _footnote(plan: _Page, spec: SheetSpec, measure: Measure) -> None:
         won, reached = (measure(words, FOOT_SIZE, False) for words in (labels.won, spec.boxed))
         legend = 4 + KEY_WIDTH + 3 + won + 10 + KEY_WIDTH + 3 + reached
         room -= legend + 12
-    reminder = wrap(spec.reminder, room, FOOT_SIZE, MIN_TEXT, measure, lines=FOOT_LINES)
+    # Set as a footnote is, to the grid's full width: each line full but the last.
+    reminder = wrap(
+        spec.reminder, room, FOOT_SIZE, MIN_TEXT, measure, lines=FOOT_LINES, balance=False
+    )
     if reminder.cut:  # a reminder too long for two lines takes a third rather than shrink
-        reminder = wrap(spec.reminder, room, FOOT_SIZE, MIN_TEXT, measure, lines=FOOT_LINES + 1)
+        reminder = wrap(
+            spec.reminder, room, FOOT_SIZE, MIN_TEXT, measure, lines=FOOT_LINES + 1, balance=False
+        )
     plan.foot = [(line, reminder.size) for line in reminder.lines]
     if spec.legend:
         plan.keys.append(Box(right - legend + 4, 0, KEY_WIDTH, FOOT_LINE))
