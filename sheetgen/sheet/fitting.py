@@ -243,9 +243,10 @@ def wrap(
     """``text`` on at most ``lines`` lines of ``width``, at the largest size from ``size`` down to
     ``smallest`` (in half points) at which it fits whole; failing that, at ``smallest`` and cut
     short with an ellipsis. Its lines are made as even as they can be, unless not to
-    ``balance`` (a footnote across the page fills each line but the last). ``breaks`` says where a word too long for a line may break: with
-    "words" it does not fit (names: "Oberstaa-tsanwalt" is no way to write anybody's name),
-    with "syllables" only between syllables by ``lang``'s hyphenation patterns."""
+    ``balance`` (a footnote across the page fills each line but the last). ``breaks`` says
+    where a word too long for a line may break: with "words" it does not fit (names:
+    "Oberstaa-tsanwalt" is no way to write anybody's name), with "syllables" only between
+    syllables by ``lang``'s hyphenation patterns."""
     flat = " ".join(text.split())
     if not flat:
         return Fitted((), size)
