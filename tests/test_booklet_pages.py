@@ -792,3 +792,18 @@ def test_a_folded_booklet_pads_its_last_sheet_with_pages_to_write_on(
         assert titles[padding[1]] == "Series played"
         heads = " ".join(log.content[2].text.split())
         assert heads == "Date Winner Final score", heads
+
+
+def test_words_are_never_set_under_7_5_pt(booklet: Booklet) -> None:
+    """Only a drawn card's corner index (a rank, a suit, SKIP-BO or JOKER in capitals) is
+    smaller than 7.5 pt; every word (a picture's label, a caption) is 7.5 pt or more. The
+    print review measured the table pictures' labels at 7.1 pt on a folded Letter booklet;
+    there the picture now reaches into the side margins."""
+    with pdfplumber.open(io.BytesIO(booklet.pdf)) as pdf:
+        small = {
+            char["text"]
+            for page in pdf.pages
+            for char in page.chars
+            if char["size"] < 7.45 and char["text"].isalpha() and char["text"].islower()
+        }
+    assert not small, small
