@@ -15,11 +15,13 @@ from sheetgen.game.houserules import resolve
 from sheetgen.game.language import language
 from sheetgen.paper import A4, LETTER, Paper
 
-# see "Scoring" (page 5); inside brackets: (siehe „Wertung“, Seite 5).
+# see "Scoring" (page 5); inside brackets: (siehe „Wertung“, Seite 5); a heading on the
+# reference's own page: see "Scoring" (below), (siehe „Wertung“, weiter oben).
 REFERENCE = re.compile(
     r"(?:see|siehe)\s+[\"\u201c\u201e]([^\"\u201c\u201d]+?)[\"\u201d\u201c]"
-    r"(?:\s*\(|,\s*)(?:page|Seite)\u00a0?\s*(\d+)\)"
+    r"(?:\s*\(|,\s*)(?:(?:page|Seite)\u00a0?\s*(\d+)|(below|above|weiter unten|weiter oben))\)"
 )
+BELOW = ("below", "weiter unten")
 
 
 def _flat(text: str) -> str:
@@ -75,14 +77,30 @@ def test_a_reference_names_the_page_its_heading_is_on(
     )
     text = _flat(" ".join(line.text for page in pages for line in page.lines))
     found = REFERENCE.findall(text)
-    assert {title for title, _ in found} >= titles, found
+    assert {title for title, _, _ in found} >= titles, found
     # A reference already in brackets takes its page after a comma, not in brackets of its own.
     assert "))" not in text
     numbered = {page.number: page for page in pages if page.number}
-    for title, number in found:
-        assert number in numbered, (title, number, sorted(numbered))
-        headings = [_flat(line.text) for line in numbered[number].lines]
-        assert title in headings, (title, number, headings)
+    for title, number, _ in found:
+        if number:
+            assert number in numbered, (title, number, sorted(numbered))
+            headings = [_flat(line.text) for line in numbered[number].lines]
+            assert title in headings, (title, number, headings)
+    # A heading on the reference's own page: "below" or "above" it there, never the page
+    # the reader is on (print review: "(Seite 8)" on page 8).
+    for page in pages:
+        lines = [_flat(line.text) for line in sorted(page.lines, key=lambda line: line.top)]
+        joined = " ".join(lines)
+        for found_at in REFERENCE.finditer(joined):
+            title, number, where = found_at.groups()
+            assert number != page.number, (title, number)
+            if where:
+                # The line the reference ends on, and the heading's line.
+                at = next(
+                    i for i in range(len(lines)) if len(" ".join(lines[: i + 1])) >= found_at.end()
+                )
+                heading = lines.index(title)
+                assert (heading > at) == (where in BELOW), (title, where, lines)
 
 
 def test_on_a_screen_a_reference_is_a_link_to_its_heading() -> None:

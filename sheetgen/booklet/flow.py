@@ -19,8 +19,10 @@ FILL_SAFETY = 0.05
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 
-# The attribute that numbers the chapters' blocks (number_blocks), which a page break names.
+# The attribute that numbers the chapters' blocks (number_blocks), which a page break names,
+# and the one that numbers the references to a heading (Flow.near).
 BLOCK = "data-block"
+XREF = "data-xref"
 # Figures set further on: each the number of a figure and of the block it follows instead.
 Moves = tuple[tuple[int, int], ...]
 
@@ -40,6 +42,9 @@ class Flow(NamedTuple):
     # The cover's motif (a fan of cards): 0 under the title, 1 beside it, 2 left off,
     # where under the title it would push the contents off the cover.
     motif: int = 0
+    # References to a heading on their own page (their numbers, ``number_blocks``), each
+    # with where the heading stands: "below" or "above" instead of the page.
+    near: tuple[tuple[int, str], ...] = ()
 
 
 PLAIN = Flow()
@@ -109,6 +114,9 @@ def number_blocks(root: Any, moves: Moves = ()) -> None:
     """Number the chapters' blocks of a parsed booklet (``data-block``), which the page
     breaks of a Flow name, then set each figure of ``moves`` after its block: the
     numbers stay with the blocks wherever a figure goes."""
+    references = (a for a in root.iter("a") if "xref" in (a.get("class") or "").split())
+    for number, reference in enumerate(references, start=1):
+        reference.set(XREF, str(number))
     blocks = _chapter_blocks(root)
     by_number = {}
     for number, (block, _) in enumerate(blocks, start=1):
@@ -121,6 +129,33 @@ def number_blocks(root: Any, moves: Moves = ()) -> None:
         place = parents[anchor]
         place.insert(list(place).index(anchor) + 1, moved)
         parents[moved] = place
+
+
+def nearby(document: Any) -> tuple[tuple[int, str], ...]:
+    """The references (numbered by ``number_blocks``) of a laid-out booklet that stand on
+    the same page as the heading they name, each with where that heading is: "below" or
+    "above"."""
+    references: dict[int, tuple[int, float, str]] = {}
+    headings: dict[str, tuple[int, float]] = {}
+
+    def walk(box: Any, page: int) -> None:
+        element, tag = box.element, box.element_tag
+        if tag == "a" and element.get(XREF) is not None:
+            target = (element.get("href") or "").removeprefix("#")
+            references.setdefault(int(element.get(XREF)), (page, box.position_y, target))
+        elif tag in HEADINGS and element.get("id"):
+            headings.setdefault(element.get("id"), (page, box.position_y))
+        for child in getattr(box, "children", ()):
+            walk(child, page)
+
+    for page, laid in enumerate(document.pages):
+        walk(laid._page_box, page)
+    near = []
+    for number, (page, top, target) in sorted(references.items()):
+        heading = headings.get(target)
+        if heading is not None and heading[0] == page:
+            near.append((number, "below" if heading[1] > top else "above"))
+    return tuple(near)
 
 
 def _motif_of(cover: Any) -> Any:

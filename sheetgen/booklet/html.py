@@ -303,6 +303,7 @@ class BookletText:
                 "sheet_slot": SHEET_SLOT if self.rules.series and not screen else None,
                 "spacing": flow.spacing,
                 "page_breaks": flow.breaks,
+                "near": flow.near,
                 "notes_pages": flow.notes,
                 "back_in_flow": flow.back_in_flow,
                 "motif": self.context["motif"] if flow.motif < MOTIF_SIZES else None,

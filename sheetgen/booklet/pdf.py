@@ -21,6 +21,7 @@ from sheetgen.booklet.flow import (
     fills,
     measure,
     motif_size,
+    nearby,
     number_blocks,
     refit,
     thin_before_last,
@@ -223,7 +224,15 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
                 emptiest, document, pages = found
                 chosen = last
     if folded:
-        document = _fill_sheets(lay_out, document, pages, chosen, tried)
+        document, chosen = _fill_sheets(lay_out, document, pages, chosen, tried)
+    # A reference to a heading on its own page says "below" or "above" instead, where
+    # the layout set so keeps them all on their pages (one layout more).
+    near = nearby(document)
+    if near:
+        tried.append(chosen._replace(near=near))
+        found = lay_out(tried[-1])
+        if nearby(found[1]) == near and len(found[1].pages) == len(document.pages):
+            document = found[1]
     log.debug(
         "booklet laid out %d time(s), emptiest page %.0f%% full",
         len(tried) + len(extra),
@@ -242,12 +251,12 @@ LayOut = Callable[[Flow], tuple[float, Any, list[Page]]]
 
 def _fill_sheets(
     lay_out: LayOut, document: Any, pages: list[Page], flow: Flow, tried: list[Flow]
-) -> Any:
+) -> tuple[Any, Flow]:
     """``document`` (set in ``flow``, measured as ``pages``) set again as ``_fold`` plans,
     until a folded booklet's pages fill whole sheets; where that leaves more than a page
     of white (``white``), the booklet set closer or looser is planned too (its last page
     balanced with the one before where it is nearly empty), and the one with the least
-    kept."""
+    kept; with the flow it was set in."""
     best = _planned(lay_out, document, pages, flow, tried)
     for spacing in FOLD_SPACINGS:
         if best[0] <= 1 or len(tried) >= MAX_LAYOUTS:
@@ -266,7 +275,7 @@ def _fill_sheets(
             found = _planned(lay_out, other, pages, trial, tried)
             if found[0] < best[0]:
                 best = found
-    return best[1]
+    return best[1], best[2]
 
 
 # A page of running text left part empty inside a folded booklet weighs this many times the
@@ -291,9 +300,9 @@ def white(pages: list[Page], notes: int) -> float:
 
 def _planned(
     lay_out: LayOut, document: Any, pages: list[Page], flow: Flow, tried: list[Flow]
-) -> tuple[float, Any]:
+) -> tuple[float, Any, Flow]:
     """How much padding (``white``) ``document`` (set in ``flow``, measured as ``pages``)
-    has once planned to fill its sheets, and the document set so."""
+    has once planned to fill its sheets, the document set so and its flow."""
     planned = _fold(document, flow)
     while planned is not None and len(tried) < MAX_LAYOUTS:
         tried.append(planned)
@@ -307,7 +316,7 @@ def _planned(
                     _, document, pages = found
                     planned = balanced
         flow, planned = planned, _fold(document, planned)
-    return white(pages, flow.notes), document
+    return white(pages, flow.notes), document, flow
 
 
 def _fold(document: Any, flow: Flow) -> Flow | None:
