@@ -347,6 +347,30 @@ def stranded_short_words(pages: list[Page]) -> list[str]:
     return found
 
 
+def early_hyphens(pages: list[Page]) -> list[str]:
+    """Lines of running text (the page's usual size: a caption keeps a narrower measure)
+    that end in a hyphen the hyphenation made (U+2010) short of the measure: a word is
+    broken only where the line is full. Weasyprint once set "Schachtel. Sie ent-" alone on
+    a line of the German board game's quick reference, a third as wide as the rest."""
+    found = []
+    for number, page in enumerate(pages, start=1):
+        lines = [line for line in page.lines if line.text.strip()]
+        if not lines:
+            continue
+        size = statistics.mode(round(line.size, 1) for line in lines)
+        running = [line for line in lines if abs(line.size - size) < 0.3]
+        left = min(line.x0 for line in running)
+        right = max(line.x1 for line in running)
+        found += [
+            f"page {number}: {line.text!r}"
+            for line in running
+            if line.text.rstrip().endswith("\u2010")
+            and line.x1 < left + 0.75 * (right - left)
+            and line.widest_gap < line.size  # not a table's narrow cell
+        ]
+    return found
+
+
 @dataclass
 class ContentsRow:
     """One entry of the contents as printed: where its title ends, the left edges of its

@@ -32,6 +32,7 @@ from pagecheck import (
     contents,
     contents_rows,
     dashed_sides,
+    early_hyphens,
     example_split,
     heading_cells,
     leader_problems,
@@ -809,3 +810,9 @@ def test_words_are_never_set_under_7_5_pt(booklet: Booklet) -> None:
             if char["size"] < 7.45 and char["text"].isalpha() and char["text"].islower()
         }
     assert not small, small
+
+
+def test_no_word_is_hyphenated_on_a_line_far_from_full(booklet: Booklet) -> None:
+    """A word is broken at a line's end only where the line is full (print review: "Sie
+    ent-" alone on a line of the German board game's quick reference)."""
+    assert early_hyphens(booklet.pages) == []

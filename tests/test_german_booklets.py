@@ -21,6 +21,7 @@ from pagecheck import (
     chars_text,
     contents,
     contents_rows,
+    early_hyphens,
     example_split,
     heading_cells,
     leader_problems,
@@ -241,6 +242,7 @@ def test_no_line_ends_on_an_article_or_a_number(case: Any) -> None:
     """ "Eine" / "Karte", "25" / "Punkte": an article or a number stays with its word."""
     _, booklet, _ = case
     assert stranded_short_words(booklet.pages) == []
+    assert early_hyphens(booklet.pages) == []
 
 
 def test_column_headings_break_only_between_words(case: Any) -> None:

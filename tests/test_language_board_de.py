@@ -24,6 +24,7 @@ from conftest import Once
 from pagecheck import (
     Page,
     contents_rows,
+    early_hyphens,
     leader_problems,
     pages_with,
     problems,
@@ -300,6 +301,7 @@ def test_the_printed_booklet_is_german_and_flows(
     pdf, pages = printed(name, paper, layout)
     folded = layout == "booklet"
     assert problems(pages, folded=folded) == []
+    assert early_hyphens(pages) == []  # print review: "Schachtel. Sie ent-" on a line alone
     text = " ".join(" ".join(page.text for page in pages).split())
     for words in [*glossary("de")["avoid"]["words"], *FOREIGN]:
         assert words.lower() not in f" {text.lower()} ", words

@@ -29,6 +29,7 @@ from sheetgen.booklet.flow import (
 from sheetgen.booklet.html import MOTIF_BESIDE, MOTIF_SIZES, MOTIF_URL, booklet_text
 from sheetgen.booklet.markdown import tie_short_words_in_html
 from sheetgen.booklet.tagging import leaders_as_artifacts
+from sheetgen.booklet.typography import brands_joined
 from sheetgen.game.definition import TEAM_SIZE
 from sheetgen.game.houserules import HouseRules
 from sheetgen.game.language import ENGLISH, Language
@@ -147,7 +148,7 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
 
     def set_once(flow: Flow, moves: Moves) -> tuple[Any, list[Page]]:
         html = weasyprint.HTML(
-            string=tie_short_words_in_html(html_for(flow)),
+            string=brands_joined(tie_short_words_in_html(html_for(flow))),
             base_url=templates_dir().as_uri(),
             url_fetcher=_fetcher(drawn),
         )

@@ -105,6 +105,22 @@ def typeset(html: str, lang: Language) -> str:
     return "".join(pieces)
 
 
+_BRAND_SPAN = re.compile(r'<span class="brand">([^<]*)</span>')
+
+
+def brands_joined(html: str) -> str:
+    """``html`` for print with each brand span (``typeset``) made plain text that no line
+    breaks inside: word joiners round its hyphen and a no-break space before it. Weasyprint
+    mis-breaks lines round a no-wrap span: with hyphenation on, a line before one was once
+    cut at its first hyphenation point ("Schachtel. Sie ent-" alone on a line)."""
+
+    def joined(found: re.Match[str]) -> str:
+        words = found.group(1).replace(" ", "\N{NO-BREAK SPACE}")
+        return words.replace("-", "\N{WORD JOINER}-\N{WORD JOINER}")
+
+    return _BRAND_SPAN.sub(joined, html)
+
+
 def american(html: str) -> str:
     """``html`` with its words in American spelling (color, center), running text, titles
     and pictures alike; what a style sheet or code holds is left as it is."""
