@@ -261,3 +261,31 @@ def test_the_booklet_preview_follows_its_form(browser: Browser, series_file: Pat
             "href", re.compile("t-deck=standard")
         )
         expect(frame.locator("body")).to_contain_text("House rule: instead of", timeout=10_000)
+
+
+CHART_TEXT = """() => [...document.querySelectorAll('.chart svg text')]
+  .filter(t => t.getBoundingClientRect().height > 0)
+  .map(t => {
+    const svg = t.ownerSVGElement;
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    return [parseFloat(t.getAttribute('font-size')) * scale, t.textContent];
+  })"""
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_charts_words_are_read_at_a_phones_size(
+    browser: Browser, series_file: Path, width: int
+) -> None:
+    """The race chart's title and subtitle are the page's text; its drawn words (ticks,
+    names, the key) are 11 px or more at 390 and 1280 px wide (review: 8 px on a phone, the
+    narrow chart laid out 360 points wide with its title inside)."""
+    with running(series_file) as (url, _):
+        page = phone(browser, width)
+        page.goto(url)
+        assert page.locator("#chart-heading").inner_text() == "Friday"
+        assert "running total after every game" in page.locator(".chart-subtitle").inner_text()
+        drawn = page.evaluate(CHART_TEXT)
+        assert drawn, "no chart drawn"
+        assert "Friday" not in [text for _, text in drawn]
+        small = [(round(size, 1), text) for size, text in drawn if size < 11.0]
+        assert small == [], small

@@ -51,9 +51,11 @@ HEADERS = {
     "Cache-Control": "no-store",
 }
 MAX_FIELDS = 100
-# Points of layout per chart: the narrow one about as wide as a phone's column in CSS
-# pixels, so that its words keep their printed size there.
-CHART_SIZES = (("narrow", 360.0, 320.0), ("wide", 760.0, 430.0))
+# Points of layout per chart, drawn without its title and subtitle (the page sets them as
+# text): the narrow one (up to 30 rem wide) about two thirds as wide as a phone's column in
+# CSS pixels, so that its smallest words (8 pt) are drawn at about 11.5 px there, and
+# taller than wide; the wide one (from 48 rem) 12 px or more on a desktop's column.
+CHART_SIZES = (("narrow", 248.0, 300.0), ("wide", 600.0, 340.0))
 
 
 @cache
@@ -149,6 +151,8 @@ def summary(result: SeriesResult, lang: Language) -> str:
 
 
 def _live(snapshot: Snapshot, lang: Language) -> dict[str, Any]:
+    from sheetgen.sheet.chart import chart_subtitle, chart_title
+    from sheetgen.sheet.shapes import as_printed
     from sheetgen.sheet.svg import chart_svg
 
     result = snapshot.result
@@ -172,8 +176,10 @@ def _live(snapshot: Snapshot, lang: Language) -> dict[str, Any]:
             for row in result.standings
         ],
         # Two drawings of one chart: narrow for a phone, wide for a desktop (CSS picks).
+        "chart_title": as_printed(result.series.title or chart_title(result, lang)),
+        "chart_subtitle": as_printed(chart_subtitle(result, lang)),
         "charts": [
-            {"size": size, "svg": Markup(chart_svg(result, lang, width, height))}
+            {"size": size, "svg": Markup(chart_svg(result, lang, width, height, headed=False))}
             for size, width, height in CHART_SIZES
         ]
         if result.games

@@ -226,15 +226,21 @@ def race_chart(
     heading: str,
     measure: Measure,
     lang: Language = ENGLISH,
+    *,
+    headed: bool = True,
 ) -> Chart:
-    """Lay out the race to the target on a landscape page, its words in ``lang``."""
+    """Lay out the race to the target on a landscape page, its words in ``lang``; without
+    its title and subtitle unless ``headed`` (a web page sets those as text of its own)."""
     width, height = page
     series = result.series
     # A cards-left series has no target: the lowest total after the agreed games wins.
     target = None if series.scoring.cards_left else series.scoring.target
     scale = _scale(result, target)
     texts: list[Text] = []
-    top = _titles(result, target, heading, page, measure, lang, texts)
+    if headed:
+        top = _titles(result, target, heading, page, measure, lang, texts)
+    else:  # room above the plot for the target's note, on two lines on a narrow drawing
+        top = height - MARGIN - 2 * LABEL_SIZE - 12
     keys, bottom = _key(result, width, measure, texts)
     ends = _ends(result, measure, lang.code)
     # A cards-left series runs to its last agreed game, played or not.
@@ -255,7 +261,7 @@ def race_chart(
         games=games,
         ceiling=scale.ceiling,
     )
-    rules, ticks = _axes(plot, scale, target, lang)
+    rules, ticks = _axes(plot, scale, target, lang, (width - MARGIN, measure))
     lines = _traces(result, plot)
     # The key shows a side's marker only if its line carries one.
     keys = [
@@ -393,10 +399,15 @@ def _ends(result: SeriesResult, measure: Measure, lang: str) -> _Ends:
 
 
 def _axes(
-    plot: _Plot, scale: _Scale, target: int | None, lang: Language
+    plot: _Plot,
+    scale: _Scale,
+    target: int | None,
+    lang: Language,
+    edge: tuple[float, Measure],
 ) -> tuple[list[Rule], list[Text]]:
     """The grid lines, the axes with their ticks, and the target's band (or, on an axis that
-    stops below the target, a note at its top that names it)."""
+    stops below the target, a note at its top that names it, on two lines where one would
+    run past the drawing's right ``edge``, measured by the Measure beside it)."""
     left, right, bottom, top, games = plot.left, plot.right, plot.bottom, plot.top, plot.games
     rules: list[Rule] = []
     ticks: list[Text] = []
@@ -413,16 +424,14 @@ def _axes(
     rules.append(Rule(left, bottom, right, bottom, 0.9))
     rules.append(Rule(left, bottom, left, top, 0.9))
     if target is not None and scale.zoomed:
-        note = lang._("Target: {target} (above the range shown)")
-        ticks.append(
-            Text(
-                note.format(target=lang.number(target)),
-                left + 6,
-                plot.y(plot.ceiling) + 5,
-                LABEL_SIZE,
-                True,
-            )
-        )
+        note = lang._("Target: {target} (above the range shown)").format(target=lang.number(target))
+        right_edge, measure = edge
+        room = right_edge - left - 6
+        fitted = wrap_whole(note, room, LABEL_SIZE, MIN_TEXT, measure, bold=True, lines=2)
+        baseline = plot.y(plot.ceiling) + 5 + (len(fitted.lines) - 1) * fitted.size * 1.15
+        for line in fitted.lines:
+            ticks.append(Text(line, left + 6, baseline, fitted.size, True))
+            baseline -= fitted.size * 1.15
     # The target: a broad grey band no side's black line can be taken for.
     elif target is not None:
         rules.append(Rule(left, plot.y(target), right, plot.y(target), 3.0, gray=0.6))
