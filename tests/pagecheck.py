@@ -371,6 +371,22 @@ def early_hyphens(pages: list[Page]) -> list[str]:
     return found
 
 
+def broken_ends(pages: list[Page], *, folded: bool) -> list[str]:
+    """A paragraph's last word hyphenated, its tail alone on the last line ("loszuwer-" /
+    "den."), and a range of numbers broken at its dash ("9–" / "12"); a folded booklet's
+    back cover left out (its quick reference is fitted to that one page as it is set)."""
+    found = []
+    portrait = [page for page in pages if not page.landscape]
+    for number, page in enumerate(portrait[:-1] if folded else portrait, start=1):
+        lines = [line.text.strip() for line in page.content if line.text.strip()]
+        for line, after in itertools.pairwise(lines):
+            if line.endswith("\u2010") and re.fullmatch(r"\w+[.!?:;)\u201c\u201d]*", after):
+                found.append(f"page {number}: {line!r} / {after!r}")
+            if re.search(r"\d[\u2013-]$", line) and after[:1].isdigit():
+                found.append(f"page {number}: {line!r} / {after!r}")
+    return found
+
+
 @dataclass
 class ContentsRow:
     """One entry of the contents as printed: where its title ends, the left edges of its

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 from itertools import combinations
+from pathlib import Path
 from typing import Any
 
 import pdfplumber
@@ -251,7 +252,9 @@ def test_a_cards_left_chart_runs_to_the_last_game_agreed() -> None:
     # The names stand just past the lines' ends, not across the games still to play.
     names = [t for t in chart.texts if t.text in sides and t.x > last]
     assert len(names) == len(sides)
-    assert all(t.x == pytest.approx(last + 6) for t in names)
+    # (Clear of the markers, which may stand beside a line's end.)
+    assert len({t.x for t in names}) == 1
+    assert all(last + 6 <= t.x <= last + 6 + 2 * MARKER_SIZE for t in names)
     assert max(t.x + string_width(t.text, t.size, t.bold) for t in names) <= chart.width - 30
     # A series of as many games as agreed ends at the axis's end.
     full = score_series(
@@ -266,3 +269,37 @@ def test_a_cards_left_chart_runs_to_the_last_game_agreed() -> None:
     chart = race_chart(full, paper("letter").landscape, "Close", string_width)
     right = max(rule.x2 for rule in chart.background.rules if rule.gray == 0.75)
     assert chart.traces[len(sides)].points[-1][0] == pytest.approx(right)
+
+
+REVIEWED = """\
+target: 500
+players: [Ann, Bob, Cy, Di]
+games:
+  - winner: Ann
+    left: {Bob: 4, Cy: 7, Di: 2}
+  - winner: Bob
+    left: {Ann: 5, Cy: 3, Di: 6}
+  - winner: Cy
+    left: {Ann: 3, Bob: 2, Di: 9}
+  - winner: Di
+    left: {Ann: 1, Bob: 2, Cy: 3}
+"""
+
+
+def test_the_names_at_the_lines_ends_stand_clear_of_the_markers(tmp_path: Path) -> None:
+    """A marker set beside a line's end (where ends meet: Bob and Cy both at 95) never
+    touches the name after it (print review: Cy's triangle over the "B" of "Bob, Cy")."""
+    from sheetgen.series.file import load_scored
+
+    path = tmp_path / "series.yaml"
+    path.write_text(REVIEWED, encoding="utf-8")
+    result = load_scored(path)
+    chart = race_chart(result, paper("letter").landscape, "Close", string_width)
+    sides = result.series.table.sides
+    traces = chart.traces[len(sides) :]
+    marks = [x for trace in traces for x, _ in trace.marks]
+    last = max(x for trace in traces for x, _ in trace.points)
+    assert max(marks) > last  # a marker stands beside the end
+    names = [t for t in chart.texts if any(side in t.text for side in sides) and t.x > last]
+    assert names
+    assert min(t.x for t in names) >= max(marks) + MARKER_SIZE + 2

@@ -17,6 +17,7 @@ from pagecheck import (
     COMMAND_LINE,
     body_lines,
     body_size,
+    broken_ends,
     cell_words,
     chars_text,
     contents,
@@ -243,6 +244,7 @@ def test_no_line_ends_on_an_article_or_a_number(case: Any) -> None:
     _, booklet, _ = case
     assert stranded_short_words(booklet.pages) == []
     assert early_hyphens(booklet.pages) == []
+    assert broken_ends(booklet.pages, folded=booklet.folded) == []
 
 
 def test_column_headings_break_only_between_words(case: Any) -> None:
@@ -463,11 +465,17 @@ def test_the_html_page_says_no_sheet_follows_it(lang: str) -> None:
         unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<style\b.*?</style>", "", html, flags=re.S)))
     )
     if lang == "de":
-        assert "Der leere Spielblock gehört nicht zu dieser Seite; druckt ihn eigens aus." in text
+        assert (
+            "Der leere Spielblock gehört nicht zu dieser Seite: Er liegt den gedruckten Regeln als letzte Seite bei und lässt sich auch allein drucken."
+            in text
+        )
         assert " Heft" not in text and "hinter dieser Anleitung" not in text
         assert "wenn alle ihre ersten fünf Handkarten haben" in text  # counts in words
     else:
-        assert "The blank score sheet is not part of this page; print it on its own." in text
+        assert (
+            "The blank score sheet is not part of this page: it comes with the printed rules as their last page, and it prints on its own too."
+            in text
+        )
         assert "booklet" not in text
     printed = render_html(resolve(), paper=A4, lang=Language(lang))
     assert ("hinter dieser Anleitung" if lang == "de" else "follows this booklet") in printed

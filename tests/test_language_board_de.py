@@ -23,6 +23,7 @@ from click.testing import CliRunner
 from conftest import Once
 from pagecheck import (
     Page,
+    broken_ends,
     contents_rows,
     early_hyphens,
     leader_problems,
@@ -302,6 +303,7 @@ def test_the_printed_booklet_is_german_and_flows(
     folded = layout == "booklet"
     assert problems(pages, folded=folded) == []
     assert early_hyphens(pages) == []  # print review: "Schachtel. Sie ent-" on a line alone
+    assert broken_ends(pages, folded=folded) == []  # print review: "Spiel-" / "plan.", "9–" / "12."
     text = " ".join(" ".join(page.text for page in pages).split())
     for words in [*glossary("de")["avoid"]["words"], *FOREIGN]:
         assert words.lower() not in f" {text.lower()} ", words

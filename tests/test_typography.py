@@ -131,3 +131,27 @@ def test_a_tables_own_rules_in_another_language_are_marked_with_it(
     else:
         assert re.match(rf'<h\d id="extra" lang="{marked}">', chapter)
         assert f'<div lang="{marked}">' in chapter
+
+
+def test_a_paragraphs_last_word_and_a_range_are_kept_whole_in_print() -> None:
+    """Word joiners (which no line breaks at and the hyphenation patterns do not read)
+    between the letters of each paragraph's and list item's last word, its compound's soft
+    hyphens dropped, and round a range's dash; a folded booklet's back cover as set."""
+    from sheetgen.booklet.typography import whole_last_words
+
+    joiner = "\u2060"
+    html = (
+        '<body class="folded"><p>Sets 1\u201312 and <b>bold</b> loszuwerden.</p>'
+        "<ul><li>Hilfs\xadstapel.</li></ul>"
+        '<section class="chapter back-cover"><p>Kartenstock.</p></section><p>Ende.</p>'
+    )
+    printed = whole_last_words(html)
+    assert f"1{joiner}\u2013{joiner}12" in printed
+    assert joiner.join("loszuwerden") + ".</p>" in printed
+    assert joiner.join("Hilfsstapel") + ".</li>" in printed
+    assert "<p>Kartenstock.</p>" in printed
+    assert joiner.join("Ende") + ".</p>" in printed
+    assert printed.replace(joiner, "").replace("Hilfsstapel", "Hilfs\xadstapel") == html
+    # A flat booklet's quick reference is a page of its own like the others.
+    flat = whole_last_words(html.replace(' class="folded"', ""))
+    assert joiner.join("Kartenstock") + ".</p>" in flat

@@ -29,7 +29,7 @@ from sheetgen.booklet.flow import (
 from sheetgen.booklet.html import MOTIF_BESIDE, MOTIF_SIZES, MOTIF_URL, booklet_text
 from sheetgen.booklet.markdown import tie_short_words_in_html
 from sheetgen.booklet.tagging import leaders_as_artifacts
-from sheetgen.booklet.typography import brands_joined
+from sheetgen.booklet.typography import brands_joined, whole_last_words
 from sheetgen.game.definition import TEAM_SIZE
 from sheetgen.game.houserules import HouseRules
 from sheetgen.game.language import ENGLISH, Language
@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 # The most layouts one booklet is set in: the spacings, then the folded booklet's plan.
 MAX_LAYOUTS = len(SPACINGS) + 10
 # The spacings a folded booklet is tried in when its own would leave two or more notes pages.
-FOLD_SPACINGS = ("loose", "tight", "looser", "tighter")
+FOLD_SPACINGS = ("loose", "tight", "tighter")
 # How many times a layout is set again to move figures past the text that fills a page.
 FIGURE_ROUNDS = 2
 
@@ -148,7 +148,7 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
 
     def set_once(flow: Flow, moves: Moves) -> tuple[Any, list[Page]]:
         html = weasyprint.HTML(
-            string=brands_joined(tie_short_words_in_html(html_for(flow))),
+            string=whole_last_words(brands_joined(tie_short_words_in_html(html_for(flow)))),
             base_url=templates_dir().as_uri(),
             url_fetcher=_fetcher(drawn),
         )

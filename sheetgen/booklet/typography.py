@@ -121,6 +121,41 @@ def brands_joined(html: str) -> str:
     return _BRAND_SPAN.sub(joined, html)
 
 
+# The last word of a paragraph, list item or caption (letters, and the soft hyphens of its
+# compound's joints), with what closes the sentence, and a range of numbers (1–12).
+_LAST_WORD = re.compile(
+    r"([^\W\d_][^\W\d_\xad]*(?:\xad[^\W\d_]+)+|[^\W\d_]{4,})([^\w<]*</(?:p|li|figcaption)>)"
+)
+_RANGE = re.compile(r"(?<=\d)([\u2013-])(?=\d)")
+_JOINER = "\N{WORD JOINER}"
+_BACK_COVER = '<section class="chapter back-cover">'
+
+
+def whole_last_words(html: str) -> str:
+    """``html`` for print with the last word of each paragraph and list item kept whole
+    (no hyphen leaves a fragment alone on the last line: "loszuwer-|den.") and a range of
+    numbers never broken at its dash ("9–|12"): word joiners between their letters, which
+    no line breaks at and the hyphenation patterns do not read as a word."""
+
+    def whole(found: re.Match[str]) -> str:
+        letters = found.group(1).replace("\xad", "")
+        return _JOINER.join(letters) + found.group(2)
+
+    def text(part: str) -> str:
+        return _RANGE.sub(lambda found: _JOINER + found.group(1) + _JOINER, part)
+
+    # Not on a folded booklet's back cover: its quick reference is fitted to that one page
+    # as it is set.
+    start = html.find(_BACK_COVER) if '<body class="folded' in html else -1
+    if start < 0:
+        html = _LAST_WORD.sub(whole, html)
+    else:
+        end = html.find("</section>", start)
+        before, after = _LAST_WORD.sub(whole, html[:start]), _LAST_WORD.sub(whole, html[end:])
+        html = before + html[start:end] + after
+    return in_text_of_html(html, text, skip=tuple(_NOT_RUNNING))
+
+
 def american(html: str) -> str:
     """``html`` with its words in American spelling (color, center), running text, titles
     and pictures alike; what a style sheet or code holds is left as it is."""

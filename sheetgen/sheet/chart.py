@@ -239,8 +239,10 @@ def race_chart(
     texts: list[Text] = []
     if headed:
         top = _titles(result, target, heading, page, measure, lang, texts)
-    else:  # room above the plot for the target's note, on two lines on a narrow drawing
+    elif target is not None and scale.zoomed:  # room for the target's note, in two lines
         top = height - MARGIN - 2 * LABEL_SIZE - 12
+    else:  # room for the top tick's figure
+        top = height - MARGIN - TICK_SIZE / 2
     keys, bottom = _key(result, width, measure, texts)
     ends = _ends(result, measure, lang.code)
     # A cards-left series runs to its last agreed game, played or not.
@@ -268,7 +270,9 @@ def race_chart(
         key if line.marks else replace(key, marks=()) for key, line in zip(keys, lines, strict=True)
     ]
     tips = {index: line.points[-1] for index, line in enumerate(lines)}
-    leaders = _end_labels(ends, tips, plot, texts)
+    # The names stand clear of the last markers, which may stand beside a line's end.
+    clear = max((x + MARKER_SIZE for line in lines for x, _ in line.marks), default=0.0)
+    leaders = _end_labels(ends, tips, plot, texts, clear)
     return Chart(
         width,
         height,
@@ -395,7 +399,8 @@ def _ends(result: SeriesResult, measure: Measure, lang: str) -> _Ends:
         for total, text in ends.items()
     }
     end_room = max(measure(line, end_size, False) for lines in end_lines.values() for line in lines)
-    return _Ends(finals, end_lines, end_size, end_room + 6)
+    # Past a line's end come its markers' width (they may stand beside it) and a gap.
+    return _Ends(finals, end_lines, end_size, end_room + 6 + 2 * MARKER_SIZE)
 
 
 def _axes(
@@ -502,13 +507,18 @@ def _markers(heights: list[float], winner: int, room: float) -> list[tuple[int, 
 
 
 def _end_labels(
-    ends: _Ends, tips: dict[int, tuple[float, float]], plot: _Plot, texts: list[Text]
+    ends: _Ends,
+    tips: dict[int, tuple[float, float]],
+    plot: _Plot,
+    texts: list[Text],
+    clear: float = 0.0,
 ) -> list[Rule]:
-    """The names at the lines' ends added to ``texts``, just past the ends (a series still
-    to be played stops short of the plot's right), moved apart where they would meet;
-    returns the leaders from a line's end to a label that moved."""
+    """The names at the lines' ends added to ``texts``, just past the ends and clear of the
+    markers (which reach to ``clear``; a series still to be played stops short of the plot's
+    right), moved apart where they would meet; returns the leaders from a line's end to a
+    label that moved."""
     lead = ends.size * 1.15
-    right = max(x for x, _ in tips.values())
+    right = max(max(x for x, _ in tips.values()), clear - 3)
     placed = _spread(
         [
             (sum(tips[i][1] for i in members) / len(members), total)
