@@ -371,6 +371,27 @@ def early_hyphens(pages: list[Page]) -> list[str]:
     return found
 
 
+def lone_first_words(pages: list[Page]) -> list[str]:
+    """A line of one word (a list item's bullet aside) whose sentence goes on, lower case,
+    on the next line of the same size: weasyprint once left "• Nichts" so on a cover, the
+    rest of the item on the next line, where it had room."""
+    found = []
+    for number, page in enumerate(pages, start=1):
+        lines = [line for line in page.content if line.text.strip()]
+        for line, after in itertools.pairwise(lines):
+            words = [word for word in line.text.split() if word not in ("•", "◦", "-")]
+            if (
+                len(words) == 1
+                and abs(after.size - line.size) < 0.3
+                and after.text[:1].islower()
+                and line.x1 - line.x0 < 0.4 * (after.x1 - after.x0)
+                and abs(after.x0 - line.x0) < 15  # the same block, not a picture's labels
+                and max(line.widest_gap, after.widest_gap) < line.size  # nor a table's cells
+            ):
+                found.append(f"page {number}: {line.text!r} / {after.text!r}")
+    return found
+
+
 def broken_ends(pages: list[Page], *, folded: bool) -> list[str]:
     """A paragraph's last word hyphenated, its tail alone on the last line ("loszuwer-" /
     "den."), and a range of numbers broken at its dash ("9–" / "12"); a folded booklet's

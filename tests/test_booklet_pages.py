@@ -37,6 +37,7 @@ from pagecheck import (
     example_split,
     heading_cells,
     leader_problems,
+    lone_first_words,
     problems,
     read_pages,
     stranded_short_words,
@@ -817,6 +818,7 @@ def test_no_word_is_hyphenated_on_a_line_far_from_full(booklet: Booklet) -> None
     """A word is broken at a line's end only where the line is full (print review: "Sie
     ent-" alone on a line of the German board game's quick reference)."""
     assert early_hyphens(booklet.pages) == []
+    assert lone_first_words(booklet.pages) == []  # print review: "• Nichts" alone
     # Nor is a paragraph's last word or a range of numbers (print review: "Kar-" / "tenstock.",
     # "9–" / "12."), the back cover's quick reference left out (it is fitted to its page).
     assert broken_ends(booklet.pages, folded=booklet.folded) == []

@@ -26,6 +26,7 @@ from pagecheck import (
     example_split,
     heading_cells,
     leader_problems,
+    lone_first_words,
     page_texts,
     problems,
     read_chars,
@@ -244,6 +245,7 @@ def test_no_line_ends_on_an_article_or_a_number(case: Any) -> None:
     _, booklet, _ = case
     assert stranded_short_words(booklet.pages) == []
     assert early_hyphens(booklet.pages) == []
+    assert lone_first_words(booklet.pages) == []  # print review: "• Nichts" alone
     assert broken_ends(booklet.pages, folded=booklet.folded) == []
 
 

@@ -27,6 +27,7 @@ from pagecheck import (
     contents_rows,
     early_hyphens,
     leader_problems,
+    lone_first_words,
     pages_with,
     problems,
     read_pages,
@@ -303,6 +304,7 @@ def test_the_printed_booklet_is_german_and_flows(
     folded = layout == "booklet"
     assert problems(pages, folded=folded) == []
     assert early_hyphens(pages) == []  # print review: "Schachtel. Sie ent-" on a line alone
+    assert lone_first_words(pages) == []  # print review: "• Nichts" alone
     assert broken_ends(pages, folded=folded) == []  # print review: "Spiel-" / "plan.", "9–" / "12."
     text = " ".join(" ".join(page.text for page in pages).split())
     for words in [*glossary("de")["avoid"]["words"], *FOREIGN]:

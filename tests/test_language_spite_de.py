@@ -16,7 +16,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pagecheck import Page, broken_ends, early_hyphens, pages_with, problems, read_pages
+from pagecheck import (
+    Page,
+    broken_ends,
+    early_hyphens,
+    lone_first_words,
+    pages_with,
+    problems,
+    read_pages,
+)
 from pypdf import PdfReader
 
 from sheetgen.booklet.build import render_html
@@ -393,6 +401,7 @@ def test_the_german_pages_flow_like_the_english_ones(
     pages = read_pages(pdf, folded=folded)
     assert problems(pages, folded=folded) == []
     assert early_hyphens(pages) == []
+    assert lone_first_words(pages) == []  # print review: "• Nichts" alone
     assert broken_ends(pages, folded=folded) == []
     entries = contents(pages)
     titles = [title for title, _ in entries]
