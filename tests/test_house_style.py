@@ -217,7 +217,7 @@ SLOTS = [
 
 HEADS: dict[tuple[str, str], dict[str, str]] = {
     ("skip-bo", "en"): {
-        "Aim.": "aim",
+        "Players.": "aim",
         "Standard cards.": "deck",
         "Deal.": "deal",
         "Who starts.": "start",
@@ -227,12 +227,13 @@ HEADS: dict[tuple[str, str], dict[str, str]] = {
         "Skip-Bo cards.": "wild",
         "Kings and jokers.": "wild",
         "Penalties.": "penalties",
+        "Winning.": "winning",
         "Points.": "points",
         "Series.": "points",
         "This table's choices.": "choices",
     },
     ("skip-bo", "de"): {
-        "Ziel.": "aim",
+        "Spieler.": "aim",
         "Normale Spielkarten.": "deck",
         "Austeilen.": "deal",
         "Wer beginnt.": "start",
@@ -242,6 +243,7 @@ HEADS: dict[tuple[str, str], dict[str, str]] = {
         "SKIP-BO-Karten.": "wild",
         "Könige und Joker.": "wild",
         "Strafen.": "penalties",
+        "Sieg.": "winning",
         "Punkte.": "points",
         "Serie.": "points",
         "Was dieser Tisch gewählt hat.": "choices",
