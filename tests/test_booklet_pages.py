@@ -785,7 +785,9 @@ def test_a_folded_booklet_pads_its_last_sheet_with_pages_to_write_on(
     booklet = booklet_of(*case)
     portrait = [page for page in booklet.pages if not page.landscape]
     titles = [page.content[0].text.strip() if page.content else "" for page in portrait]
-    padding = [i for i, title in enumerate(titles) if title in ("Notes", "Series played")]
+    padding = [
+        i for i, title in enumerate(titles) if title in ("Notes", "More notes", "Series played")
+    ]
     assert len(padding) <= 2, titles
     assert padding == list(range(len(portrait) - 1 - len(padding), len(portrait) - 1))
     if case[1] == "heavy":
@@ -822,3 +824,34 @@ def test_no_word_is_hyphenated_on_a_line_far_from_full(booklet: Booklet) -> None
     # Nor is a paragraph's last word or a range of numbers (print review: "Kar-" / "tenstock.",
     # "9–" / "12."), the back cover's quick reference left out (it is fitted to its page).
     assert broken_ends(booklet.pages, folded=booklet.folded) == []
+
+
+def test_the_quick_references_steps_are_set_in_the_body_face(booklet: Booklet) -> None:
+    """Only the run-in heads of the quick reference are bold: its numbered steps and the
+    entries after them are not (print review: a tag taken for a word left the rest of a
+    flat quick reference bold)."""
+    with pdfplumber.open(io.BytesIO(booklet.pdf)) as pdf:
+        halves = [
+            part
+            for page in pdf.pages
+            for part in (
+                (
+                    page.crop((0, 0, page.width / 2, page.height)),
+                    page.crop((page.width / 2, 0, page.width, page.height)),
+                )
+                if booklet.folded
+                else (page,)
+            )
+        ]
+        found = 0
+        for half in halves:
+            lines = half.extract_text_lines(return_chars=True)
+            if not lines or lines[0]["text"] != "Quick reference":
+                continue
+            found += 1
+            steps = [line for line in lines if re.match(r"[1-4]\. [A-Z]", line["text"])]
+            assert steps, [line["text"] for line in lines][:5]
+            for line in steps + lines[-3:]:
+                bold = [c for c in line["chars"] if "Bold" in c["fontname"]]
+                assert len(bold) < len(line["chars"]) / 2, line["text"]
+        assert found == 1

@@ -152,6 +152,11 @@ def test_a_paragraphs_last_word_and_a_range_are_kept_whole_in_print() -> None:
     assert "<p>Kartenstock.</p>" in printed
     assert joiner.join("Ende") + ".</p>" in printed
     assert printed.replace(joiner, "").replace("Hilfsstapel", "Hilfs\xadstapel") == html
+    # A tag is never taken for a word (print review: "</strong>" joined, the rest bold).
+    tagged = (
+        "<p><strong>Each turn.</strong></p><li><em>Kartenstock</em></li><p>a <b>Spielplan</b>.</p>"
+    )
+    assert whole_last_words(tagged) == tagged
     # A flat booklet's quick reference is a page of its own like the others.
     flat = whole_last_words(html.replace(' class="folded"', ""))
     assert joiner.join("Kartenstock") + ".</p>" in flat

@@ -123,8 +123,10 @@ def brands_joined(html: str) -> str:
 
 # The last word of a paragraph, list item or caption (letters, and the soft hyphens of its
 # compound's joints), with what closes the sentence, and a range of numbers (1–12).
+# The word is text: not a tag's name (<p><strong>Each turn.</strong></p> ends in a tag).
 _LAST_WORD = re.compile(
-    r"([^\W\d_][^\W\d_\xad]*(?:\xad[^\W\d_]+)+|[^\W\d_]{4,})([^\w<]*</(?:p|li|figcaption)>)"
+    r"(?<![\w</\xad])([^\W\d_][^\W\d_\xad]*(?:\xad[^\W\d_]+)+|[^\W\d_]{4,})"
+    r"([^\w<>]*</(?:p|li|figcaption)>)"
 )
 _RANGE = re.compile(r"(?<=\d)([\u2013-])(?=\d)")
 _JOINER = "\N{WORD JOINER}"
