@@ -259,10 +259,13 @@ def _fill_sheets(
     balanced with the one before where it is nearly empty), and the one with the least
     kept; with the flow it was set in."""
     best = _planned(lay_out, document, pages, flow, tried)
+    first = best
     for spacing in FOLD_SPACINGS:
         if best[0] <= 1 or len(tried) >= MAX_LAYOUTS:
             break
-        if spacing == flow.spacing:
+        # Setting closer saves a sheet only where two pages or more are padding.
+        closer = spacing in ("tight", "tighter")
+        if spacing == flow.spacing or (closer and first[2].notes < 2):
             continue
         trial = flow._replace(spacing=spacing, notes=0, back_in_flow=False)
         tried.append(trial)
