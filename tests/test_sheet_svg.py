@@ -111,7 +111,7 @@ def close(a: list[tuple[float, float]], b: list[tuple[float, float]], tol: float
 
 
 def layout(result: SeriesResult, lang: Language, page: tuple[float, float]) -> Chart:
-    heading = result.series.title or chart_title(result, lang)
+    heading = chart_title(result, lang)
     return race_chart(result, page, heading, string_width, lang)
 
 

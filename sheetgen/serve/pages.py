@@ -176,7 +176,7 @@ def _live(snapshot: Snapshot, lang: Language) -> dict[str, Any]:
             for row in result.standings
         ],
         # Two drawings of one chart: narrow for a phone, wide for a desktop (CSS picks).
-        "chart_title": as_printed(result.series.title or chart_title(result, lang)),
+        "chart_title": as_printed(chart_title(result, lang)),
         "chart_subtitle": as_printed(chart_subtitle(result, lang)),
         "charts": [
             {"size": size, "svg": Markup(chart_svg(result, lang, width, height, headed=False))}

@@ -180,8 +180,10 @@ def _key_rows(widths: list[float], room: float) -> list[list[int]]:
 
 
 def chart_title(result: SeriesResult, lang: Language = ENGLISH) -> str:
-    """The heading of an untitled series' chart: the lowest total it plays for, or the
-    series' name (its subtitle names the race to the target)."""
+    """The heading of a series' chart: its title; untitled, the lowest total it plays for,
+    or the series' name (its subtitle names the race to the target)."""
+    if result.series.title:
+        return result.series.title
     rules = result.series.scoring
     if rules.cards_left and rules.games_to_play == 1:
         return lang._("Lowest total after one game")
@@ -263,7 +265,7 @@ def race_chart(
         games=games,
         ceiling=scale.ceiling,
     )
-    rules, ticks = _axes(plot, scale, target, lang, (width - MARGIN, measure))
+    rules, ticks = _axes(plot, scale, target, lang, right_edge=width - MARGIN, measure=measure)
     lines = _traces(result, plot)
     # The key shows a side's marker only if its line carries one.
     keys = [
@@ -408,11 +410,13 @@ def _axes(
     scale: _Scale,
     target: int | None,
     lang: Language,
-    edge: tuple[float, Measure],
+    *,
+    right_edge: float,
+    measure: Measure,
 ) -> tuple[list[Rule], list[Text]]:
     """The grid lines, the axes with their ticks, and the target's band (or, on an axis that
     stops below the target, a note at its top that names it, on two lines where one would
-    run past the drawing's right ``edge``, measured by the Measure beside it)."""
+    run past the drawing's ``right_edge``, as ``measure`` sets it)."""
     left, right, bottom, top, games = plot.left, plot.right, plot.bottom, plot.top, plot.games
     rules: list[Rule] = []
     ticks: list[Text] = []
@@ -430,7 +434,6 @@ def _axes(
     rules.append(Rule(left, bottom, left, top, 0.9))
     if target is not None and scale.zoomed:
         note = lang._("Target: {target} (above the range shown)").format(target=lang.number(target))
-        right_edge, measure = edge
         room = right_edge - left - 6
         fitted = wrap_whole(note, room, LABEL_SIZE, MIN_TEXT, measure, bold=True, lines=2)
         baseline = plot.y(plot.ceiling) + 5 + (len(fitted.lines) - 1) * fitted.size * 1.15

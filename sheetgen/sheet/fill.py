@@ -244,7 +244,7 @@ def _paint_series(
     typeface = painter.typeface
     for layout, values in filled_pages(result, paper, title, typeface, lang):
         painter.sheet(layout, values)
-    heading = title or result.series.title or chart_title(result, lang)
+    heading = title or chart_title(result, lang)
     painter.chart(race_chart(result, paper.landscape, heading, typeface.string_width, lang))
 
 

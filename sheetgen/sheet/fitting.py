@@ -257,11 +257,15 @@ def wrap(
     sizes = [size - STEP * n for n in range(steps + 1)]
     if sizes[-1] > smallest + 1e-9:
         sizes.append(smallest)
+
+    def settled(found: list[str], added: tuple[int, ...], size: float) -> Fitted:
+        if not balance:
+            return Fitted(tuple(found), size, hyphens=added)
+        return _balanced(words, found, added, width, size, measure, breaks, lang)
+
     found, whole, added = _break(words, width / sizes[0], lines, measure, breaks, lang)
-    if whole and not balance:
-        return Fitted(tuple(found), sizes[0], hyphens=added)
     if whole:  # the common case: it fits as it is
-        return _balanced(words, found, added, width, sizes[0], measure, breaks, lang)
+        return settled(found, added, sizes[0])
     # Fitting only gets easier as the size shrinks: bisect for the first size that fits.
     low, high = 1, len(sizes)
     best: list[str] = []
@@ -273,10 +277,8 @@ def wrap(
             high, best, best_added = middle, found, added
         else:
             low = middle + 1
-    if low < len(sizes) and not balance:
-        return Fitted(tuple(best), sizes[low], hyphens=best_added)
     if low < len(sizes):
-        return _balanced(words, best, best_added, width, sizes[low], measure, breaks, lang)
+        return settled(best, best_added, sizes[low])
     small = sizes[-1]
     found, _, added = _break(words, width / small, lines, measure)
     head = found[: lines - 1]

@@ -52,7 +52,7 @@ def chart_svg(
     """A series' race chart as an SVG document ``width`` by ``height`` points (by default a
     landscape Letter page), headed and worded as the filled sheet's chart page; unless
     ``headed``, without the title and subtitle drawn (they stay its name and description)."""
-    heading = title or result.series.title or chart_title(result, lang)
+    heading = title or chart_title(result, lang)
     chart = race_chart(result, (width, height), heading, typeface.string_width, lang, headed=headed)
     return shapes_svg(chart, heading, _description(result, lang))
 
