@@ -134,9 +134,9 @@ _BACK_COVER = '<section class="chapter back-cover">'
 
 
 def whole_last_words(html: str) -> str:
-    """``html`` for print with the last word of each paragraph and list item kept whole
-    (no hyphen leaves a fragment alone on the last line: "loszuwer-|den.") and a range of
-    numbers never broken at its dash ("9–|12"): word joiners between their letters, which
+    """``html`` for print with the last word of each paragraph, list item and caption kept
+    whole (no hyphen leaves a fragment alone on the last line: "loszuwer-|den.") and a range
+    of numbers never broken at its dash ("9–|12"): word joiners between their letters, which
     no line breaks at and the hyphenation patterns do not read as a word."""
 
     def whole(found: re.Match[str]) -> str:
