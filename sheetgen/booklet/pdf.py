@@ -267,7 +267,10 @@ def _fill_sheets(
         closer = spacing in ("tight", "tighter")
         if spacing == flow.spacing or (closer and first[2].notes < 2):
             continue
-        trial = flow._replace(spacing=spacing, notes=0, back_in_flow=False)
+        # A balancing break was found for the flow's own spacing: another starts without
+        # one (refit finds its own), the contents kept apart if they were.
+        apart = tuple(b for b in flow.breaks if b == CONTENTS_APART)
+        trial = flow._replace(spacing=spacing, notes=0, back_in_flow=False, breaks=apart)
         tried.append(trial)
         emptiest, other, pages = lay_out(trial)
         balanced = refit(pages, trial) if emptiest < MIN_FILL else trial
