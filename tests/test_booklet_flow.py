@@ -81,3 +81,43 @@ def test_a_hole_in_the_text_weighs_more_than_a_notes_page() -> None:
     # a page half full. The notes win.
     looser = [*full[:3], page(0.32), page(0.54), *full[3:], page(0.52), page(0.31)]
     assert white(looser, 0) > white([*full, page(0.53)], 2)
+
+
+def test_a_picture_moves_on_with_its_heading_and_lead_in() -> None:
+    """figure_moves: where a picture's section (heading, lead-in kept with the picture)
+    opens a page and left the page before part empty, the three are set together after
+    the text that fills that page; the lead-in may have begun on the page before (the
+    last lines of a paragraph go over with what they are kept with)."""
+    from sheetgen.booklet.flow import Page, _Block, figure_moves
+
+    def block(
+        number: int,
+        top: float,
+        bottom: float,
+        *,
+        heading: bool = False,
+        breakable: bool = False,
+        **kind: bool,
+    ) -> _Block:
+        selector = f'[data-block="{number}"]'
+        return _Block(selector, top, heading, breakable, number=number, bottom=bottom, **kind)
+
+    chapter_opens = block(1, 0.1, 0.15, heading=True, breakable=True, opens=True)
+    text = block(2, 0.16, 0.45, breakable=True, splittable=True)
+    heading = block(3, 0.5, 0.53, heading=True, breakable=True)
+    lead_in = block(4, 0.54, 0.58, splittable=True)  # after a heading: kept with it
+    before = Page(cover=False, lines=[(0.1, 0.58)], starts=[chapter_opens, text, heading, lead_in])
+    picture = block(5, 0.12, 0.7, figure=True)  # after its lead-in: kept with it
+    after = [block(6, 0.72, 0.75, heading=True, breakable=True), block(7, 0.76, 0.9)]
+    page = Page(cover=False, lines=[(0.1, 0.9)], starts=[picture, *after])
+    following = [block(8, 0.1, 0.3, breakable=True), block(9, 0.32, 0.9, breakable=True)]
+    rest = Page(cover=False, lines=[(0.1, 0.9)], starts=following)
+    # The lead-in's last lines went over with the picture: the group is still whole.
+    moved = dict(figure_moves([before, page, rest]))
+    assert list(moved) == [3, 4, 5]
+    assert moved[4] == 3 and moved[5] == 4  # in their order, after the text that fills
+    assert moved[3] >= 6
+    # A chapter's own heading never moves, nor a figure kept with one.
+    opened = Page(cover=False, lines=[(0.1, 0.2)], starts=[chapter_opens])
+    kept = block(2, 0.12, 0.7, figure=True)
+    assert figure_moves([opened, Page(False, [(0.1, 0.9)], [kept, *after]), rest]) == ()

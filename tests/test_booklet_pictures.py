@@ -160,6 +160,24 @@ def test_no_page_is_left_part_empty_before_a_figure(booklet: tuple[bytes, bool, 
     assert figure_gaps(pages, _drawings(pdf, folded=folded), chapter_ends(html)) == []
 
 
+def test_a_pictures_lead_in_stands_on_its_page(booklet: tuple[bytes, bool, str]) -> None:
+    """Issue 31 (third print review): the sentence that leads into a table picture (and the
+    heading above it) is never left at the foot of a page with the picture overleaf; the
+    two move on together, and the text after them fills the page they left."""
+    pdf, folded, html = booklet
+    pages = read_pages(pdf, folded=folded)
+    pairs = re.findall(
+        r"<p>((?:(?!<p>).)*?)</p>\s*<figure class=\"picture\">.*?<figcaption[^>]*>(.*?)</figcaption>",
+        html,
+        re.S,
+    )
+    for lead_in, caption in pairs:
+        last = re.findall(r"\w+", unescape(re.sub(r"<[^>]+>", "", lead_in)))[-1]
+        page, top = _where(pages, _words(caption)[:25], whole=False)
+        above = [line for line in pages[page].content if line.top < top]
+        assert any(_words(line.text).endswith(last) for line in above), (page + 1, last)
+
+
 def _words(text: str) -> str:
     return re.sub(r"\W+", "", unescape(re.sub(r"<[^>]+>", "", text)).replace("\u00ad", ""))
 
@@ -419,3 +437,20 @@ def test_no_page_before_the_last_is_left_half_empty(
             end in _words(after.text) for end in ends
         )
         assert closing or fills[index] >= FULL_PAGE * capacity, (index + 1, fills[index])
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("game", ["skip-bo", "spite-and-malice", "skip-bo-board"])
+def test_a_table_pictures_caption_is_short_and_not_its_description(game: str, lang: str) -> None:
+    """Third print review: the board game's and Spite and Malice's pictures were described
+    three times over (lead-in, legend, a five-line caption that repeated the picture's
+    text alternative). The printed caption is a line or two; the long description stays
+    the picture's own title, which a screen reader and the tagged PDF's /Alt read."""
+    rules = resolve(game=game, options={})
+    html = render_html(rules, paper=A4, lang=language(lang))
+    figure = re.search(r'<figure class="picture">(.*?)</figure>', html, re.S)
+    assert figure is not None
+    caption = _words(re.search(r"<figcaption[^>]*>(.*?)</figcaption>", figure.group(1), re.S)[1])
+    title = re.search(r"<title[^>]*>(.*?)</title>", figure.group(1), re.S)
+    assert title is not None and len(_words(title.group(1))) > 2 * len(caption)
+    assert len(caption) <= 100, caption

@@ -189,3 +189,30 @@ def test_far_too_many_digits() -> None:
     with pytest.raises(RuleError) as error:
         whole_number("9" * 5000, "target")
     assert str(error.value) == "target: a number of 5000 digits is far too large"
+
+
+def _picture_at(shelf: Path, monkeypatch: pytest.MonkeyPatch, value: str) -> str:
+    """Skip-Bo on ``shelf`` with its setup section's ``picture = value``; the game's id."""
+    monkeypatch.setenv(RULES_PATH_ENV, str(shelf))
+    toml = copy_skip_bo(shelf, "placed") / "game.toml"
+    text = toml.read_text(encoding="utf-8")
+    toml.write_text(text.replace("picture = true", f"picture = {value}"), encoding="utf-8")
+    return "placed"
+
+
+@pytest.mark.parametrize(("value", "place"), [("true", "last"), ('"first"', "first")])
+def test_a_sections_picture_goes_after_its_text_or_ahead_of_its_subsections(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str, place: str
+) -> None:
+    sections = load_game(_picture_at(tmp_path, monkeypatch, value)).sections
+    assert [section.picture for section in sections if section.picture] == [place]
+
+
+@pytest.mark.parametrize("value", ['"last"', '"middle"', "1", "[true]"])
+def test_a_sections_picture_place_must_be_one_it_knows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    with pytest.raises(GameDefinitionError) as raised:
+        load_game(_picture_at(tmp_path, monkeypatch, value))
+    assert raised.value.field == "sections 2, picture"
+    assert 'true (after the section\'s text) or "first"' in str(raised.value)

@@ -110,13 +110,13 @@ def test_a_template_syntax_error_names_the_file_and_line(games: Path) -> None:
 def test_a_sentence_in_game_toml_runs_in_the_sandbox_too(games: Path) -> None:
     toml = games / "evil" / "game.toml"
     text = toml.read_text(encoding="utf-8")
-    start = text.index("picture_alt = ")
+    start = text.index("picture_caption = ")
     end = text.index("\n", start)
-    evil = "picture_alt = \"{{ cycler.__init__.__globals__.os.popen('id').read() }}\""
+    evil = "picture_caption = \"{{ cycler.__init__.__globals__.os.popen('id').read() }}\""
     toml.write_text(text[:start] + evil + text[end:], encoding="utf-8")
     booklet_refused(
         games,
-        f"{toml}, picture_alt, line 1: template error: access to attribute '__init__' of"
+        f"{toml}, picture_caption, line 1: template error: access to attribute '__init__' of"
         " 'type' object is unsafe.",
     )
 

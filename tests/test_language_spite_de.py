@@ -229,7 +229,6 @@ def test_the_same_numbers_as_the_english_booklet(
                 "Statt drei dürfen bis zu vier Ablagestapel zugleich im Spiel sein.",
                 "Höchstens vier Ablagestapel dürfen zugleich im Spiel sein.",
                 "(Üblich sind höchstens drei; an diesem Tisch sind es vier.)",
-                "Platz für bis zu vier Ablagestapel.",
                 "Ablagestapel: höchstens vier zugleich",
             ],
         ),

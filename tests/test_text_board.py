@@ -719,7 +719,6 @@ def test_the_picture_names_only_the_colours_the_rulebook_names(lang: str) -> Non
             "named by colour: orange, pink, pink, and three the rulebook does not name, drawn "
             "striped, dotted and checked"
         ) in picture
-        assert "patterns stand for colours the rulebook does not name." in picture
         assert "blue, orange, pink, pink" not in picture and "two more colours" not in picture
         assert "Patterns stand for colours the rulebook does not name." in picture
     else:
@@ -727,7 +726,6 @@ def test_the_picture_names_only_the_colours_the_rulebook_names(lang: str) -> Non
             "nach ihren Farben benannt: Orange, Rosa, Rosa und drei, deren Farben die "
             "Originalanleitung nicht nennt, hier gestreift, gepunktet und kariert gezeichnet"
         ) in picture
-        assert "Muster stehen für Farben, die die Originalanleitung nicht nennt." in picture
         assert "blau, orange, rosa, rosa" not in picture
         assert "Muster stehen für Farben, die die Anleitung nicht nennt." in picture
     for pattern in ("board-striped", "board-dotted", "board-checked"):

@@ -942,14 +942,8 @@ def test_reviews_en8_en11_en14_box_lines_and_the_rewordings() -> None:
 
 def test_reviews_german_wordings() -> None:
     de = parts("official", "de")
-    assert (
-        "Vor jedem Spieler liegt sein Spielerstapel, daneben ist Platz für vier Hilfsstapel"
-        in de["all"]
-    )
-    assert (
-        "In der Mitte liegt der verdeckte Kartenstock; daneben ist Platz für bis zu vier"
-        in de["all"]
-    )
+    # The picture's caption is one line; its title (the text alternative) names the piles.
+    assert "Der Tisch von oben, aufgebaut für vier Spieler." in de["all"]
     assert "## Nichts mehr zu ziehen" not in de["all"] and " Nichts mehr zu ziehen " in de["body"]
     assert 'Kann niemand mehr ziehen oder anlegen: siehe „Nichts mehr zu ziehen"' in de["box"]
     body = de["body"]

@@ -67,8 +67,10 @@ class _Block(NamedTuple):
     bottom: float = 0.0
     # Whether it may run on to the next page (a paragraph, a list).
     splittable: bool = False
-    # The chapter (h2 section) it stands in, counted from the first.
+    # The chapter (h2 section) it stands in, counted from the first, and whether it opens
+    # that chapter (its heading, which never moves).
     chapter: int = 0
+    opens: bool = False
 
 
 @dataclass
@@ -164,7 +166,7 @@ def _motif_of(cover: Any) -> Any:
     return next((div for div in found if "motif" in (div.get("class") or "").split()), None)
 
 
-def measure(html: Any, document: Any) -> list[Page]:
+def measure(html: Any, document: Any) -> list[Page]:  # long: one walk records every measure
     """The pages of running text of a laid-out booklet, in order (the back cover, a folded
     booklet's notes pages and the score sheet, which stand alone by design, are left out,
     as are page numbers); its blocks numbered by ``number_blocks``."""
@@ -174,7 +176,7 @@ def measure(html: Any, document: Any) -> list[Page]:
     sections = [child for child in body if isinstance(child.tag, str)]
     # Each block of a chapter: its number, whether a page may start before it, and its
     # chapter (the section's place in the body).
-    blocks: dict[Any, tuple[int, bool, int]] = {}
+    blocks: dict[Any, tuple[int, bool, int, bool]] = {}
     for chapter, section in enumerate(sections):
         classes = (section.get("class") or "").split()
         if "chapter" not in classes or "back-cover" in classes:
@@ -182,10 +184,11 @@ def measure(html: Any, document: Any) -> list[Page]:
         children = [child for child in section if isinstance(child.tag, str)]
         for index, child in enumerate(children):
             before = children[index - 1].tag if index else None
-            lead_in = before == "p" and child.tag in ("ul", "ol", "table")
+            kept = child.tag in ("ul", "ol", "table") or child.get("class") == "picture"
+            lead_in = before == "p" and kept
             lead_in |= "follows-list" in (child.get("class") or "").split()
             breakable = "keep-together" not in classes and before not in HEADINGS and not lead_in
-            blocks[child] = (int(child.get(BLOCK, "0")), breakable, chapter)
+            blocks[child] = (int(child.get(BLOCK, "0")), breakable, chapter, index == 0)
     cover = sections[0] if sections and "cover" in (sections[0].get("class") or "") else None
     notes = {section for section in sections if "notes-page" in (section.get("class") or "")}
     motif = _motif_of(cover)
@@ -226,7 +229,7 @@ def measure(html: Any, document: Any) -> list[Page]:
             continue
         for element, (top, bottom) in spans.items():
             if element not in seen:  # a block that began on an earlier page goes on here
-                number, breakable, chapter = blocks[element]
+                number, breakable, chapter, opens = blocks[element]
                 page.starts.append(
                     _Block(
                         f'[{BLOCK}="{number}"]',
@@ -238,6 +241,7 @@ def measure(html: Any, document: Any) -> list[Page]:
                         bottom,
                         element.tag in SPLITTABLE,
                         chapter,
+                        opens,
                     )
                 )
         seen.update(spans)
@@ -350,8 +354,9 @@ MOVE_SAFETY = 0.015
 def figure_moves(pages: list[Page], moves: Moves = ()) -> Moves:
     """``moves`` and, for each page of running text that is less than FULL_BEFORE_FIGURE
     full because the figure opening the next did not fit below its text, that figure
-    set after the blocks that follow it which fill that page: a picture keeps its caption
-    only, and the text flows on past it. Nothing new if no page needs it."""
+    (with the heading and lead-in kept with it) set after the blocks that follow it which
+    fill that page: a picture keeps its caption and its own lead-in only, and the text
+    flows on past it. Nothing new if no page needs it."""
     running = [page for page in pages if not page.cover]
     if len(running) < 2:
         return moves
@@ -359,16 +364,46 @@ def figure_moves(pages: list[Page], moves: Moves = ()) -> Moves:
     moved = dict(moves)
     for index in range(1, len(running)):
         before, page = running[index - 1], running[index]
-        if before.fill >= FULL_BEFORE_FIGURE * capacity or not page.starts:
+        group = _figure_group(before, page)
+        if not group:
             continue
-        first = min(page.starts, key=lambda block: block.top)
-        if not first.figure or first.top > page.top + 1e-6:
+        # Where the page before ends once the group's part of it leaves too.
+        left = [block.top for block in before.starts if block in group]
+        end = min(left, default=before.bottom)
+        if end - before.top >= FULL_BEFORE_FIGURE * capacity:
             continue
-        room = before.top + capacity - before.bottom - MOVE_SAFETY
-        after = _fitting(_following(running[index:], first), room, first.chapter)
+        figure = group[-1]
+        room = before.top + capacity - end - MOVE_SAFETY
+        after = _fitting(_following(running[index:], figure), room, figure.chapter)
         if after is not None:
-            moved[first.number] = after
+            # The group's blocks go after that block one after another, in their order.
+            for block in group:
+                moved[block.number] = after
+                after = block.number
     return tuple(moved.items())
+
+
+def _figure_group(before: Page, page: Page) -> list[_Block]:
+    """The figure that opens ``page``, with the blocks kept with it (its section's heading
+    and lead-in, which may begin on the page ``before``); empty if no figure opens it."""
+    starts = sorted(page.starts, key=lambda block: block.top)
+    figure = next((block for block in starts if block.figure), None)
+    if figure is None:
+        return []
+    known = {block.number: block for block in (*before.starts, *page.starts)}
+    group = [figure]
+    while not group[0].breakable and group[0].number - 1 in known:
+        group.insert(0, known[group[0].number - 1])
+    first = group[0]
+    if not first.breakable or first.opens or first.chapter != figure.chapter:
+        return []
+    # Nothing but the group opens the page: no other block starts before the figure, and
+    # where the group begins on this page, nothing runs on above it from the page before.
+    if any(block not in group for block in starts[: starts.index(figure)]):
+        return []
+    if first in page.starts and first.top > page.top + 1e-6:
+        return []
+    return group
 
 
 def _following(pages: list[Page], figure: _Block) -> list[tuple[_Block, float, float]]:

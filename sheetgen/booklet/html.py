@@ -66,8 +66,10 @@ class Chapter(NamedTuple):
     examples: tuple[Figure, ...] = ()
     # For a screen, the table picture redrawn for a phone, if the game draws one.
     narrow_picture: str | None = None
-    # Figures printed ahead of the chapter's first subsection, which ``rest`` holds.
+    # Figures printed ahead of the chapter's first subsection, which ``rest`` holds, and
+    # whether the table picture is one of them.
     early_examples: tuple[Figure, ...] = ()
+    picture_first: bool = False
     rest: str = ""
     # A short chapter is kept on one page rather than split at a page foot.
     keep_together: bool = False
@@ -134,7 +136,7 @@ def _chapters(
         html, rest = rendered.html, ""
         # The chapter's heading is an h2 (under the booklet's h1 title); its first
         # subsection's, where the early figures go before, the first h3.
-        if early and "<h3" in html:
+        if (early or section.picture == "first") and "<h3" in html:
             cut = html.index("<h3")
             html, rest = html[:cut], html[cut:]
         chapters.append(
@@ -144,6 +146,7 @@ def _chapters(
                 own_page=section.own_page,
                 picture=picture if section.picture else None,
                 narrow_picture=narrow if section.picture else None,
+                picture_first=section.picture == "first",
                 examples=tuple(figure for figure in figures if figure not in early),
                 early_examples=early,
                 rest=rest,
@@ -297,8 +300,8 @@ class BookletText:
                     face: _font_url(face, path, screen) for face, path in font_files().items()
                 },
                 "screen": screen,
-                "picture_alt": render_string(
-                    self.env, game.picture_alt, self.context, f"{definition}, picture_alt"
+                "picture_caption": render_string(
+                    self.env, game.picture_caption, self.context, f"{definition}, picture_caption"
                 ),
                 "sheet_slot": SHEET_SLOT if self.rules.series and not screen else None,
                 "spacing": flow.spacing,

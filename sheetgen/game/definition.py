@@ -64,7 +64,7 @@ _TOP_KEYS = {
     "partnerships",
     "toggles",
     "picture",
-    "picture_alt",
+    "picture_caption",
     "picture_labels",
     "words",
     "stock",
@@ -115,7 +115,9 @@ class Section(NamedTuple):
 
     file: str | None
     when: str | None = None
-    picture: bool = False
+    # Where the table picture goes in this section: "last" (after its text) or "first"
+    # (ahead of its first subsection); None: not here.
+    picture: str | None = None
     own_page: bool = False
     slot: str | None = None
 
@@ -139,7 +141,7 @@ class GameDef(NamedTuple):
     sections: tuple[Section, ...]
     partnership_players: tuple[int, ...] = ()
     picture: str | None = None
-    picture_alt: str = ""
+    picture_caption: str = ""
     laid_out: int = 0
     draw_left: int = 0
     # Toggles the sources disagree about: the house-rules box always says what the table chose.
@@ -450,7 +452,7 @@ def _parse(game_id: str, folder: Path, data: dict[str, Any]) -> GameDef:
         sections=sections,
         partnership_players=tuple(_whole(n, "partnerships", 2) for n in pairs),
         picture=picture,
-        picture_alt=str(data.get("picture_alt", "")),
+        picture_caption=str(data.get("picture_caption", "")),
         laid_out=_whole(dealing.get("laid_out", 0), "deal.laid_out"),
         draw_left=_whole(dealing.get("draw_left", 0), "deal.draw_left"),
         disputed=disputed,
@@ -659,6 +661,19 @@ def _real_folder(folder: Path) -> str:
     return os.path.realpath(folder)
 
 
+def _picture_place(value: object, where: str) -> str | None:
+    """A section's ``picture``: true (after its text), "first" (ahead of its first
+    subsection) or false."""
+    if value is True or value == "first":
+        return "first" if value == "first" else "last"
+    if value is False:
+        return None
+    raise _fail(
+        f"{where}, picture",
+        'give true (after the section\'s text) or "first" (ahead of its first subsection)',
+    )
+
+
 def _sections(folder: Path, raw_sections: Any) -> tuple[Section, ...]:
     sections: list[Section] = []
     for index, raw in enumerate(raw_sections, start=1):
@@ -674,7 +689,7 @@ def _sections(folder: Path, raw_sections: Any) -> tuple[Section, ...]:
             Section(
                 file=file,
                 when=raw.get("when"),
-                picture=bool(raw.get("picture", False)),
+                picture=_picture_place(raw.get("picture", False), f"sections {index}"),
                 own_page=bool(raw.get("own_page", False)),
                 slot=raw.get("slot"),
             )

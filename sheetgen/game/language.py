@@ -333,7 +333,7 @@ def _read_layer_toml(path: Path, within: Path) -> dict[str, Any]:
 
 
 # The prose keys of a game.toml: a language's game.toml gives each one the English has.
-PROSE_TEXTS = ("name", "picture_alt", "standard_rules", "subtitle")
+PROSE_TEXTS = ("name", "picture_caption", "standard_rules", "subtitle")
 PROSE_TABLES = ("words", "picture_labels", "house_rules")
 
 
@@ -358,7 +358,7 @@ def translated(game: GameDef, code: str) -> GameDef:
     return game._replace(
         lang=code,
         name=str(layer.get("name", game.name)),
-        picture_alt=str(layer.get("picture_alt", game.picture_alt)),
+        picture_caption=str(layer.get("picture_caption", game.picture_caption)),
         standard_rules=str(layer.get("standard_rules", game.standard_rules)),
         subtitle=str(layer.get("subtitle", game.subtitle)),
         suggested=tuple(str(line) for line in layer.get("suggested", game.suggested)),
