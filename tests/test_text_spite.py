@@ -540,7 +540,7 @@ REVIEWED = {
         ("Gewinnen kannst du nur, indem du deinen Spielerstapel abbaust.", "nur über deinen"),  # 3
         ("Mehr sagen die üblichen Regeln dazu nicht.", "Weiter gehen die üblichen Regeln"),  # 4
         (  # 5 (the caption is now one line; the picture's title describes the piles)
-            "Ein Spiel im Gang, von oben gesehen: vorn sitzt Spieler A, gegenüber Spieler B.",
+            "Ein laufendes Spiel von oben: vorn sitzt Spieler A, gegenüber Spieler B.",
             "Zwischen ihnen liegen der verdeckte Kartenstock und Platz",
         ),
         ("Fülle deine Hand auf fünf Karten auf", "Fülle deine Handkarten auf"),  # 6
