@@ -112,3 +112,18 @@ class MissingLibraryError(SheetgenError):
 
 class PrintError(SheetgenError):
     """A document cannot be printed: no CUPS, no such printer, or the printer refused the job."""
+
+
+def not_utf8(exc: UnicodeDecodeError) -> tuple[str, str]:
+    """Where a file that is not UTF-8 text first goes wrong (its line, as an error's field)
+    and what stands there: the character, and the byte as the Windows code page reads it,
+    the usual cause (a spreadsheet's plain CSV, an old editor's text)."""
+    data = bytes(exc.object)
+    start = data.rfind(b"\n", 0, exc.start) + 1
+    line = data.count(b"\n", 0, exc.start) + 1
+    column = len(data[start : exc.start].decode("utf-8", "replace")) + 1
+    byte = data[exc.start]
+    seen = bytes([byte]).decode("cp1252", "replace")
+    shown = seen.isprintable() and seen != "\ufffd"
+    read = f" ({seen!r} in the Windows code page)" if shown else ""
+    return f"line {line}", f"is not UTF-8 text: character {column} is the byte 0x{byte:02X}{read}"

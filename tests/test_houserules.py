@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -220,3 +221,25 @@ def test_a_bad_table_or_date_is_refused_by_name(tmp_path: Path, text: str, field
     with pytest.raises(HouseRulesError) as caught:
         resolve(house_rules=ours)
     assert caught.value.field == field and str(caught.value.file) == str(ours)
+
+
+def test_a_file_not_in_utf8_is_refused_at_its_line_and_character(runner: Any) -> None:
+    """A house-rules file or a table's own rules saved in the Windows code page (an old
+    editor's plain text) is refused where it first goes wrong, with the character it
+    holds there, and nothing is written (club secretary's review: the byte offset alone
+    sent a reader counting bytes)."""
+    (runner.cwd / "ours.toml").write_bytes('players = 3\ntable = "Grüße"\n'.encode("cp1252"))
+    (runner.cwd / "ours.md").write_bytes("# Unsere Regeln\n\nÄrger zählt.\n".encode("cp1252"))
+    result = runner("rules", "--house-rules", "ours.toml", "-o", "r.pdf")
+    assert result.exit_code == 1
+    assert result.output == (
+        "Error: ours.toml, line 2: is not UTF-8 text: character 12 is the byte 0xFC "
+        "('ü' in the Windows code page)\n"
+    )
+    result = runner("rules", "--extra", "ours.md", "-o", "r.pdf")
+    assert result.exit_code == 1
+    assert result.output == (
+        "Error: ours.md, line 3: is not UTF-8 text: character 1 is the byte 0xC4 "
+        "('Ä' in the Windows code page)\n"
+    )
+    assert not (runner.cwd / "r.pdf").exists()

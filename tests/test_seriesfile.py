@@ -622,13 +622,14 @@ def test_a_wrong_typed_field_reads_alike_in_every_format(
     name: str, wrong_target: str, wrong_count: str
 ) -> None:
     """Every format's reader hands its data to the one schema: one message, naming the
-    file, the game and the field."""
+    file, the game and the field (in a spreadsheet, the field's cell)."""
     with pytest.raises(SeriesFileError) as refused:
         parse_series(wrong_target, Path(name))
     assert str(refused.value) == f"{name}, target: 'lots' is not a whole number"
     with pytest.raises(SeriesFileError) as refused:
         parse_series(wrong_count, Path(name))
-    assert str(refused.value) == f"{name}, game 1, left Bob: 'x' is not a whole number"
+    field = "row 2, column D (Bob)" if name == "s.csv" else "left Bob"
+    assert str(refused.value) == f"{name}, game 1, {field}: 'x' is not a whole number"
 
 
 # One schema for every field of every format (issue 32, item 10) --------------------------
@@ -674,8 +675,15 @@ WRONG_CSV = [
     ("target,lots\ngame,winner,Ann,Bob\n1,Ann,0,3\n", "target: 'lots' is not a whole number"),
     ("stock,2.5\ngame,winner,Ann,Bob\n1,Ann,0,3\n", "stock: '2.5' is not a whole number"),
     ("per card,x\ngame,winner,Ann,Bob\n1,Ann,0,3\n", "per_card: 'x' is not a whole number"),
-    ("game,winner,Ann,Bob\n1,,0,3\n", "game 1, winner: name the player or team who went out"),
-    ("game,winner,Ann,Bob\n1,Ann,0,three\n", "game 1, left Bob: 'three' is not a whole number"),
+    # A spreadsheet's reader looks for a cell: a game's field is named by its row and column.
+    (
+        "game,winner,Ann,Bob\n1,,0,3\n",
+        "game 1, row 2, column B (winner): name the player or team who went out",
+    ),
+    (
+        "game,winner,Ann,Bob\n1,Ann,0,three\n",
+        "game 1, row 2, column D (Bob): 'three' is not a whole number",
+    ),
     ("game,winner,Ann,Bob\none,Ann,0,3\n", "game 1: the game column says 'one'"),
 ]
 COMMANDS = [

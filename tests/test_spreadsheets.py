@@ -433,7 +433,10 @@ def test_headings_and_cells_are_read_as_a_person_reads_them(
             "the column (a player's name, or notes for notes) or clear the cell",
         ),
         ("game,winner,Ann,Bob\n1,Ann,0,\n", "game 1, left: no count for Bob"),
-        ("game;winner;Ann;Bob\n1;Ann;0;3,5\n", "game 1, left Bob: '3,5' is not a whole number"),
+        (
+            "game;winner;Ann;Bob\n1;Ann;0;3,5\n",
+            "game 1, row 2, column D (Bob): '3,5' is not a whole number",
+        ),
     ],
     ids=[
         "round",
@@ -1131,8 +1134,15 @@ def test_a_csv_file_in_the_windows_code_page_is_refused_with_how_to_save_it(runn
     result = runner("standings", "s.csv")
     assert result.exit_code == 1
     assert result.output == (
-        'Error: s.csv: is not UTF-8 text (byte 14); save it from the spreadsheet as "CSV UTF-8" '
+        "Error: s.csv, line 1: is not UTF-8 text: character 15 is the byte 0xEB ('ë' in the "
+        'Windows code page); save it from the spreadsheet as "CSV UTF-8" '
         "(LibreOffice: Text CSV with the character set Unicode (UTF-8))\n"
+    )
+    # The line and the character are counted as a reader counts them, past what decodes.
+    (runner.cwd / "t.csv").write_bytes("game;winner;Zoë;Bob\n1;Bob;0;3\n2;Zoë;".encode() + b"\x81")
+    result = runner("standings", "t.csv")
+    assert result.output.startswith(
+        "Error: t.csv, line 3: is not UTF-8 text: character 7 is the byte 0x81; save it"
     )
 
 

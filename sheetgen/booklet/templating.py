@@ -57,7 +57,7 @@ from markupsafe import Markup
 
 from sheetgen.booklet.compiledcache import CompiledTemplates, private_folder
 from sheetgen.booklet.sandbox import BoundedSandbox, TemplateLimitError, checked_format
-from sheetgen.errors import GameDefinitionError
+from sheetgen.errors import GameDefinitionError, not_utf8
 from sheetgen.folders import real_path
 from sheetgen.game.language import ENGLISH, ENGLISH_COUNTING, Language
 
@@ -165,7 +165,8 @@ class _ContainedLoader(FileSystemLoader):
         try:
             source = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise TemplateLimitError(f"{template} is not UTF-8 text (byte {exc.start})") from None
+            line, problem = not_utf8(exc)
+            raise TemplateLimitError(f"{template}, {line}: {problem}") from None
         changed = found.st_mtime_ns
 
         def uptodate() -> bool:

@@ -26,6 +26,7 @@ from sheetgen.errors import (
     NumberTooLargeError,
     RuleError,
     SheetgenError,
+    not_utf8,
 )
 from sheetgen.game.definition import DEFAULT_GAME, FILE_ONLY_KEYS, Deck, GameDef, Toggle, load_game
 from sheetgen.game.names import check_title
@@ -132,7 +133,8 @@ def read_toml(path: Path) -> dict[str, Any]:
     except FileNotFoundError:
         raise HouseRulesError("no such house-rules file", file=path) from None
     except UnicodeDecodeError as exc:
-        raise HouseRulesError(f"is not UTF-8 text (byte {exc.start})", file=path) from None
+        line, problem = not_utf8(exc)
+        raise HouseRulesError(problem, file=path, field=line) from None
     except OSError as exc:
         raise HouseRulesError(
             f"cannot read this house-rules file ({exc.strerror or exc})", file=path
@@ -219,7 +221,8 @@ def read_own_rules(path: Path, origin: Origin) -> str:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise HouseRulesError(f"{path}: is not UTF-8 text (byte {exc.start})") from None
+        line, problem = not_utf8(exc)
+        raise HouseRulesError(problem, file=path, field=line) from None
     check_markdown_size(text, str(path))
     return text
 
@@ -421,6 +424,8 @@ class _Draft:
         except RuleError as exc:
             raise _placed(HouseRulesError(exc.problem), self.origin(key), key) from None
         except SheetgenError as exc:
+            if exc.file is not None and exc.field is not None:
+                raise  # placed in a file of its own already (a line of the --extra file)
             raise _placed(exc, self.origin(key), key) from None
 
 

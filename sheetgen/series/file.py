@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 from sheetgen import fonts
 from sheetgen.atomic import create_bytes
-from sheetgen.errors import SeriesFileError
+from sheetgen.errors import SeriesFileError, SheetgenError, not_utf8
 from sheetgen.game.definition import DEFAULT_GAME, load_game
 from sheetgen.game.names import check_title
 from sheetgen.game.scoring import Series, SeriesResult
@@ -106,7 +106,13 @@ def parse_series(text: str, path: Path) -> Series:
 def _scored(read: Read, path: Path) -> SeriesResult:
     """The series read, checked and scored; a games sheet's points and totals cells
     checked against the scoring."""
-    result = scored(read.data, path)
+    try:
+        result = scored(read.data, path)
+    except SheetgenError as exc:
+        place = read.grid.cell_of(exc.game, exc.field) if read.grid is not None else None
+        if place is None:
+            raise
+        raise exc.at(field=place) from None  # a spreadsheet's reader looks for a cell
     if read.grid is not None:
         check_stated(read.grid, result, path)
     return result
@@ -167,14 +173,14 @@ def read_text(path: Path) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        problem = f"is not UTF-8 text (byte {exc.start})"
+        line, problem = not_utf8(exc)
         if path.suffix.lower() == ".csv":
             # Excel's plain "CSV" is in the Windows code page; its "CSV UTF-8" is what reads.
             problem += (
                 '; save it from the spreadsheet as "CSV UTF-8" (LibreOffice: Text CSV with '
                 "the character set Unicode (UTF-8))"
             )
-        raise SeriesFileError(file=path, problem=problem) from None
+        raise SeriesFileError(file=path, field=line, problem=problem) from None
 
 
 def new_series_text(fmt: str, series: Series) -> str:

@@ -88,8 +88,18 @@ class Grid:
     layout: Layout
     stated: list[Stated] = field(default_factory=list)
     decimal: str | None = "."
-    # The cells of each tentative column, as the games are read.
+    # The cells of each tentative column, as the games are read, and each game's row.
     seen: dict[int, list[Cell]] = field(default_factory=dict)
+    rows: list[int] = field(default_factory=list)
+
+    def cell_of(self, game: int | None, name: str | None) -> str | None:
+        """Where a recorded game's field (``winner``, ``left Bob``) stands in the sheet, as a
+        message names it (``row 4, column C (Bob)``); None for a field of no one cell."""
+        if game is None or name is None or not 0 < game <= len(self.rows):
+            return None
+        columns = {f"left {player}": column for column, player in self.layout.players}
+        column = columns.get(name, self.layout.winner if name == "winner" else None)
+        return None if column is None else f"row {self.rows[game - 1]}, {self.layout.place(column)}"
 
     @property
     def own_columns(self) -> list[str]:
@@ -349,6 +359,7 @@ def _games(rows: Iterator[Row], grid: Grid, pad: bool) -> Iterator[dict[str, Any
             continue
         number += 1
         check_game_count(number)
+        grid.rows.append(row)
         if pad and len(cells) < layout.width:
             cells = [*cells, *([None] * (layout.width - len(cells)))]
         _check_cells(row, cells, layout, number)
