@@ -294,6 +294,10 @@ def fit(
     return wrap(text, width, size, smallest, measure, bold=bold, lines=1)
 
 
+# Where wrap_whole lets a word break, tried in turn until the text fits.
+BREAKS_IN_TURN: tuple[Breaks, ...] = ("words", "syllables", "anywhere")
+
+
 def wrap_whole(
     text: str,
     width: float,
@@ -307,19 +311,10 @@ def wrap_whole(
 ) -> Fitted:
     """``wrap``, keeping every word whole if the text fits so at ``smallest``; else breaking
     a word too long for a line between syllables, and only failing that anywhere."""
-    fitted = wrap(text, width, size, smallest, measure, bold=bold, lines=lines, breaks="words")
-    if fitted.cut:
+    for breaks in BREAKS_IN_TURN:
         fitted = wrap(
-            text,
-            width,
-            size,
-            smallest,
-            measure,
-            bold=bold,
-            lines=lines,
-            breaks="syllables",
-            lang=lang,
+            text, width, size, smallest, measure, bold=bold, lines=lines, breaks=breaks, lang=lang
         )
-    if fitted.cut:
-        fitted = wrap(text, width, size, smallest, measure, bold=bold, lines=lines)
+        if not fitted.cut:
+            break
     return fitted
