@@ -30,6 +30,7 @@ from sheetgen.sheet.fill import fill_pdf, filled_pages
 from sheetgen.sheet.fitting import syllable_breaks, wrap
 from sheetgen.sheet.grid import FORWARD_SIZE, GAME_COLUMN, MARGIN, TOTAL_SIZE
 from sheetgen.sheet.layout import (
+    FOOT_MEASURE,
     MIN_ROW,
     MIN_TEXT,
     OPEN_ROWS,
@@ -456,10 +457,11 @@ def test_a_footnote_too_long_for_two_lines_takes_a_third_at_8_pt() -> None:
 
 
 @pytest.mark.parametrize("name", PAPERS)
-def test_a_footnote_runs_the_grids_full_width(name: str) -> None:
-    """A footnote of two lines is set as a footnote is: its first line full to the grid's
-    right edge, the rest on the second (print review: the German one was balanced into two
-    lines of 460 pt under a grid 780 pt wide)."""
+def test_a_footnote_fills_its_lines_at_a_readable_measure(name: str) -> None:
+    """A footnote of two lines is set as a footnote is: its first line full to its measure,
+    the rest on the second (print review: the German one was balanced into two uneven lines
+    under a grid 780 pt wide); and the measure holds about 110 characters (a later review:
+    set across the whole grid, it ran to 210 characters a line)."""
     spec = spec_for(
         make_table(["Ann", "Bob", "Cy"], game=load_game()),
         load_game().scoring,
@@ -475,7 +477,8 @@ def test_a_footnote_runs_the_grids_full_width(name: str) -> None:
         key=lambda t: -t.y,
     )
     assert len(foot) == 2, [t.text for t in foot]
-    room = width - 2 * MARGIN
+    room = min(width - 2 * MARGIN, FOOT_MEASURE)
+    assert max(len(line.text) for line in foot) <= 115, [line.text for line in foot]
     first = string_width(foot[0].text, foot[0].size, False)
     following = string_width(foot[1].text.split()[0], foot[1].size, False)
     # No word of the second line would have fitted on the first.

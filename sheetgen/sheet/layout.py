@@ -71,6 +71,9 @@ NAME_ROW = 30.0
 BLANK_TEAM_ROW = 46.0
 CAPTION_SIZE = 8.0
 FOOT_LINES = 2  # the footnote's lines, but for one too long for them at 8 pt
+# The footnote's longest line: about 110 characters at 8 pt, a measure a reader keeps his
+# place in (at the grid's full width the German one ran to 210 characters a line).
+FOOT_MEASURE = 60 * FOOT_SIZE
 KEY_WIDTH = 22.0
 
 
@@ -301,14 +304,21 @@ def _footnote(plan: _Page, spec: SheetSpec, measure: Measure) -> None:
         won, reached = (measure(words, FOOT_SIZE, False) for words in (labels.won, spec.boxed))
         legend = 4 + KEY_WIDTH + 3 + won + 10 + KEY_WIDTH + 3 + reached
         room -= legend + 12
-    # Set as a footnote is, to the grid's full width: each line full but the last.
-    reminder = wrap(
-        spec.reminder, room, FOOT_SIZE, MIN_TEXT, measure, lines=FOOT_LINES, balance=False
-    )
-    if reminder.cut:  # a reminder too long for two lines takes a third rather than shrink
+    # Set as a footnote is, each line full but the last; a reminder too long for two
+    # lines takes a third rather than shrink.
+    for most in (FOOT_LINES, FOOT_LINES + 1):
         reminder = wrap(
-            spec.reminder, room, FOOT_SIZE, MIN_TEXT, measure, lines=FOOT_LINES + 1, balance=False
+            spec.reminder, room, FOOT_SIZE, MIN_TEXT, measure, lines=most, balance=False
         )
+        if not reminder.cut:
+            break
+    # On as many lines, at a measure one reads at a glance where it fits so.
+    if len(reminder.lines) > 1 and room > FOOT_MEASURE:
+        lines = len(reminder.lines)
+        kept = wrap(
+            spec.reminder, FOOT_MEASURE, FOOT_SIZE, FOOT_SIZE, measure, lines=lines, balance=False
+        )
+        reminder = reminder if kept.cut else kept
     plan.foot = [(line, reminder.size) for line in reminder.lines]
     if spec.legend:
         plan.keys.append(Box(right - legend + 4, 0, KEY_WIDTH, FOOT_LINE))
