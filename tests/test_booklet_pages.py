@@ -780,28 +780,35 @@ def test_a_folded_booklet_pads_its_last_sheet_with_pages_to_write_on(
     case: tuple[str, str, str, str], booklet_of: Callable[..., Booklet]
 ) -> None:
     """What the text leaves of the last sheet is at most two pages to write on, just before
-    the back cover: ruled notes, and with two and the points game on, a record of the
-    series played (its column heads printed). The heavy set's page of text before them
+    the back cover: ruled notes, and with two a record to fill in (print review 5: two
+    identical ruled pages read as filler): of the series played with the points game on,
+    else of the games played (its column heads printed). The heavy set's page of text before them
     is at least half full (print review: 35 % full, then two notes pages): its looser
     spacing is chosen over one that leaves it so, and over one that fills the last sheet
     with holes in the text."""
     booklet = booklet_of(*case)
     portrait = [page for page in booklet.pages if not page.landscape]
     titles = [page.content[0].text.strip() if page.content else "" for page in portrait]
-    padding = [
-        i for i, title in enumerate(titles) if title in ("Notes", "More notes", "Series played")
-    ]
+    pads = ("Notes", "More notes", "Series played", "Games played")
+    padding = [i for i, title in enumerate(titles) if title in pads]
     assert len(padding) <= 2, titles
     assert padding == list(range(len(portrait) - 1 - len(padding), len(portrait) - 1))
-    if case[1] == "heavy":
+    # Each padding page's foot line stands at its outer edge: left on a left-hand (even)
+    # page, right on a right-hand one (print review 5: right-aligned on both).
+    for index in padding:
+        title, foot = portrait[index].content[0], portrait[index].content[-1]
+        flush_left = abs(foot.x0 - title.x0) < 1  # the title is flush left
+        assert flush_left == ((index + 1) % 2 == 0), (index + 1, foot.text)
+    if case[1] == "heavy" and padding:  # (without padding, its text simply ends there)
         last_text = portrait[padding[0] - 1]
         fullest = max(page.fill for page in portrait[1:-1])
         assert last_text.fill >= 0.5 * fullest, (last_text.fill, fullest)
-    if len(padding) == 2 and booklet.pages[-1].landscape:  # with the points game's sheet
+    if len(padding) == 2:  # the second is a record to fill in, never a second "Notes"
         log = portrait[padding[1]]
-        assert titles[padding[1]] == "Series played"
+        series = booklet.pages[-1].landscape  # the points game's sheet ends the booklet
+        assert titles[padding[1]] == ("Series played" if series else "Games played")
         heads = " ".join(log.content[2].text.split())
-        assert heads == "Date Winner Final score", heads
+        assert heads == ("Date Winner Final score" if series else "Date Winner Remarks"), heads
 
 
 def test_words_are_never_set_under_7_5_pt(booklet: Booklet) -> None:

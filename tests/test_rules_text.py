@@ -211,7 +211,7 @@ def test_partnerships_reach_every_sentence_about_piles_and_scores(
     quick = text[text.rindex(" Quick reference ") :]
     assert "and from the tops of your partner's stock pile and discard piles" in quick
     assert (
-        f"The winning team scores 25 points + 5 points per card left in {others} stock piles"
+        f"The winning team scores 25 points plus 5 points per card left in {others} stock piles"
         in quick
     )
     assert "A cheat puts two cards from the draw pile into their own stock pile." in quick

@@ -166,6 +166,15 @@ def _motif_of(cover: Any) -> Any:
     return next((div for div in found if "motif" in (div.get("class") or "").split()), None)
 
 
+def _led_in(figure: Any, heading: Any) -> bool:
+    """Whether a drawing is kept with the paragraph before it (the style sheet's rule): a
+    table picture always, another where that paragraph opens a subsection."""
+    if figure.tag != "figure":
+        return False
+    picture = "picture" in (figure.get("class") or "").split()
+    return picture or getattr(heading, "tag", None) == "h3"
+
+
 def measure(html: Any, document: Any) -> list[Page]:  # long: one walk records every measure
     """The pages of running text of a laid-out booklet, in order (the back cover, a folded
     booklet's notes pages and the score sheet, which stand alone by design, are left out,
@@ -184,8 +193,8 @@ def measure(html: Any, document: Any) -> list[Page]:  # long: one walk records e
         children = [child for child in section if isinstance(child.tag, str)]
         for index, child in enumerate(children):
             before = children[index - 1].tag if index else None
-            kept = child.tag in ("ul", "ol", "table") or child.get("class") == "picture"
-            lead_in = before == "p" and kept
+            lead_in = before == "p" and child.tag in ("ul", "ol", "table")
+            lead_in |= before == "p" and _led_in(child, children[index - 2] if index > 1 else None)
             lead_in |= "follows-list" in (child.get("class") or "").split()
             breakable = "keep-together" not in classes and before not in HEADINGS and not lead_in
             blocks[child] = (int(child.get(BLOCK, "0")), breakable, chapter, index == 0)

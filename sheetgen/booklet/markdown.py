@@ -37,13 +37,14 @@ MAX_DEPTH = 32
 NO_BREAK_SPACE = "\u00a0"
 # Words a line should not end on: the articles and the small numbers of the booklet's
 # languages (English and German; none of them is a word of the other that could stand
-# at a line's end), and any number in figures ("25 points", "5 Karten").
+# at a line's end), German "je" before its number ("je 30 Karten"), and any number in
+# figures ("25 points", "5 Karten").
 SHORT_WORDS = (
     *("a", "an", "the", "one", "two", "three", "four", "five", "six", "seven", "eight"),
     *("nine", "ten", "eleven", "twelve"),
     *("der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer"),
     *("eines", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn"),
-    *("elf", "zwölf"),
+    *("elf", "zwölf", "je"),
 )
 _TIED = re.compile(
     r"(?<![\w\-])(\d+|" + "|".join(SHORT_WORDS) + r")[ \n](?=[\w(„“‚‘\"'])",
