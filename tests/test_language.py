@@ -354,3 +354,28 @@ def test_fill_lang_de(runner: Any, tmp_path: Path) -> None:
     result = runner("fill", "freitag-500.json", "--lang", "de", "-o", "f.pdf")
     assert result.exit_code == 0, result.output
     assert "Seriensieger:" in text_of((tmp_path / "f.pdf").read_bytes())
+
+
+@pytest.mark.parametrize(
+    ("lang", "options", "said"),
+    [
+        ("en", {"players": 6, "stock": "short"}, "holds 10 cards instead of 20"),
+        ("en", {"players": 2, "stock": 5}, "holds 5 cards instead of 30"),
+        ("de", {"players": 6, "stock": "short"}, "besteht aus 10 Karten statt aus 20"),
+        ("de", {"players": 6, "stock": 1}, "besteht aus 1 Karte statt aus 20"),
+    ],
+)
+def test_two_numbers_compared_are_written_alike(
+    lang: str, options: dict[str, Any], said: str
+) -> None:
+    """Print review 5: "ten cards instead of 20" mixed words and figures. A count beside a
+    number set in figures is set in figures too (the official stock piles, 20 and 30, always
+    are); two small ones stay words."""
+    from sheetgen.booklet.build import render_html
+    from sheetgen.game.houserules import resolve
+
+    html = render_html(resolve(options=options), paper=paper("a4"), lang=language(lang))
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).replace("\N{SOFT HYPHEN}", "")
+    assert said in text.replace("\N{NO-BREAK SPACE}", " ")
+    counting = language(lang).counting
+    assert counting.spell(12, beside=30) == "12" and counting.spell(3, beside=4) != "3"

@@ -251,7 +251,7 @@ def test_the_same_numbers_as_the_english_booklet(name: str, extra_file: Path) ->
             ],
         ),
         ("one-card", ["Jeder Spielerstapel umfasst eine Karte statt zehn.", "98 Karten"]),
-        ("largest-stock", ["Jeder Spielerstapel umfasst 45 Karten statt zehn.", "zwölf Karten"]),
+        ("largest-stock", ["Jeder Spielerstapel umfasst 45 Karten statt 10.", "zwölf Karten"]),
         ("short-stock", ["Jeder Spielerstapel umfasst acht Karten statt zehn.", "70 Karten"]),
         ("extra", ["An diesem Tisch gelten eigene Regeln: siehe „Nach dem Spiel“."]),
     ],

@@ -210,7 +210,7 @@ def test_the_same_numbers_as_the_english_booklet(
         (
             "stock-1",
             [
-                "Jeder Spielerstapel umfasst eine Karte statt 20.",
+                "Jeder Spielerstapel umfasst 1 Karte statt 20.",
                 "Jeder Spieler bekommt einen Spielerstapel aus nur einer Karte.",
                 "Wer als Erster die einzige Karte seines Spielerstapels auf einen Ablagestapel "
                 "gespielt hat, gewinnt das Spiel.",

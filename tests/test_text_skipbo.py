@@ -198,7 +198,7 @@ HOUSE = {
     "must-play": "whenever the top card of your own stock pile fits",
     "no-wild-start": "shuffles the whole pile",
     "stock-35": "each stock pile holds 35 cards instead of 30",
-    "stock-2": "each stock pile holds two cards instead of 30",
+    "stock-2": "each stock pile holds 2 cards instead of 30",
     "cards-left": "nobody scores points",
     "target-20": "the series is played to 20 points instead of 500",
     "bonus-0": "going out earns no points of its own",

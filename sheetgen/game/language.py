@@ -125,9 +125,15 @@ class Counting:
 
         return str(babel_numbers.format_decimal(number, locale=self.code))
 
-    def spell(self, number: int) -> str:
-        """A small count in words ("four", "vier"), larger ones in figures."""
-        if 0 <= number < len(self.numbers):
+    def spelled(self, number: int) -> bool:
+        """Whether ``number`` is written in words (a small count)."""
+        return 0 <= number < len(self.numbers)
+
+    def spell(self, number: int, beside: int | None = None) -> str:
+        """A small count in words ("four", "vier"), larger ones in figures; in figures too
+        ``beside`` a number set so ("10 cards instead of 20", not "ten cards instead of
+        20")."""
+        if self.spelled(number) and (beside is None or self.spelled(beside)):
             return self.numbers[number]
         return self.figure(number)
 
@@ -136,11 +142,17 @@ class Counting:
         return word if number == 1 else f"{word}{self.plural_ending}"
 
     def count(
-        self, number: int, singular: str, plural: str | None = None, one: str | None = None
+        self,
+        number: int,
+        singular: str,
+        plural: str | None = None,
+        one: str | None = None,
+        beside: int | None = None,
     ) -> str:
         """A grammatical count: ``one card``, ``30 cards``, ``1 point``; ``ein Spiel``,
-        ``eine Karte`` (``one="eine"``), ``zwölf Karten``."""
-        if singular in self.figures:
+        ``eine Karte`` (``one="eine"``), ``zwölf Karten``; in figures ``beside`` a number
+        set so (see ``spell``)."""
+        if singular in self.figures or (beside is not None and not self.spelled(beside)):
             shown = self.figure(number)
         elif number == 1:
             shown = self.one if one is None else one
@@ -150,11 +162,12 @@ class Counting:
             return f"{shown} {singular}"
         return f"{shown} {self.plural(singular, number) if plural is None else plural}"
 
-    def cards(self, number: int, case: str = "") -> str:
+    def cards(self, number: int, case: str = "", beside: int | None = None) -> str:
         """The count the rules text needs most: ``one card``, ``eine Karte``; with
-        ``case="dative"`` the form after "mit": ``einer Karte``."""
+        ``case="dative"`` the form after "mit": ``einer Karte``; ``beside`` as ``count``."""
         singular, plural, one, dative_one = self.card
-        return self.count(number, singular, plural, dative_one if case == "dative" else one)
+        one = dative_one if case == "dative" else one
+        return self.count(number, singular, plural, one, beside)
 
     def soft_hyphens(self, text: str) -> str:
         """``text`` with a soft hyphen at each break of ``breaks``, so that a line ends there
