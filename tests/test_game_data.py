@@ -216,3 +216,17 @@ def test_a_sections_picture_place_must_be_one_it_knows(
         load_game(_picture_at(tmp_path, monkeypatch, value))
     assert raised.value.field == "sections 2, picture"
     assert 'true (after the section\'s text) or "first"' in str(raised.value)
+
+
+def test_a_renamed_key_is_named_with_its_new_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game folder written before picture_alt became picture_caption is told so."""
+    monkeypatch.setenv(RULES_PATH_ENV, str(tmp_path))
+    toml = copy_skip_bo(tmp_path, "older") / "game.toml"
+    text = toml.read_text(encoding="utf-8").replace("picture_caption = ", "picture_alt = ")
+    toml.write_text(text, encoding="utf-8")
+    with pytest.raises(GameDefinitionError) as raised:
+        load_game("older")
+    assert raised.value.field == "picture_alt"
+    assert raised.value.problem == "is now called picture_caption; rename it (see rules/README.md)"

@@ -57,6 +57,8 @@ FILE_ONLY_KEYS = ("game", "preset", "table", "date")
 _RESERVED = {*FILE_ONLY_KEYS, "set", "definition", "toggles", "official", "value", "way"}
 _TOGGLE_KEYS = ("kind", "default", "choices", "min", "help")
 _TOGGLE_NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
+# Keys a game definition once had, by their new names: an older folder is told which.
+_RENAMED = {"picture_alt": "picture_caption"}
 _TOP_KEYS = {
     "name",
     "players",
@@ -470,6 +472,8 @@ def _parse(game_id: str, folder: Path, data: dict[str, Any]) -> GameDef:
 def _check_keys(data: dict[str, Any]) -> None:
     """Refuse a key game.toml does not take, and miss none it must have."""
     for key in data:
+        if key in _RENAMED:
+            raise _fail(key, f"is now called {_RENAMED[key]}; rename it (see rules/README.md)")
         if key not in _TOP_KEYS:
             raise _fail(key, f"unknown key; a game definition has {', '.join(sorted(_TOP_KEYS))}")
     for key in ("name", "players", "hand", "toggles", "decks", "stock", "sections"):
