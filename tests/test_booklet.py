@@ -273,7 +273,7 @@ def test_house_rules_box_lists_the_differences(toggled: Rendered) -> None:
     cover = toggled.pages[0]
     assert "This table’s choices" in cover
     for sentence in (
-        "ten cards instead of 30",
+        "10 cards instead of 30",
         "youngest player",
         "teams of two",
         "three standard",

@@ -160,3 +160,20 @@ def test_a_paragraphs_last_word_and_a_range_are_kept_whole_in_print() -> None:
     # A flat booklet's quick reference is a page of its own like the others.
     flat = whole_last_words(html.replace(' class="folded"', ""))
     assert joiner.join("Kartenstock") + ".</p>" in flat
+
+
+def test_a_short_last_word_keeps_the_word_before_it() -> None:
+    """Print review 6: "from.", "it.", "gewinnt." stood alone on a paragraph's, list item's
+    or caption's last line. A last word of up to ten letters is joined to the one before
+    by a no-break space; a longer one may stand alone (it fills a line of its own)."""
+    from sheetgen.booklet.typography import whole_last_words
+
+    out = whole_last_words(
+        "<p>Play every card you hold from.</p><li>Take it now</li>"
+        "<figcaption>a king stands in for any card.</figcaption>"
+        "<p>Ende mit allen Spielerstapeln.</p><p>One</p>"
+    )
+    joiner = "\N{WORD JOINER}"
+    assert "hold\N{NO-BREAK SPACE}f" in out and "it\N{NO-BREAK SPACE}now</li>" in out
+    assert "any\N{NO-BREAK SPACE}card.</figcaption>" in out.replace(joiner, "")
+    assert "allen S" in out and "<p>One</p>" in out  # 14 letters: free; one word: nothing

@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator
 from functools import cache
 
-from sheetgen.booklet.markdown import SHORT_WORDS, in_text_of_html
+from sheetgen.booklet.markdown import NO_BREAK_SPACE, SHORT_WORDS, in_text_of_html
 from sheetgen.game.language import LOCALE_DIR, Language
 from sheetgen.tomlfile import load_toml, read_toml_text
 
@@ -129,15 +129,22 @@ _LAST_WORD = re.compile(
     r"([^\w<>]*</(?:p|li|figcaption)>)"
 )
 _RANGE = re.compile(r"(?<=\d)([\u2013-])(?=\d)")
+# The space before a paragraph's, list item's or caption's last word where that word is
+# short: a no-break space there, so that no line holds one short word alone ("from.").
+_RUNT = re.compile(r"(?<=[^\W_])[ \n](?=[^\W\d_]{1,10}[^\w<>\s]*</(?:p|li|figcaption)>)")
 _JOINER = "\N{WORD JOINER}"
 _BACK_COVER = '<section class="chapter back-cover">'
 
 
 def whole_last_words(html: str) -> str:
     """``html`` for print with the last word of each paragraph, list item and caption kept
-    whole (no hyphen leaves a fragment alone on the last line: "loszuwer-|den.") and a range
-    of numbers never broken at its dash ("9–|12"): word joiners between their letters, which
+    whole (no hyphen leaves a fragment alone on the last line: "loszuwer-|den.") and, if it
+    is short, with the word before it (no last line of one short word); and a range of
+    numbers never broken at its dash ("9–|12"): word joiners between their letters, which
     no line breaks at and the hyphenation patterns do not read as a word."""
+
+    def ends(part: str) -> str:
+        return _LAST_WORD.sub(whole, _RUNT.sub(NO_BREAK_SPACE, part))
 
     def whole(found: re.Match[str]) -> str:
         letters = found.group(1).replace("\xad", "")
@@ -150,11 +157,10 @@ def whole_last_words(html: str) -> str:
     # as it is set.
     start = html.find(_BACK_COVER) if '<body class="folded' in html else -1
     if start < 0:
-        html = _LAST_WORD.sub(whole, html)
+        html = ends(html)
     else:
         end = html.find("</section>", start)
-        before, after = _LAST_WORD.sub(whole, html[:start]), _LAST_WORD.sub(whole, html[end:])
-        html = before + html[start:end] + after
+        html = ends(html[:start]) + html[start:end] + ends(html[end:])
     return in_text_of_html(html, text, skip=tuple(_NOT_RUNNING))
 
 

@@ -57,8 +57,7 @@ FILE_ONLY_KEYS = ("game", "preset", "table", "date")
 _RESERVED = {*FILE_ONLY_KEYS, "set", "definition", "toggles", "official", "value", "way"}
 _TOGGLE_KEYS = ("kind", "default", "choices", "min", "help")
 _TOGGLE_NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
-# Keys a game definition once had, by their new names: an older folder is told which.
-_RENAMED = {"picture_alt": "picture_caption"}
+_RENAMED = {"picture_alt": "picture_caption"}  # keys an older game folder may still use
 _TOP_KEYS = {
     "name",
     "players",
