@@ -419,19 +419,22 @@ def _where_items_fall(booklet: Booklet) -> list[tuple[str, list[tuple[int, int]]
 
 def test_lists_and_tables_break_only_where_a_reader_can_follow(booklet: Booklet) -> None:
     """A list of up to three items and a table of up to six rows stay on one page; a
-    longer one breaks only between items (rows), never inside one, a list with at least
-    two items on each side of the break, so no page is left half empty before it."""
+    longer table breaks only between rows; a longer list between items, with at least two
+    items on each side of the break, or inside a long item (its lines two and two at
+    least, the style sheet's orphans and widows: print review 6 found pages left short
+    where a seven-line step went over whole), so no page is left half empty before it."""
     checked = 0
     for name, spans in _where_items_fall(booklet):
         pages = [page for span in spans for page in span]
         whole = 6 if name.startswith("table") else 3
         if len(spans) <= whole:
             assert min(pages) == max(pages), (name, spans)
-        else:
+        elif name.startswith("table"):
             assert all(first == last for first, last in spans), (name, spans)
+        else:
             breaks = [n for n in range(1, len(spans)) if spans[n][0] != spans[n - 1][1]]
-            if not name.startswith("table"):
-                assert all(2 <= n <= len(spans) - 2 for n in breaks), (name, spans)
+            assert all(2 <= n <= len(spans) - 2 for n in breaks), (name, spans)
+            assert sum(first != last for first, last in spans) + len(breaks) <= 1, (name, spans)
         checked += 1
     assert checked >= 4
 

@@ -177,3 +177,12 @@ def test_a_short_last_word_keeps_the_word_before_it() -> None:
     assert "hold\N{NO-BREAK SPACE}f" in out and "it\N{NO-BREAK SPACE}now</li>" in out
     assert "any\N{NO-BREAK SPACE}card.</figcaption>" in out.replace(joiner, "")
     assert "allen S" in out and "<p>One</p>" in out  # 14 letters: free; one word: nothing
+
+
+def test_a_letter_that_names_a_player_stays_with_its_word() -> None:
+    """Print review 6: a caption broke "player / B" and "Spieler / B"."""
+    from sheetgen.booklet.markdown import tie_short_words
+
+    tied = tie_short_words("player B across, Spieler B. Team A wins. Skip-Bo A-Z")
+    assert "player\N{NO-BREAK SPACE}B" in tied and "Spieler\N{NO-BREAK SPACE}B." in tied
+    assert "Team\N{NO-BREAK SPACE}A" in tied and "Skip-Bo A-Z" in tied

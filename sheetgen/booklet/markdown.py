@@ -50,6 +50,8 @@ _TIED = re.compile(
     r"(?<![\w\-])(\d+|" + "|".join(SHORT_WORDS) + r")[ \n](?=[\w(„“‚‘\"'])",
     re.IGNORECASE,
 )
+# A letter that names a player or team ("player B", "Spieler A") stays with its word.
+_NAMED_BY_LETTER = re.compile(r"(?<=[^\W\d_]) (?=[A-Z]\b(?![-\u2019']))")
 
 
 class ContentsEntry(NamedTuple):
@@ -68,8 +70,10 @@ class RenderedMarkdown(NamedTuple):
 
 
 def tie_short_words(text: str) -> str:
-    """``text`` with a no-break space after each article and number (see SHORT_WORDS)."""
-    return _TIED.sub(lambda found: found.group(1) + NO_BREAK_SPACE, text)
+    """``text`` with a no-break space after each article and number (see SHORT_WORDS), and
+    before a letter that names a player or team."""
+    tied = _TIED.sub(lambda found: found.group(1) + NO_BREAK_SPACE, text)
+    return _NAMED_BY_LETTER.sub(NO_BREAK_SPACE, tied)
 
 
 # Text inside these elements is left as written: headings (short, and the PDF's bookmarks
