@@ -399,6 +399,12 @@ JOINTS = {
     "Abwurfstapel": "Abwurf\N{SOFT HYPHEN}stapel",
     "Farbregel": "Farb\N{SOFT HYPHEN}regel",
     "beiseitegelegt": "beiseite\N{SOFT HYPHEN}gelegt",
+    # Print review 7 found "Kar-tenstock", "Originalan-leitung", "Spielfigu-ren", "Wettren-nen".
+    "Kartenstock": "Karten\N{SOFT HYPHEN}stock",
+    "Originalanleitung": "Original\N{SOFT HYPHEN}anleitung",
+    "Spielfiguren": "Spiel\N{SOFT HYPHEN}figuren",
+    "Reihenfolge": "Reihen\N{SOFT HYPHEN}folge",
+    "Wettrennen": "Wett\N{SOFT HYPHEN}rennen",
 }
 
 

@@ -171,9 +171,11 @@ class Counting:
 
     def soft_hyphens(self, text: str) -> str:
         """``text`` with a soft hyphen at each break of ``breaks``, so that a line ends there
-        rather than where the patterns would put it."""
+        rather than where the patterns would put it; not in a word joined by a hyphen of its
+        own ("Kartenstock-Feld" breaks there)."""
         for word in self.breaks:
-            text = text.replace(word.replace("-", ""), word.replace("-", "\N{SOFT HYPHEN}"))
+            plain = re.escape(word.replace("-", ""))
+            text = re.sub(plain + r"(?!-)", word.replace("-", "\N{SOFT HYPHEN}"), text)
         return text
 
     def quoted(self, text: str) -> str:
