@@ -667,14 +667,14 @@ def _real_folder(folder: Path) -> str:
 def _picture_place(value: object, where: str) -> str | None:
     """A section's ``picture``: true (after its text), "first" (ahead of its first
     subsection) or false."""
-    if value is True or value == "first":
-        return "first" if value == "first" else "last"
-    if value is False:
-        return None
-    raise _fail(
-        f"{where}, picture",
-        'give true (after the section\'s text) or "first" (ahead of its first subsection)',
-    )
+    if isinstance(value, bool):
+        return "last" if value else None
+    if value != "first":
+        raise _fail(
+            f"{where}, picture",
+            'give true (after the section\'s text) or "first" (ahead of its first subsection)',
+        )
+    return "first"
 
 
 def _sections(folder: Path, raw_sections: Any) -> tuple[Section, ...]:
