@@ -68,6 +68,10 @@ class Layout:
         shown = self.headings[column] if column < self.width else ""
         return f"column {letter(column)}" + (f" ({shown})" if shown else "")
 
+    def cell(self, row: int, column: int) -> str:
+        """A cell as a message names it: ``row 4, column H (total Bob)``."""
+        return f"row {row}, {self.place(column)}"
+
 
 @dataclass(frozen=True)
 class Stated:
@@ -99,7 +103,7 @@ class Grid:
             return None
         columns = {f"left {player}": column for column, player in self.layout.players}
         column = columns.get(name, self.layout.winner if name == "winner" else None)
-        return None if column is None else f"row {self.rows[game - 1]}, {self.layout.place(column)}"
+        return None if column is None else self.layout.cell(self.rows[game - 1], column)
 
     @property
     def own_columns(self) -> list[str]:
@@ -289,7 +293,7 @@ def _players(
                     f"the total of {side}, but no column is headed {side} (the player "
                     f"columns: {have}); head a player's column and its total alike"
                 )
-            raise RuleError(problem, field=f"row {layout.row}, {layout.place(column)}")
+            raise RuleError(problem, field=layout.cell(layout.row, column))
         placed.append((column, name))
     return tuple(players), tuple(placed)
 
@@ -321,7 +325,7 @@ def _no_renamed_points(
             f"this column stands where the points go, before the running totals; head it "
             f"'points' (or 'Punkte'), or, if it is a player's, give it a total "
             f"('total {before[1]}')",
-            field=f"row {layout.row}, {layout.place(before[0])}",
+            field=layout.cell(layout.row, before[0]),
         )
 
 
@@ -427,7 +431,7 @@ def _check_cells(row: int, cells: Sequence[Cell], layout: Layout, number: int) -
                 f"the cell holds {text_of(cell).strip()!r}, but its column has no heading; "
                 "head the column (a player's name, or notes for notes) or clear the cell",
                 game=number,
-                field=f"row {row}, column {letter(column)}",
+                field=layout.cell(row, column),  # a column with no heading
             )
 
 
@@ -467,5 +471,5 @@ def check_stated(grid: Grid, result: SeriesResult, path: Path) -> None:
                 "(sheetgen works points and totals out itself); correct the cell or empty it",
                 file=path,
                 game=cell.game,
-                field=f"row {cell.row}, {layout.place(cell.column)}",
+                field=layout.cell(cell.row, cell.column),
             )
