@@ -306,6 +306,14 @@ def motif_size(pages: list[Page], beside: float) -> int | None:
 
 # The contents' heading on the cover, which refit may start a page with.
 CONTENTS_APART = "body > .cover > .toc-title"
+
+
+def contents_apart(breaks: tuple[str, ...]) -> tuple[str, ...]:
+    """Of a flow's ``breaks``, the one that sets the contents apart (if it is there), not
+    the balancing breaks, which belong to the spacing they were found in."""
+    return tuple(selector for selector in breaks if selector == CONTENTS_APART)
+
+
 # A heading that starts the moved part is preferred to a fuller page by up to this share.
 HEADING_PREFERENCE = 0.1
 

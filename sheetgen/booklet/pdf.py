@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 from sheetgen.booklet.flow import (
-    CONTENTS_APART,
     FULL_BEFORE_FIGURE,
     MIN_FILL,
     PLAIN,
@@ -17,6 +16,7 @@ from sheetgen.booklet.flow import (
     Flow,
     Moves,
     Page,
+    contents_apart,
     figure_moves,
     fills,
     measure,
@@ -203,7 +203,7 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
         # tried too where the page before the last is left part empty (a balancing break
         # that took half of it): a spacing that pulls the last page back, or gives it
         # enough of its own, is taken instead.
-        apart = chosen._replace(breaks=tuple(b for b in second.breaks if b == CONTENTS_APART))
+        apart = chosen._replace(breaks=contents_apart(second.breaks))
         for spacing in SPACINGS[1:]:
             if emptiest >= MIN_FILL and not thin_before_last(pages):
                 break
@@ -269,7 +269,7 @@ def _fill_sheets(
             continue
         # A balancing break was found for the flow's own spacing: another starts without
         # one (refit finds its own), the contents kept apart if they were.
-        apart = tuple(b for b in flow.breaks if b == CONTENTS_APART)
+        apart = contents_apart(flow.breaks)
         trial = flow._replace(spacing=spacing, notes=0, back_in_flow=False, breaks=apart)
         tried.append(trial)
         emptiest, other, pages = lay_out(trial)
