@@ -214,8 +214,8 @@ def test_each_booklet_is_set_in_at_most_two_layouts(
     a few times more, as planned to fill its last sheet with as few notes pages as can be.
 
     One layout more (issue 31) where a figure is set past the text that fills the page
-    before it, or where the cover's motif is set beside the title (or left off) to keep
-    the contents on the cover: three at most for a flat booklet, five where the contents
+    before it, or where the cover's fan is left off to keep the box of choices whole on
+    the cover: three at most for a flat booklet, five where the contents
     set apart leave the last page short and a closer or looser spacing fills it (the heavy
     set on Letter: the balancing break found before the contents moved no longer fits);
     for a folded one the figure's layouts beyond the plan's. One more where a reference

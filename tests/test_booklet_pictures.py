@@ -206,26 +206,57 @@ def test_short_paragraphs_after_lists_are_marked_and_long_ones_not() -> None:
     assert all(len(unescape(re.sub(r"<[^>]+>", "", p))) > 160 for p in after)
 
 
-def test_the_cover_has_the_motif_and_still_its_contents(booklet: tuple[bytes, bool, str]) -> None:
-    """Finding 12: a fan of cards under the title, or beside it where the contents would not
-    fit on the cover under it; the contents stay on the cover wherever they fit (only the
-    heavy set's long box of house rules sends them to a page of their own, as before)."""
+def _cover_drawn(pdf: bytes, *, folded: bool) -> list[tuple[float, float, float, float]]:
+    """The cover's drawn marks (left, top, right, bottom), top down: a folded booklet's
+    cover is the right half of its first side."""
+    document = pdfium.PdfDocument(pdf)
+    try:
+        page = document[0]
+        width, height = page.get_width(), page.get_height()
+        boxes = [box for kind, box in _drawn(page) if kind != "text"]
+    finally:
+        document.close()
+    if folded:
+        boxes = [box for box in boxes if (box[0] + box[2]) / 2 >= width / 2]
+    return [(left, height - top, right, height - bottom) for left, bottom, right, top in boxes]
+
+
+def test_every_cover_has_its_fan_centred_under_its_lines(booklet: tuple[bytes, bool, str]) -> None:
+    """Print review 7, finding 1: one cover for every game, paper and language. The fan of
+    cards stands centred under the title and its lines (never beside them);
+    the contents follow the box of choices where they fit, else they open the next page and
+    the text follows them there (not a page of contents alone)."""
     pdf, folded, _ = booklet
     pages = read_pages(pdf, folded=folded)
-    drawn = _drawings(pdf, folded=folded)[0]
-    title = min(line.top for line in pages[0].content)
-    box = next(
-        line.top for line in pages[0].content if "choices" in line.text or "gewählt" in line.text
-    )
-    # The cards: drawn between the title's top and the box of choices, each about 50 pt
-    # tall (86 of the fan's 119 units, turned).
-    motif = [mark for mark in drawn if title - 5 < mark[0] < box and 40 < mark[1] - mark[0] < 80]
-    foot = max(line.bottom for line in pages[0].content) / pages[0].height
-    # Left off only where the cover is (nearly) full without it: the motif is placed in the
-    # first spacing tried, and a folded booklet set looser later keeps that choice.
-    assert len(motif) >= 3 or foot > 0.75, foot
-    contents_on_cover = any(line.text.strip() in ("Contents", "Inhalt") for line in pages[0].lines)
-    assert contents_on_cover or len(pages[0].content) > 12  # the box itself fills the cover
+    cover = pages[0]
+    box = next(line for line in cover.content if "choices" in line.text or "gewählt" in line.text)
+    # The title and its lines (the cards' own indices and faces, a letter or two, left out).
+    above = [
+        line
+        for line in cover.content
+        if line.bottom <= box.top and line.size > 10 and len(line.text.strip()) > 3
+    ]
+    drawn = _cover_drawn(pdf, folded=folded)
+    # The cards: each about 50 pt tall (86 of the fan's 119 units, turned), between the
+    # title's lines and the box of choices.
+    fan = [mark for mark in drawn if mark[3] <= box.top and 40 < mark[3] - mark[1] < 80]
+    # Left off only where the box of choices would not fit with it: the box then fills
+    # the cover (the heavy set in German on a folded booklet's half page).
+    foot = max(line.bottom for line in cover.content) / cover.height
+    assert len(fan) >= 3 or foot > 0.8, foot
+    if not fan:
+        return
+    assert min(mark[1] for mark in fan) >= max(line.bottom for line in above) - 1  # under
+    frame = max(drawn, key=lambda mark: mark[2] - mark[0])  # the box of choices
+    middle = (min(mark[0] for mark in fan) + max(mark[2] for mark in fan)) / 2
+    assert abs(middle - (frame[0] + frame[2]) / 2) < 4
+    named = ("Contents", "Inhalt")
+    if not any(line.text.strip() in named for line in cover.lines):
+        second = pages[1]
+        first = min(second.content, key=lambda line: line.top)
+        assert first.text.strip() in named
+        # The first chapter's heading, larger than the text, stands under the contents.
+        assert any(line.size > body_size(pages) + 2 for line in second.content if line is not first)
 
 
 @pytest.mark.parametrize("game", ["skip-bo", "spite-and-malice", "skip-bo-board"])
@@ -454,3 +485,14 @@ def test_a_table_pictures_caption_is_short_and_not_its_description(game: str, la
     title = re.search(r"<title[^>]*>(.*?)</title>", figure.group(1), re.S)
     assert title is not None and len(_words(title.group(1))) > 2 * len(caption)
     assert len(caption) <= 100, caption
+
+
+def test_printed_contents_name_the_chapters_and_a_screen_also_the_sections() -> None:
+    """Print review 7: the contents stay on the cover with the fan above them, so printed
+    they name the chapters only (a short booklet's sections are found by their headings);
+    on a screen, where the contents are the page's navigation, the sections too."""
+    rules = resolve(game="skip-bo", options={})
+    printed = render_html(rules, paper=LETTER)
+    screen = render_html(rules, paper=LETTER, screen=True)
+    assert printed.count('<li class="toc-1') >= 8 and 'class="toc-2' not in printed
+    assert screen.count('<li class="toc-2') >= 5

@@ -284,8 +284,8 @@ def test_a_player_without_a_card_for_the_auxiliary_pile(case: tuple[str, str]) -
     assert said["box"] in box_of(text, lang)
     quick = text[text.rindex(" Quick reference " if lang == "en" else " Kurzübersicht ") :]
     assert said["quick"] in quick
-    # The contents name the section, and the empty draw pile's section points to it.
-    assert text.count(said["title"]) >= 3
+    # The empty draw pile's section points to it (the printed contents name chapters only).
+    assert text.count(said["title"]) >= 2
 
 
 # ---------------------------------------------------------------- 4. the box says what the sections say

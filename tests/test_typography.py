@@ -186,3 +186,18 @@ def test_a_letter_that_names_a_player_stays_with_its_word() -> None:
     tied = tie_short_words("player B across, Spieler B. Team A wins. Skip-Bo A-Z")
     assert "player\N{NO-BREAK SPACE}B" in tied and "Spieler\N{NO-BREAK SPACE}B." in tied
     assert "Team\N{NO-BREAK SPACE}A" in tied and "Skip-Bo A-Z" in tied
+
+
+def test_a_colon_inside_a_sentence_keeps_the_word_after_it() -> None:
+    """Print review 7's follow-up: a page of German Spite and Malice ended on "Dieses Heft
+    schlägt vor:", a line that reads as a lead-in to the next page (page-check flags it).
+    The space after a colon inside a sentence is a no-break space; one before a line break
+    or a tag is left alone, as are times and scores ("2:1")."""
+    from sheetgen.booklet.typography import whole_last_words
+
+    out = whole_last_words(
+        "<p>Dieses Heft schlägt vor: Ein König schlägt jede Karte.</p>"
+        "<p>So wird gespielt:<br> vier Spieler</p><p>Stand 2: 1 nach Spiel 3</p>"
+    )
+    assert "vor:\N{NO-BREAK SPACE}Ein" in out
+    assert "gespielt:<br> vier" in out and "2: 1" in out

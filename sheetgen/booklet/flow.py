@@ -39,9 +39,9 @@ class Flow(NamedTuple):
     # reference) runs on in the text because it does not fit on the back cover.
     notes: int = 0
     back_in_flow: bool = False
-    # The cover's motif (a fan of cards): 0 under the title, 1 beside it, 2 left off,
-    # where under the title it would push the contents off the cover.
-    motif: int = 0
+    # The cover's fan of cards, left off only where the box of choices would not fit on
+    # the cover with it.
+    motif: bool = True
     # References to a heading on their own page (their numbers, ``number_blocks``), each
     # with where the heading stands: "below" or "above" instead of the page.
     near: tuple[tuple[int, str], ...] = ()
@@ -81,8 +81,8 @@ class Page:
     cover: bool
     lines: list[tuple[float, float]] = field(default_factory=list)
     starts: list[_Block] = field(default_factory=list)
-    # How much of the page the cover's motif takes, with its margins.
-    motif: float = 0.0
+    # Whether it holds (a part of) the cover's box of choices.
+    choices: bool = False
 
     @property
     def top(self) -> float:
@@ -160,12 +160,6 @@ def nearby(document: Any) -> tuple[tuple[int, str], ...]:
     return tuple(near)
 
 
-def _motif_of(cover: Any) -> Any:
-    """The cover's motif (its ``div.motif``), or None."""
-    found = [] if cover is None else cover.iter("div")
-    return next((div for div in found if "motif" in (div.get("class") or "").split()), None)
-
-
 def _led_in(figure: Any, heading: Any) -> bool:
     """Whether a drawing is kept with the paragraph before it (the style sheet's rule): a
     table picture always, another where that paragraph opens a subsection."""
@@ -199,8 +193,8 @@ def measure(html: Any, document: Any) -> list[Page]:  # long: one walk records e
             breakable = "keep-together" not in classes and before not in HEADINGS and not lead_in
             blocks[child] = (int(child.get(BLOCK, "0")), breakable, chapter, index == 0)
     cover = sections[0] if sections and "cover" in (sections[0].get("class") or "") else None
+    choices = None if cover is None else cover.find("section")
     notes = {section for section in sections if "notes-page" in (section.get("class") or "")}
-    motif = _motif_of(cover)
 
     Spans = dict[Any, tuple[float, float]]
 
@@ -211,8 +205,8 @@ def measure(html: Any, document: Any) -> list[Page]:  # long: one walk records e
             return
         if cover is not None and box.element is cover:
             page.cover = True
-        if motif is not None and box.element is motif and isinstance(box, boxes.BlockBox):
-            page.motif = box.margin_height() / height
+        if choices is not None and box.element is choices:
+            page.choices = True
         if box.element in blocks:
             block = box.element
         if isinstance(box, (boxes.LineBox, boxes.ReplacedBox)) or box.element_tag == "svg":
@@ -254,6 +248,8 @@ def measure(html: Any, document: Any) -> list[Page]:  # long: one walk records e
                     )
                 )
         seen.update(spans)
+        # The page of contents set apart, the text following them, is one of running text.
+        page.cover = page.cover and not page.starts
         pages.append(page)
     return pages
 
@@ -284,24 +280,6 @@ def refit(pages: list[Page], flow: Flow, *, thin: bool = False) -> Flow:
         if chosen is not None:
             breaks = (*breaks, chosen)
     return flow._replace(breaks=breaks)
-
-
-# What the measurements of contents run over from the cover may be short of: the space
-# between the cover's last line and the first that ran over.
-OVER_SAFETY = 0.01
-
-
-def motif_size(pages: list[Page], beside: float) -> int | None:
-    """Where the cover's motif (Flow.motif) keeps the contents on the cover, where they
-    ran over from it in ``pages``: 1 beside the title (where it still takes ``beside``
-    of its height), 2 left off, or None where even leaving it off would not."""
-    covers = [page for page in pages if page.cover]
-    if len(covers) < 2 or not covers[0].motif:
-        return None
-    over = sum(page.fill for page in covers[1:]) + OVER_SAFETY
-    if over <= covers[0].motif * (1 - beside):
-        return 1
-    return 2 if over <= covers[0].motif else None
 
 
 # The contents' heading on the cover, which refit may start a page with.

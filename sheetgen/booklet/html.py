@@ -14,7 +14,7 @@ from jinja2 import Environment
 
 from sheetgen import __version__
 from sheetgen.booklet.context import build_context
-from sheetgen.booklet.flow import PLAIN, Flow
+from sheetgen.booklet.flow import CONTENTS_APART, PLAIN, Flow
 from sheetgen.booklet.markdown import (
     ContentsEntry,
     first_heading,
@@ -309,8 +309,8 @@ class BookletText:
                 "near": flow.near,
                 "notes_pages": flow.notes,
                 "back_in_flow": flow.back_in_flow,
-                "motif": self.context["motif"] if flow.motif < MOTIF_SIZES else None,
-                "motif_size": flow.motif,
+                "contents_apart": CONTENTS_APART in flow.breaks,
+                "motif": self.context["motif"] if flow.motif else None,
                 "motif_height": MOTIF_HEIGHT,
             },
         )
@@ -413,13 +413,9 @@ def _with_references(html: str, chapters: Sequence[Chapter]) -> str:
     return in_text_of_html(html, lambda text: quoted.sub(link, text), skip=skip)
 
 
-# How many sizes the cover's motif is tried in before it is left off (Flow.motif).
-MOTIF_SIZES = 2
 # The motif's height in inches, on a full page and on a folded booklet's half page (its
-# corner indices, 14 of its 119 units, at 7 pt or more), and the share of it that it
-# still takes set beside the title (the subtitle running round it takes a line more).
+# corner indices, 14 of its 119 units, at 7 pt or more).
 MOTIF_HEIGHT = (0.95, 0.92)
-MOTIF_BESIDE = 0.45
 # A paragraph after a list that is at most this long (two lines) stays on the list's page.
 SHORT_AFTER_LIST = 160
 _AFTER_LIST = re.compile(r"(</[uo]l>\s*<p)(>(.*?)</p>)", re.DOTALL)

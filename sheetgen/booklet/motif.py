@@ -3,8 +3,8 @@
 Five cards of the table's deck held in a hand, each turned a little about a point below
 them, in the examples' style (black on white, the bundled font), so the cover has a
 picture a black-and-white printer prints as it is. A game without drawn examples shows
-plain numbered cards. The cover (booklet.html.j2) sets the motif beside the title, or leaves it
-off, where under the title it would push the contents off the cover.
+plain numbered cards. The cover (booklet.html.j2) sets the motif centred under its title
+and lines, and leaves it off only where the box of choices would not fit with it.
 """
 
 from __future__ import annotations

@@ -20,13 +20,12 @@ from sheetgen.booklet.flow import (
     figure_moves,
     fills,
     measure,
-    motif_size,
     nearby,
     number_blocks,
     refit,
     thin_before_last,
 )
-from sheetgen.booklet.html import MOTIF_BESIDE, MOTIF_SIZES, MOTIF_URL, booklet_text
+from sheetgen.booklet.html import MOTIF_URL, booklet_text
 from sheetgen.booklet.markdown import tie_short_words_in_html
 from sheetgen.booklet.tagging import leaders_as_artifacts
 from sheetgen.booklet.typography import brands_joined, whole_last_words
@@ -39,8 +38,9 @@ from sheetgen.resources import fonts_dir, templates_dir
 log = logging.getLogger(__name__)
 # The most layouts one booklet is set in: the spacings, then the folded booklet's plan.
 MAX_LAYOUTS = len(SPACINGS) + 10
-# The spacings a folded booklet is tried in when its own would leave two or more notes pages.
-FOLD_SPACINGS = ("loose", "tight", "tighter")
+# The spacings a folded booklet is tried in when its own would leave two or more notes pages
+# (the loosest where it would leave three: its text is a page short of its last sheet).
+FOLD_SPACINGS = ("loose", "looser", "tight", "tighter")
 # How many times a layout is set again to move figures past the text that fills a page.
 FIGURE_ROUNDS = 2
 
@@ -176,20 +176,16 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
     tried = [PLAIN]
     emptiest, document, pages = lay_out(PLAIN)
     chosen = PLAIN
-    # Contents that run over from the cover are set whole on a page of their own (refit),
-    # even where every page is full enough: contents cut in two are hard to follow.
+    # A box of choices too long for the cover with the fan of cards above it is set
+    # without the fan rather than cut in two.
+    if sum(page.choices for page in pages) > 1:
+        chosen = PLAIN._replace(motif=False)
+        tried.append(chosen)
+        emptiest, document, pages = lay_out(chosen)
+    # Contents that run over from the cover open the next page whole (refit), the text
+    # following them, even where every page is full enough: contents cut in two are hard
+    # to follow.
     cut = sum(page.cover for page in pages) > 1
-    # The cover's motif is set beside the title, or left off, where that keeps the
-    # contents on the cover; only if it would not, or does not, are they set apart (with
-    # the motif back under the title, which has room then).
-    size = motif_size(pages, MOTIF_BESIDE) if cut else None
-    for each in range(size or MOTIF_SIZES + 1, MOTIF_SIZES + 1):
-        tried.append(PLAIN._replace(motif=each))
-        found = lay_out(tried[-1])
-        if sum(page.cover for page in found[2]) == 1:
-            emptiest, document, pages = found
-            chosen, cut = tried[-1], False
-            break
     if emptiest < MIN_FILL or cut:
         first, before = chosen, pages
         second = refit(pages, chosen)
@@ -263,9 +259,12 @@ def _fill_sheets(
     for spacing in FOLD_SPACINGS:
         if best[0] <= 1 or len(tried) >= MAX_LAYOUTS:
             break
-        # Setting closer saves a sheet only where two pages or more are padding.
+        # Setting closer saves a sheet only where two pages or more are padding; the
+        # loosest is for a text a page short of its last sheet.
         closer = spacing in ("tight", "tighter")
         if spacing == flow.spacing or (closer and first[2].notes < 2):
+            continue
+        if spacing == "looser" and first[2].notes < 3:
             continue
         # A balancing break was found for the flow's own spacing: another starts without
         # one (refit finds its own), the contents kept apart if they were.

@@ -129,6 +129,9 @@ _LAST_WORD = re.compile(
     r"([^\w<>]*</(?:p|li|figcaption)>)"
 )
 _RANGE = re.compile(r"(?<=\d)([\u2013-])(?=\d)")
+# The space after a colon inside a sentence ("This booklet suggests: a king beats"): a
+# no-break space, so that no line ends in a colon that reads as a lead-in to the next page.
+_AFTER_COLON = re.compile(r"(?<=[^\W\d_]):[ \n](?=\w)")
 # The space before a paragraph's, list item's or caption's last word where that word is
 # short: a no-break space there, so that no line holds one short word alone ("from.").
 _RUNT = re.compile(r"(?<=[^\W_])[ \n](?=[^\W\d_]{1,10}[^\w<>\s]*</(?:p|li|figcaption)>)")
@@ -141,7 +144,8 @@ def whole_last_words(html: str) -> str:
     whole (no hyphen leaves a fragment alone on the last line: "loszuwer-|den.") and, if it
     is short, with the word before it (no last line of one short word); and a range of
     numbers never broken at its dash ("9–|12"): word joiners between their letters, which
-    no line breaks at and the hyphenation patterns do not read as a word."""
+    no line breaks at and the hyphenation patterns do not read as a word; and a colon inside
+    a sentence kept with the word after it."""
 
     def ends(part: str) -> str:
         return _LAST_WORD.sub(whole, _RUNT.sub(NO_BREAK_SPACE, part))
@@ -151,6 +155,7 @@ def whole_last_words(html: str) -> str:
         return _JOINER.join(letters) + found.group(2)
 
     def text(part: str) -> str:
+        part = _AFTER_COLON.sub(":" + NO_BREAK_SPACE, part)
         return _RANGE.sub(lambda found: _JOINER + found.group(1) + _JOINER, part)
 
     # Not on a folded booklet's back cover: its quick reference is fitted to that one page
