@@ -256,13 +256,16 @@ def test_printed_page_numbers_match_the_folded_order(booklet: Booklet) -> None:
 
 def test_every_page_with_text_has_a_folio_a_printer_keeps(booklet: Booklet) -> None:
     """Page numbers on every page of text but the cover (and a folded booklet's back
-    cover), each at least 0.4 in above the trim, where a home printer still prints."""
+    cover), each 0.5 in above the trim, where a home printer still prints though it shifts
+    the paper a little (print review 7: 0.41 in), and clear of the text above it."""
     portrait = [page for page in booklet.pages if not page.landscape]
     inside = portrait[1:-1] if booklet.folded else portrait[1:]
     for index, page in enumerate(inside, start=2):
         assert page.number == str(index), (index, page.text[:60])
         folio = next(line for line in page.lines if line.text.strip() == page.number)
-        assert page.height - folio.bottom >= 0.4 * 72, (index, page.height - folio.bottom)
+        assert page.height - folio.bottom >= 0.49 * 72, (index, page.height - folio.bottom)
+        text = [line.bottom for line in page.lines if line is not folio]
+        assert folio.top - max(text) >= 0.1 * 72, (index, folio.top - max(text))
 
 
 def test_body_lines_hold_45_to_75_characters(booklet: Booklet) -> None:

@@ -446,12 +446,17 @@ def test_review_1_the_quick_reference_stays_inside_the_page(
         holding = pages_with(pdf_bytes, "Kurzübersicht")
         with pdfplumber.open(io.BytesIO(pdf_bytes), pages=holding) as pdf:
             pages = [page for page in pdf.pages if "Kurzübersicht" in (page.extract_text() or "")]
-            page = pages[-1]
+            labels = ("Spieler.", "Karten.", "Jeder Zug.", "Ablagestapel.", "Leerer Kartenstock.")
+            # The side with the quick reference (the contents name it too, on a side of
+            # their own where they open page 2).
+            page = max(
+                pages,
+                key=lambda page: sum(label in (page.extract_text() or "") for label in labels),
+            )
             text = " ".join((page.extract_text() or "").split())
             # Every letter sits at least a centimetre inside the paper's right edge.
             assert max(char["x1"] for char in page.chars) < float(page.width) - 28
             # Each label whole on its line, none broken over two.
-            labels = ("Spieler.", "Karten.", "Jeder Zug.", "Ablagestapel.", "Leerer Kartenstock.")
             for label in labels:
                 assert label in text, (paper, label)
 
