@@ -201,3 +201,15 @@ def test_a_colon_inside_a_sentence_keeps_the_word_after_it() -> None:
     )
     assert "vor:\N{NO-BREAK SPACE}Ein" in out
     assert "gespielt:<br> vier" in out and "2: 1" in out
+
+
+def test_a_number_keeps_the_word_it_is_hyphenated_to() -> None:
+    """Print review 7: "54-|card" was broken at its hyphen at a line's end. A word joiner
+    after a hyphen between a number and a word keeps them on one line; a range (1–12)
+    keeps its joiners, and a hyphen between words ("Skip-Bo", "re-shuffle") is left alone."""
+    from sheetgen.booklet.typography import whole_last_words
+
+    joiner = "\N{WORD JOINER}"
+    out = whole_last_words("<p>three standard 54-card decks, a 3-Spieler game, re-shuffle them</p>")
+    assert f"54-{joiner}card" in out and f"3-{joiner}Spieler" in out
+    assert "re-shuffle" in out

@@ -129,6 +129,8 @@ _LAST_WORD = re.compile(
     r"([^\w<>]*</(?:p|li|figcaption)>)"
 )
 _RANGE = re.compile(r"(?<=\d)([\u2013-])(?=\d)")
+# A number joined to its word by a hyphen ("54-card", "3-Spieler"): never broken there.
+_NUMBER_WORD = re.compile(r"(?<=\d)-(?=[^\W\d_])")
 # The space after a colon inside a sentence ("This booklet suggests: a king beats"): a
 # no-break space, so that no line ends in a colon that reads as a lead-in to the next page.
 _AFTER_COLON = re.compile(r"(?<=[^\W\d_]):[ \n](?=\w)")
@@ -144,8 +146,8 @@ def whole_last_words(html: str) -> str:
     whole (no hyphen leaves a fragment alone on the last line: "loszuwer-|den.") and, if it
     is short, with the word before it (no last line of one short word); and a range of
     numbers never broken at its dash ("9–|12"): word joiners between their letters, which
-    no line breaks at and the hyphenation patterns do not read as a word; and a colon inside
-    a sentence kept with the word after it."""
+    no line breaks at and the hyphenation patterns do not read as a word, nor at the hyphen
+    of "54-card"; and a colon inside a sentence kept with the word after it."""
 
     def ends(part: str) -> str:
         return _LAST_WORD.sub(whole, _RUNT.sub(NO_BREAK_SPACE, part))
@@ -156,6 +158,7 @@ def whole_last_words(html: str) -> str:
 
     def text(part: str) -> str:
         part = _AFTER_COLON.sub(":" + NO_BREAK_SPACE, part)
+        part = _NUMBER_WORD.sub("-" + _JOINER, part)
         return _RANGE.sub(lambda found: _JOINER + found.group(1) + _JOINER, part)
 
     # Not on a folded booklet's back cover: its quick reference is fitted to that one page
