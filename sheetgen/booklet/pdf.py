@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from sheetgen.booklet.flow import (
+    CONTENTS_APART,
     FULL_BEFORE_FIGURE,
     MIN_FILL,
     PLAIN,
@@ -173,15 +174,22 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
             document, pages = set_once(flow, moves)
         return min(fills(pages), default=1.0), document, pages
 
-    tried = [PLAIN]
-    emptiest, document, pages = lay_out(PLAIN)
-    chosen = PLAIN
+    # A folded booklet's cover is its title, fan and box of choices; its contents open
+    # page 2, the text following them (one design whatever the box holds).
+    chosen = PLAIN._replace(breaks=(CONTENTS_APART,)) if folded else PLAIN
+    tried = [chosen]
+    emptiest, document, pages = lay_out(chosen)
     # A box of choices too long for the cover with the fan of cards above it is set
     # without the fan rather than cut in two.
     if sum(page.choices for page in pages) > 1:
-        chosen = PLAIN._replace(motif=False)
+        chosen = chosen._replace(motif=False)
         tried.append(chosen)
         emptiest, document, pages = lay_out(chosen)
+        # One too long for the cover even so runs on to page 2, the contents after it.
+        if sum(page.choices for page in pages) > 1 and chosen.breaks:
+            chosen = chosen._replace(breaks=())
+            tried.append(chosen)
+            emptiest, document, pages = lay_out(chosen)
     # Contents that run over from the cover open the next page whole (refit), the text
     # following them, even where every page is full enough: contents cut in two are hard
     # to follow.
