@@ -110,7 +110,13 @@ def test_an_open_series_always_leaves_rows_to_write_the_next_games(name: str, ga
     last, values = filled[-1]
     assert last.games[-1] - games >= OPEN_ROWS
     assert max(last.games) > games  # the rows to go on are on the last page
-    assert not values.final  # the Total waits for the series' end
+    # Its foot row holds the totals so far (print review 8), not a Total: the last
+    # page's "So far" row is the current standing, whether the page holds played games.
+    if games:
+        column = result.series.table.sides
+        assert values.final == {i: str(result.totals[side]) for i, side in enumerate(column)}
+    else:
+        assert not values.final
     rows = {row.height for layout, _ in filled for row in (layout.points[0][0],)}
     assert len(rows) == 1 and min(rows) >= MIN_ROW - 0.01
 
@@ -137,8 +143,11 @@ def test_a_page_the_series_goes_on_from_carries_its_totals_forward(
                 assert filled[index + 1][1].forward == values.final
             else:
                 assert not values.final and not filled[index + 1][1].forward
-        else:
-            assert said == total and carried not in said, said
+        else:  # the series is open: its last foot row holds the totals so far
+            so_far = language(lang)._("So far")
+            assert said == so_far and total not in said and carried not in said, said
+            sides = result.series.table.sides
+            assert values.final == {i: str(result.totals[s]) for i, s in enumerate(sides)}
     # Read back: the carried row holds the totals after the page's last game.
     first, (layout, _) = drawn[0], filled[0]
     table_bottom = max(line["top"] for line in first.lines if line["linewidth"] >= 1.3)

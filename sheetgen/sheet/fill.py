@@ -186,6 +186,11 @@ def filled_pages(
         lang=lang,
     )
     column = {side: index for index, side in enumerate(series.table.sides)}
+    # A series still open ends in a row of the totals so far, not a Total (print review 8:
+    # a foot row left blank under known totals read as unfinished).
+    going_on = result.winner is None and bool(result.games)
+    if going_on:
+        spec = spec._replace(so_far=lang._("So far"))
     if series.scoring.cards_left:  # a row for every game agreed on
         rows = max(len(result.games), series.scoring.games_to_play)
         layouts = page_layouts(paper, spec, rows, typeface)
@@ -216,11 +221,12 @@ def filled_pages(
                 final[column[side]] = written(total)
             if number == result.won_in_game and result.winner is not None:
                 reached = (row, column[result.winner])
-        # A page's foot row (its Total, or what it carries forward) is written only under a
-        # page of played games: under rows left empty to go on by hand it stays blank (each
-        # row's totals and the status line say how the series stands), and so does the next
-        # page's brought-forward row.
+        # A page's foot row (its Total, or what it carries forward) is written under a page
+        # of played games; under rows left empty to go on by hand only on the last page,
+        # as the totals so far. A page carried forward from is always one of played games.
+        last = layout is layouts[-1]
         complete = bool(layout.games) and layout.games[-1] <= len(result.games)
+        complete |= last and going_on
         pages.append(
             (
                 layout,

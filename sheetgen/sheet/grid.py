@@ -59,6 +59,8 @@ class PageShape(NamedTuple):
     # What the foot row says when the sheet goes on on the next page ("Carried forward");
     # empty on a sheet's last page, whose foot row is its Total.
     carried: str = ""
+    # What a last page's foot row says instead of Total ("So far": a series still open).
+    total: str = ""
 
 
 class Frame(NamedTuple):
@@ -237,7 +239,14 @@ def _rows(
             )
     else:
         labels.append(
-            Text(words.total, left + GAME_COLUMN / 2, middle - 4, TOTAL_SIZE, True, "center")
+            Text(
+                shape.total or words.total,
+                left + GAME_COLUMN / 2,
+                middle - 4,
+                TOTAL_SIZE,
+                True,
+                "center",
+            )
         )
     return forward_boxes, points, totals, tail
 

@@ -107,6 +107,9 @@ class SheetSpec(NamedTuple):
     labels: Labels = Labels()
     # The foot row of a page the sheet goes on from, in the sheet's language.
     carried: str = "Carried forward"
+    # The foot row of a filled sheet's last page while its series is still open, which
+    # holds the totals so far ("So far"); empty: its Total.
+    so_far: str = ""
     # The language whose hyphenation patterns may break a name too long for its column.
     lang: str = "en"
 
@@ -599,6 +602,7 @@ def _layout_page(
             keys=tuple(plan.keys),
             key_texts=tuple(plan.key_texts),
             carried="" if last else spec.carried,
+            total=spec.so_far if last else "",
         )
     )
     texts = list(plan.texts)
