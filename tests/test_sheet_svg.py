@@ -272,3 +272,28 @@ def test_a_phone_sized_chart_keeps_every_word_inside_its_drawing(series, lang: s
         width = string_width(as_printed(text.text), text.size, text.bold)
         left = {"left": text.x, "center": text.x - width / 2, "right": text.x - width}[text.align]
         assert left >= 0 and left + width <= chart.width + 0.01, text.text
+
+
+@pytest.mark.parametrize(("width", "height"), [(248.0, 300.0), (600.0, 340.0)])
+def test_a_web_pages_chart_stands_close_to_its_heading_and_what_follows(
+    width: float, height: float
+) -> None:
+    """Print review 8: the served chart left about 60 px of white above its first word (a
+    page's margin, drawn into a web page's picture). Unheaded, its ink starts and ends a few
+    units from the drawing's top and foot; headed, it keeps the page's margins."""
+    result = four_close()
+    rules = {"{http://www.w3.org/2000/svg}text", "{http://www.w3.org/2000/svg}polyline"}
+
+    def ink(drawing: ET.Element) -> tuple[float, float]:
+        tops = []
+        for element in drawing.iter():
+            if element.tag.endswith("text"):
+                tops.append(float(element.get("y", "0")))
+            elif element.tag in rules:
+                tops += [y for _, y in polyline(element)]
+        return min(tops), max(tops)
+
+    top, foot = ink(parse(chart_svg(result, ENGLISH, width, height, headed=False)))
+    assert top < 20 and height - foot < 20, (top, height - foot)
+    top, foot = ink(parse(chart_svg(result, ENGLISH, width, height)))
+    assert top >= 25 and height - foot >= 25

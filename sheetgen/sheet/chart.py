@@ -30,7 +30,7 @@ from typing import Literal, NamedTuple, get_args
 from sheetgen.game.language import ENGLISH, Language
 from sheetgen.game.scoring import SeriesResult, game_of
 from sheetgen.game.wording import games_count, series_name
-from sheetgen.sheet.fitting import Measure, fit, wrap_whole
+from sheetgen.sheet.fitting import Fitted, Measure, fit, wrap_whole
 from sheetgen.sheet.grid import MARGIN
 from sheetgen.sheet.layout import MIN_TEXT, TITLE_SIZE
 from sheetgen.sheet.shapes import MARKER_SIZE, Grid, Rule, Text
@@ -68,6 +68,7 @@ TICK_SIZE = 8.0
 KEY_ROW = 16.0
 KEY_SAMPLE = 36.0
 KEY_GAP = 18.0
+WEB_EDGE = 4.0  # a web page's chart: the ink this near its top and foot
 END_ROOM = 160.0  # at most this much beside the plot for the names at the lines' ends
 ZERO_LIFT = 10.0  # the zero line stands clear of the axis
 STROKE = 1.4  # the width of a side's line
@@ -239,20 +240,24 @@ def race_chart(
     target = None if series.scoring.cards_left else series.scoring.target
     scale = _scale(result, target)
     texts: list[Text] = []
+    # A page keeps its margins; on a web page the drawing's top and foot stand close to
+    # the text above and below it (print review 8: 60 px of white above the chart).
+    edge = MARGIN if headed else WEB_EDGE
+    left = MARGIN + measure(lang.number(scale.ceiling), TICK_SIZE, False) + 5
     if headed:
         top = _titles(result, target, heading, page, measure, lang, texts)
-    elif target is not None and scale.zoomed:  # room for the target's note, in two lines
-        top = height - MARGIN - 2 * LABEL_SIZE - 12
+    elif target is not None and scale.zoomed:  # room for the target's note, in its lines
+        note = _target_note(target, width - MARGIN - left, measure, lang)
+        top = height - edge - len(note.lines) * (LABEL_SIZE + 6)
     else:  # room for the top tick's figure
-        top = height - MARGIN - TICK_SIZE / 2
-    keys, bottom = _key(result, width, measure, texts)
+        top = height - edge - TICK_SIZE / 2
+    keys, bottom = _key(result, width, measure, texts, edge)
     ends = _ends(result, measure, lang.code)
     # A cards-left series runs to its last agreed game, played or not.
     games = max(len(result.games), series.scoring.games_to_play if target is None else 1)
     # The plot fills what is left, so the ink is as far from the left edge as from the right:
     # the names at the lines' ends stand just past the last game played, beside the plot
     # or, in a series with games still to play, inside it.
-    left = MARGIN + measure(lang.number(scale.ceiling), TICK_SIZE, False) + 5
     across = width - MARGIN - left
     played = len(result.games)
     if played:
@@ -354,11 +359,11 @@ def _subtitle(result: SeriesResult, target: int | None, lang: Language) -> str:
 
 
 def _key(
-    result: SeriesResult, width: float, measure: Measure, texts: list[Text]
+    result: SeriesResult, width: float, measure: Measure, texts: list[Text], edge: float
 ) -> tuple[list[Trace], float]:
-    """The key: one entry per side, in as few centred rows as fit, every name at one size.
-    Its words are added to ``texts``; returns its samples (each with its marker, in the order
-    of the sides) and the plot's bottom."""
+    """The key: one entry per side, in as few centred rows as fit, every name at one size,
+    its last row ``edge`` above the foot. Its words are added to ``texts``; returns its
+    samples (each with its marker, in the order of the sides) and the plot's bottom."""
     table = result.series.table
     sides = table.sides
     names = [table.side_label(side) for side in sides]
@@ -369,7 +374,7 @@ def _key(
     rows = _key_rows(widths, width - 2 * MARGIN)
     traces: list[Trace] = []
     for place, chunk in enumerate(rows):
-        y = MARGIN + (len(rows) - 1 - place) * KEY_ROW + 4
+        y = edge + (len(rows) - 1 - place) * KEY_ROW + 4
         x = (width - sum(widths[i] for i in chunk) - KEY_GAP * (len(chunk) - 1)) / 2
         for index in chunk:
             sample = ((x, y), (x + KEY_SAMPLE, y))
@@ -378,7 +383,7 @@ def _key(
             traces.append(Trace(sample, look.dash, look.marker, mark, look.gray))
             texts.append(Text(labels[index], x + KEY_SAMPLE + 6, y - 3, key_size))
             x += widths[index] + KEY_GAP
-    return traces, MARGIN + len(rows) * KEY_ROW + 30
+    return traces, edge + len(rows) * KEY_ROW + 30
 
 
 def _ends(result: SeriesResult, measure: Measure, lang: str) -> _Ends:
@@ -403,6 +408,13 @@ def _ends(result: SeriesResult, measure: Measure, lang: str) -> _Ends:
     end_room = max(measure(line, end_size, False) for lines in end_lines.values() for line in lines)
     # Past a line's end come its markers' width (they may stand beside it) and a gap.
     return _Ends(finals, end_lines, end_size, end_room + 6 + 2 * MARKER_SIZE)
+
+
+def _target_note(target: int, room: float, measure: Measure, lang: Language) -> Fitted:
+    """The note that names a target above the range shown, fitted to ``room`` (from the
+    plot's left edge) in at most two lines."""
+    note = lang._("Target: {target} (above the range shown)").format(target=lang.number(target))
+    return wrap_whole(note, room - 6, LABEL_SIZE, MIN_TEXT, measure, bold=True, lines=2)
 
 
 def _axes(
@@ -433,9 +445,7 @@ def _axes(
     rules.append(Rule(left, bottom, right, bottom, 0.9))
     rules.append(Rule(left, bottom, left, top, 0.9))
     if target is not None and scale.zoomed:
-        note = lang._("Target: {target} (above the range shown)").format(target=lang.number(target))
-        room = right_edge - left - 6
-        fitted = wrap_whole(note, room, LABEL_SIZE, MIN_TEXT, measure, bold=True, lines=2)
+        fitted = _target_note(target, right_edge - left, measure, lang)
         baseline = plot.y(plot.ceiling) + 5 + (len(fitted.lines) - 1) * fitted.size * 1.15
         for line in fitted.lines:
             ticks.append(Text(line, left + 6, baseline, fitted.size, True))

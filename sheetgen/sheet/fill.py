@@ -186,8 +186,7 @@ def filled_pages(
         lang=lang,
     )
     column = {side: index for index, side in enumerate(series.table.sides)}
-    # A series still open ends in a row of the totals so far, not a Total (print review 8:
-    # a foot row left blank under known totals read as unfinished).
+    # A series still open ends in a row of its totals so far, not a Total (print review 8).
     going_on = result.winner is None and bool(result.games)
     if going_on:
         spec = spec._replace(so_far=lang._("So far"))
@@ -224,9 +223,8 @@ def filled_pages(
         # A page's foot row (its Total, or what it carries forward) is written under a page
         # of played games; under rows left empty to go on by hand only on the last page,
         # as the totals so far. A page carried forward from is always one of played games.
-        last = layout is layouts[-1]
         complete = bool(layout.games) and layout.games[-1] <= len(result.games)
-        complete |= last and going_on
+        complete |= layout is layouts[-1] and going_on
         pages.append(
             (
                 layout,
