@@ -216,6 +216,8 @@ DIRECTION = {
         "box": "Turn order: the turn passes to the player on the left.",
         "picture": "which way they point here is only an example, so follow the arrows on "
         "your own board.",
+        # The caption says it (print review 8: the lead-in, legend and caption described
+        # the picture three times).
         "sketch": "the way the arrows point are examples. Play by your own board.",
     },
     "de": {
@@ -809,3 +811,19 @@ def test_review_findings_are_fixed_under_every_toggle(case: tuple[str, str]) -> 
     explained = "heißt zwar nach dem Kartenstock, wirkt aber auf deinen Spielerstapel"
     if lang == "de":
         assert (explained in text) is (TABLES[name].get("stock") != 1)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_board_picture_is_described_once_and_as_drawn(lang: str) -> None:
+    """Print review 8: the lead-in ("only a sketch"), the legend and the caption described
+    the board three times, and the legend spoke of blue circles the drawing draws as
+    hollow rings. The lead-in says whose names the labels use, the caption that it is a
+    sketch, the legend what the marks mean (hollow: the blue pair)."""
+    html = html_of("official", lang)
+    lead = re.search(r"<p>([^<]*)</p>\s*<figure class=\"picture\">", html)
+    assert lead is not None
+    said = plain(html_lib.unescape(lead.group(1)))
+    assert ("sketch" not in said) and ("Skizze" not in said)
+    drawn = picture_of("official", lang)
+    assert ("blue dots" not in drawn) and ("blaue Kreise" not in drawn)
+    assert ("hollow: the blue pair" in drawn) or ("hohl: das blaue Paar" in drawn)

@@ -539,8 +539,9 @@ REVIEWED = {
         ("kann dein Gegner sie dort spielen.", "kann er sie dort anlegen"),  # 2
         ("Gewinnen kannst du nur, indem du deinen Spielerstapel abbaust.", "nur über deinen"),  # 3
         ("Mehr sagen die üblichen Regeln dazu nicht.", "Weiter gehen die üblichen Regeln"),  # 4
-        (  # 5 (the caption is now one line; the picture's title describes the piles)
-            "Ein laufendes Spiel von oben: vorn sitzt Spieler A, gegenüber Spieler B.",
+        (  # 5 (the caption is one line, the lead-in's place since print review 8)
+            "Ein laufendes Spiel von oben: jeder hat seine Stapel vor sich, die gemeinsamen "
+            "liegen in der Mitte.",
             "Zwischen ihnen liegen der verdeckte Kartenstock und Platz",
         ),
         ("Fülle deine Hand auf fünf Karten auf", "Fülle deine Handkarten auf"),  # 6
@@ -610,3 +611,17 @@ def test_review_the_series_says_what_pagat_notes_and_no_more(toggles: str, lang:
     # German 10: the worked example names the winner, never "den eigenen" pile
     if lang == "de":
         assert "spielt den eigenen" not in text["all"] and "In diesem Tempo" not in text["all"]
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_table_picture_is_described_once(lang: str) -> None:
+    """Print review 8: a lead-in ("Each player's piles lie on their own side of the table,
+    the shared ones in the middle"), the drawing's labels and its caption said the same.
+    The caption alone says it; the paragraph before the picture is about something else."""
+    html = html_of("official", lang)
+    found = re.search(r"<p>((?:(?!<p>).)*?)</p>\s*<figure class=\"picture\">", html, re.S)
+    caption = re.search(r'<figure class="picture">.*?<figcaption>(.*?)</figcaption>', html, re.S)
+    assert found is not None and caption is not None
+    lead, said = plain(found.group(1)), plain(caption.group(1))
+    middle = "middle" if lang == "en" else "Mitte"
+    assert middle in said and middle not in lead, lead
