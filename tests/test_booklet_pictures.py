@@ -501,3 +501,24 @@ def test_printed_contents_name_the_chapters_and_a_screen_also_the_sections() -> 
     screen = render_html(rules, paper=LETTER, screen=True)
     assert printed.count('<li class="toc-1') >= 8 and 'class="toc-2' not in printed
     assert screen.count('<li class="toc-2') >= 5
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_a_short_last_page_of_text_is_ruled_to_write_on(
+    booklet_pdf: Callable[..., bytes], paper: str
+) -> None:
+    """Print review 8: German Skip-Bo folded ended its text on a page 37 % full before the
+    back cover. Where no notes page follows, the rest of that page is ruled under "Notes"
+    (its lines drawn down towards the foot), and the booklet keeps its sheets."""
+    pdf = booklet_pdf("skip-bo", PAPERS[paper], "booklet", lang="de")
+    pages = read_pages(pdf, folded=True)
+    drawn = _drawings(pdf, folded=True)
+    portrait = [index for index, page in enumerate(pages) if not page.landscape]
+    last = portrait[-2]  # the page before the back cover
+    assert "Notizen" in pages[last].text
+    # The ruled lines: each drawn as its row, 22 pt high, its rule at the foot.
+    rules = [bottom for top, bottom in drawn[last] if 20 < bottom - top < 25]
+    assert len(rules) >= 4
+    page = pages[last]
+    assert max(rules) > 0.75 * page.height, max(rules) / page.height
+    assert len(portrait) % 4 == 0

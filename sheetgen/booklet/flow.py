@@ -39,6 +39,8 @@ class Flow(NamedTuple):
     # reference) runs on in the text because it does not fit on the back cover.
     notes: int = 0
     back_in_flow: bool = False
+    # Ruled lines under the last page of text where it ends short (pdf._ruled_tail).
+    tail: int = 0
     # The cover's fan of cards, left off only where the box of choices would not fit on
     # the cover with it.
     motif: bool = True

@@ -308,6 +308,7 @@ class BookletText:
                 "page_breaks": flow.breaks,
                 "near": flow.near,
                 "notes_pages": flow.notes,
+                "tail_lines": flow.tail,
                 "back_in_flow": flow.back_in_flow,
                 "contents_apart": CONTENTS_APART in flow.breaks,
                 "motif": self.context["motif"] if flow.motif else None,

@@ -146,6 +146,8 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
     # took beyond those the plan counts.
     placed: dict[str, Moves] = {}
     extra: list[Moves] = []
+    # Each flow's pages as last measured.
+    measured: dict[Flow, list[Page]] = {}
 
     def set_once(flow: Flow, moves: Moves) -> tuple[Any, list[Page]]:
         html = weasyprint.HTML(
@@ -172,6 +174,7 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
             extra.append(more)
             moves = placed[key] = more
             document, pages = set_once(flow, moves)
+        measured[flow] = pages
         return min(fills(pages), default=1.0), document, pages
 
     # A folded booklet's cover is its title, fan and box of choices; its contents open
@@ -230,6 +233,7 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
                 chosen = last
     if folded:
         document, chosen = _fill_sheets(lay_out, document, pages, chosen, tried)
+        document, chosen = _ruled_tail(lay_out, document, measured[chosen], chosen, tried)
     # A reference to a heading on its own page says "below" or "above" instead, where
     # the layout set so keeps them all on their pages (one layout more).
     near = nearby(document)
@@ -290,6 +294,40 @@ def _fill_sheets(
             if found[0] < best[0]:
                 best = found
     return best[1], best[2]
+
+
+# A folded booklet's last page of text less full than this share of the fullest page ends
+# in ruled lines to write on, under a "Notes" title and its line (TAIL_HEAD high, in CSS
+# px, with a line to spare) and RULED apart, at least TAIL_LEAST of them.
+TAIL_BELOW = 0.75
+TAIL_HEAD = 110.0
+RULED = 22 * 96 / 72
+TAIL_LEAST = 4
+
+
+def _ruled_tail(
+    lay_out: LayOut, document: Any, pages: list[Page], flow: Flow, tried: list[Flow]
+) -> tuple[Any, Flow]:
+    """``document`` (set in ``flow``, measured as ``pages``) with the rest of its last page
+    of text ruled to write on, where that page ends short and no notes page follows (print
+    review 8: a last page of text 37 % full before the back cover); the same if the lines
+    would not fit on it."""
+    running = [page for page in pages if not page.cover]
+    if not running or flow.notes or flow.back_in_flow or len(tried) >= MAX_LAYOUTS:
+        return document, flow
+    capacity = max(page.fill for page in running)
+    if running[-1].fill >= TAIL_BELOW * capacity:
+        return document, flow
+    room = (capacity - running[-1].fill) * document.pages[0].height
+    lines = int((room - TAIL_HEAD) / RULED)
+    if lines < TAIL_LEAST:
+        return document, flow
+    trial = flow._replace(tail=lines)
+    tried.append(trial)
+    _, ruled, _ = lay_out(trial)
+    if len(ruled.pages) != len(document.pages):
+        return document, flow
+    return ruled, trial
 
 
 # A page of running text left part empty inside a folded booklet weighs this many times the
