@@ -425,7 +425,9 @@ def test_lists_and_tables_break_only_where_a_reader_can_follow(booklet: Booklet)
     longer table breaks only between rows; a longer list between items, with at least two
     items on each side of the break, or inside a long item (its lines two and two at
     least, the style sheet's orphans and widows: print review 6 found pages left short
-    where a seven-line step went over whole), so no page is left half empty before it."""
+    where a seven-line step went over whole), so no page is left half empty before it. A
+    numbered step is a paragraph of its own: the first may end a page alone (print review
+    9: a page ended 1.5 in short before "Your turn, step by step")."""
     checked = 0
     for name, spans in _where_items_fall(booklet):
         pages = [page for span in spans for page in span]
@@ -436,7 +438,8 @@ def test_lists_and_tables_break_only_where_a_reader_can_follow(booklet: Booklet)
             assert all(first == last for first, last in spans), (name, spans)
         else:
             breaks = [n for n in range(1, len(spans)) if spans[n][0] != spans[n - 1][1]]
-            assert all(2 <= n <= len(spans) - 2 for n in breaks), (name, spans)
+            first = 1 if name.startswith("ol") else 2
+            assert all(first <= n <= len(spans) - 2 for n in breaks), (name, spans)
             assert sum(first != last for first, last in spans) + len(breaks) <= 1, (name, spans)
         checked += 1
     assert checked >= 4
