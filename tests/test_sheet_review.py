@@ -415,3 +415,26 @@ def test_an_unfinished_cards_left_series_matches_the_blank_and_ends_in_its_total
     assert total_row(filled, "So") == ["far"] + [
         str(result.totals[s]) for s in ("Ann", "Bob", "Cy")
     ]
+
+
+def test_a_games_points_are_bold_but_a_zero_no_one_won_with(tmp_path: Path) -> None:
+    """Print review 9: each non-winner's 0 in the Points columns was set bold, heavier than
+    the running totals beside it. The winner's points stay bold; a 0 is set as the totals
+    are."""
+    import io
+
+    import pdfplumber
+
+    result = scored(tmp_path, series(SIX[:3], 2), "bold")
+    with pdfplumber.open(io.BytesIO(fill_pdf([result], paper("letter")))) as pdf:
+        words = pdf.pages[0].extract_words(extra_attrs=["fontname"])
+    rows = {w["top"] for w in words if w["text"] == "1" and w["x1"] < MARGIN + GAME_COLUMN}
+    (top,) = rows
+    row = sorted(
+        (w for w in words if abs(w["top"] - top) < 3 and w["x0"] > 90), key=lambda w: w["x0"]
+    )
+    points = row[0::2]  # Points, Total, Points, Total, ...
+    winner = str(result.games[0].scores["Ann"])
+    assert [w["text"] for w in points] == [winner, "0", "0"]
+    assert [w["fontname"].endswith("Bold") for w in points] == [True, False, False]
+    assert not any(w["fontname"].endswith("Bold") for w in row[1::2])

@@ -235,7 +235,12 @@ class Painter:
 
     def _values(self, layout: Layout, values: PageValues) -> list[Text]:
         """Draw the marks of a filled page; return its values as texts to set."""
-        texts = [_in_box(layout.points[r][c], v, True) for (r, c), v in values.points.items()]
+        # A game's points in bold, but a 0 that no one won with (print review 9: heavier
+        # than the running totals beside it).
+        texts = [
+            _in_box(layout.points[r][c], v, (r, c) in values.won or v != "0")
+            for (r, c), v in values.points.items()
+        ]
         texts += [_in_box(layout.totals[r][c], v) for (r, c), v in values.totals.items()]
         texts += [_in_box(layout.forward[c], v) for c, v in values.forward.items()]
         texts += [_in_box(layout.final[c], v, True) for c, v in values.final.items()]
