@@ -522,3 +522,25 @@ def test_a_short_last_page_of_text_is_ruled_to_write_on(
     page = pages[last]
     assert max(rules) > 0.75 * page.height, max(rules) / page.height
     assert len(portrait) % 4 == 0
+
+
+@pytest.mark.parametrize(
+    ("game", "paper"),
+    [("skip-bo", "a4"), ("skip-bo-board", "a4"), ("spite-and-malice", "letter")],
+)
+def test_no_word_is_hyphenated_over_a_page_turn(
+    booklet_pdf: Callable[..., bytes], game: str, paper: str
+) -> None:
+    """Print review 9: "Spieler-|stapeln", "nach-|ziehen" and "Hilfs-|stapel" were broken
+    between the foot of one page and the head of the next in the German folded booklets.
+    No page of text ends in a hyphenated word."""
+    pdf = booklet_pdf(game, PAPERS[paper], "booklet", lang="de")
+    pages = [page for page in read_pages(pdf, folded=True) if not page.landscape]
+    for index, (page, after) in enumerate(itertools.pairwise(pages[:-1]), start=1):
+        text = [line for line in page.content if line.text.strip() != page.number]
+        if not text or not after.content:
+            continue
+        last = max(text, key=lambda line: line.bottom).text.rstrip()
+        first = min(after.content, key=lambda line: line.top).text.lstrip()
+        split = re.search(r"[^\W\d_][\u2010-]$", last) and first[:1].islower()
+        assert not split, (index, last[-30:], first[:30])

@@ -143,8 +143,9 @@ def test_each_german_booklet_is_set_in_at_most_two_layouts(
     (layouts,) = booklet_layouts("skip-bo", PAPERS[paper], layout, "de", **chosen)
     # A folded booklet may be set twice more, as planned to fill its last sheet; one layout
     # more where a figure is set past the text that fills the page before it or the
-    # cover's fan is left off (issue 31, test_booklet_pages).
-    assert 1 <= layouts <= (MAX_LAYOUTS + FIGURE_ROUNDS if layout == "booklet" else 3)
+    # cover's fan is left off (issue 31, test_booklet_pages); one more where a word was
+    # hyphenated over a page turn and is set whole (print review 9).
+    assert 1 <= layouts <= (MAX_LAYOUTS + FIGURE_ROUNDS if layout == "booklet" else 3) + 1
 
 
 def flat(text: str) -> str:

@@ -213,3 +213,16 @@ def test_a_number_keeps_the_word_it_is_hyphenated_to() -> None:
     out = whole_last_words("<p>three standard 54-card decks, a 3-Spieler game, re-shuffle them</p>")
     assert f"54-{joiner}card" in out and f"3-{joiner}Spieler" in out
     assert "re-shuffle" in out
+
+
+def test_a_word_listed_whole_is_never_hyphenated() -> None:
+    """A word a layout split over a page turn is set again with word joiners between its
+    letters (its soft hyphens dropped) wherever it stands in the running text; other
+    words, and words that merely contain it, are left as they are."""
+    from sheetgen.booklet.typography import unbroken
+
+    joiner = "\N{WORD JOINER}"
+    html = "<p>den Spieler\xadstapeln und Spielerstapeln, nicht Spielerstapelnde</p>"
+    out = unbroken(html, ("Spielerstapeln",))
+    assert out.count(joiner.join("Spielerstapeln")) == 2
+    assert "Spielerstapelnde" in out and unbroken(html, ()) == html

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -41,6 +42,8 @@ class Flow(NamedTuple):
     back_in_flow: bool = False
     # Ruled lines under the last page of text where it ends short (pdf._ruled_tail).
     tail: int = 0
+    # Words never hyphenated, because a layout broke them across a page turn.
+    whole: tuple[str, ...] = ()
     # The cover's fan of cards, left off only where the box of choices would not fit on
     # the cover with it.
     motif: bool = True
@@ -133,6 +136,47 @@ def number_blocks(root: Any, moves: Moves = ()) -> None:
         place = parents[anchor]
         place.insert(list(place).index(anchor) + 1, moved)
         parents[moved] = place
+
+
+# What weasyprint sets at the end of a line it hyphenated.
+HYPHEN = "\N{HYPHEN}"
+
+
+def split_over_pages(document: Any) -> tuple[str, ...]:
+    """The words a laid-out booklet hyphenates at the foot of a page, the rest of the word
+    on the next (a reader turns the page mid-word), in the order of the pages."""
+    from weasyprint.formatting_structure import boxes
+
+    def lines(box: Any, found: list[tuple[float, str]]) -> list[tuple[float, str]]:
+        if isinstance(box, boxes.MarginBox):
+            return found
+        if isinstance(box, boxes.LineBox):
+            found.append((box.position_y, "".join(_texts(box))))
+            return found
+        for child in getattr(box, "children", ()):
+            lines(child, found)
+        return found
+
+    def _texts(box: Any) -> list[str]:
+        if isinstance(box, boxes.TextBox):
+            return [box.text]
+        return [text for child in getattr(box, "children", ()) for text in _texts(child)]
+
+    running = [
+        sorted(lines(laid._page_box, []))
+        for laid in document.pages
+        if laid._page_box.page_type.name not in ("back", "sheet")
+    ]
+    words = []
+    for this, after in itertools.pairwise(running):
+        if not this or not after or not this[-1][1].endswith(HYPHEN):
+            continue
+        head = this[-1][1].split()[-1].split("\xa0")[-1].rstrip(HYPHEN).replace("\xad", "")
+        tail = re.match(r"[^\W\d_]*", after[0][1].lstrip().replace("\xad", ""))
+        word = head + (tail.group(0) if tail else "")
+        if head.isalpha() and word not in words:
+            words.append(word)
+    return tuple(words)
 
 
 def nearby(document: Any) -> tuple[tuple[int, str], ...]:

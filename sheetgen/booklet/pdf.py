@@ -24,12 +24,13 @@ from sheetgen.booklet.flow import (
     nearby,
     number_blocks,
     refit,
+    split_over_pages,
     thin_before_last,
 )
 from sheetgen.booklet.html import MOTIF_URL, booklet_text
 from sheetgen.booklet.markdown import tie_short_words_in_html
 from sheetgen.booklet.tagging import leaders_as_artifacts
-from sheetgen.booklet.typography import brands_joined, whole_last_words
+from sheetgen.booklet.typography import brands_joined, unbroken, whole_last_words
 from sheetgen.game.definition import TEAM_SIZE
 from sheetgen.game.houserules import HouseRules
 from sheetgen.game.language import ENGLISH, Language
@@ -151,7 +152,10 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
 
     def set_once(flow: Flow, moves: Moves) -> tuple[Any, list[Page]]:
         html = weasyprint.HTML(
-            string=whole_last_words(brands_joined(tie_short_words_in_html(html_for(flow)))),
+            string=unbroken(
+                whole_last_words(brands_joined(tie_short_words_in_html(html_for(flow)))),
+                flow.whole,
+            ),
             base_url=templates_dir().as_uri(),
             url_fetcher=_fetcher(drawn),
         )
@@ -241,6 +245,14 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
         tried.append(chosen._replace(near=near))
         found = lay_out(tried[-1])
         if nearby(found[1]) == near and len(found[1].pages) == len(document.pages):
+            document, chosen = found[1], tried[-1]
+    # A word hyphenated over a page turn is set whole (print review 9: "Spieler-|stapeln"
+    # across pages 10 and 11), where that keeps the booklet's pages (one layout more).
+    split = split_over_pages(document)
+    if split:
+        tried.append(chosen._replace(whole=split))
+        found = lay_out(tried[-1])
+        if len(found[1].pages) == len(document.pages) and nearby(found[1]) == chosen.near:
             document = found[1]
     log.debug(
         "booklet laid out %d time(s), emptiest page %.0f%% full",

@@ -197,3 +197,19 @@ def _american_words() -> tuple[re.Pattern[str], dict[str, str]]:
     }
     alternatives = "|".join(sorted(words, key=len, reverse=True))
     return re.compile(rf"\b(?:{alternatives})\b", re.IGNORECASE), words
+
+
+def unbroken(html: str, words: tuple[str, ...]) -> str:
+    """``html`` with each of ``words`` never hyphenated in its running text: word joiners
+    between its letters (its soft hyphens dropped), as ``whole_last_words`` keeps a
+    paragraph's last word."""
+    if not words:
+        return html
+    found = re.compile(
+        "|".join(r"(?<!\w)" + "\xad?".join(map(re.escape, word)) + r"(?!\w)" for word in words)
+    )
+
+    def text(part: str) -> str:
+        return found.sub(lambda hit: _JOINER.join(hit.group(0).replace("\xad", "")), part)
+
+    return in_text_of_html(html, text, skip=tuple(_NOT_RUNNING))
