@@ -379,3 +379,22 @@ def test_two_numbers_compared_are_written_alike(
     assert said in text.replace("\N{NO-BREAK SPACE}", " ")
     counting = language(lang).counting
     assert counting.spell(12, beside=30) == "12" and counting.spell(3, beside=4) != "3"
+
+
+@pytest.mark.parametrize("sides", [2, 3])
+@pytest.mark.parametrize("code", ["en", "de"])
+def test_a_partnership_sheet_says_the_team_wins_a_game(code: str, sides: int) -> None:
+    """Print review 10: the heavy set's sheet read "a game's winner gets 25 … the other
+    teams' stock piles", a player in one half of the sentence and teams in the other."""
+    from sheetgen.game.definition import load_game
+    from sheetgen.game.language import language
+    from sheetgen.game.scoringrules import ScoringRules
+    from sheetgen.game.wording import reminder
+
+    rules = ScoringRules.from_mapping({}, load_game().scoring)
+    said = reminder(rules, True, "stock piles", language(code), sides=sides, pile="stock pile")
+    assert said.startswith(
+        "Scoring: the team that wins a game gets 25" if code == "en" else "Wertung: Das Team"
+    ), said
+    alone = reminder(rules, False, "stock piles", language(code), sides=sides, pile="stock pile")
+    assert "team" not in alone.lower()

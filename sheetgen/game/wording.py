@@ -145,8 +145,9 @@ def reminder(
     if sides == 2:
         sentence = (
             _(
-                "Scoring: a game's winner gets {bonus}, and {per_card} more per card still in the "
-                "other team's {piles}; the losing team gets 0. Add it to the running total."
+                "Scoring: the team that wins a game gets {bonus}, and {per_card} more per card "
+                "still in the other team's {piles}; the losing team gets 0. Add it to the running "
+                "total."
             )
             if partnership
             else _(
@@ -161,8 +162,8 @@ def reminder(
         )
     sentence = (
         _(
-            "Scoring: a game's winner gets {bonus}, and {per_card} more per card still in the "
-            "other teams' {piles}; the rest get 0. Add it to the running total."
+            "Scoring: the team that wins a game gets {bonus}, and {per_card} more per card "
+            "still in the other teams' {piles}; the rest get 0. Add it to the running total."
         )
         if partnership
         else _(
