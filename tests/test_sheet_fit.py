@@ -363,7 +363,10 @@ def test_long_names_and_status_wrap_rather_than_shrink(series_folder: Path, name
 def test_the_key_and_the_footnote_share_one_size(series_folder: Path) -> None:
     (page,) = sheet_pages(fill_pdf([filled(series_folder, SIX[:4], 3)], paper("letter")))
     text = page.extract_text() or ""
-    assert all(words in text for words in ENGLISH.key)
+    # The series is open: its key names the ring, and not yet the heavy box no one has
+    # (print review 10).
+    won, reached = ENGLISH.key
+    assert won in text and reached not in text
     below = [c for c in page.chars if c["top"] > table_bottom(page) and not c["text"].isspace()]
     assert {round(c["size"], 2) for c in below} == {8.0}
 

@@ -241,6 +241,8 @@ def test_a_won_series_ends_at_its_last_game_with_its_total(tmp_path: Path) -> No
         (page,) = sheet_pages(fill_pdf([result], paper(name)))
         assert [number for number, _ in game_rows(page)] == list(range(1, 10))
         assert total_row(page) == [str(result.totals[side]) for side in SIX[:4]]
+        # Won: the key names the heavy box round Ann's winning total too.
+        assert "reached the target" in (page.extract_text() or "")
 
 
 @pytest.mark.parametrize("name", ["letter", "a4"])

@@ -187,9 +187,9 @@ def filled_pages(
     )
     column = {side: index for index, side in enumerate(series.table.sides)}
     # A series still open ends in a row of its totals so far, not a Total (print review 8).
+    # Its key names the heavy box only once there is one: the series won.
     going_on = result.winner is None and bool(result.games)
-    if going_on:
-        spec = spec._replace(so_far=lang._("So far"))
+    spec = spec._replace(so_far=lang._("So far") if going_on else "", boxed_key=not going_on)
     if series.scoring.cards_left:  # a row for every game agreed on
         rows = max(len(result.games), series.scoring.games_to_play)
         layouts = page_layouts(paper, spec, rows, typeface)

@@ -110,6 +110,8 @@ class SheetSpec(NamedTuple):
     # The foot row of a filled sheet's last page while its series is still open, which
     # holds the totals so far ("So far"); empty: its Total.
     so_far: str = ""
+    # Whether the key names the heavy box (drawn only once the series is won).
+    boxed_key: bool = True
     # The language whose hyphenation patterns may break a name too long for its column.
     lang: str = "en"
 
@@ -305,7 +307,8 @@ def _footnote(plan: _Page, spec: SheetSpec, measure: Measure) -> None:
     room = right - left
     if spec.legend:
         won, reached = (measure(words, FOOT_SIZE, False) for words in (labels.won, spec.boxed))
-        legend = 4 + KEY_WIDTH + 3 + won + 10 + KEY_WIDTH + 3 + reached
+        legend = 4 + KEY_WIDTH + 3 + won
+        legend += 10 + KEY_WIDTH + 3 + reached if spec.boxed_key else 0
         room -= legend + 12
     # Set as a footnote is, each line full but the last; a reminder too long for two
     # lines takes a third rather than shrink.
@@ -326,8 +329,9 @@ def _footnote(plan: _Page, spec: SheetSpec, measure: Measure) -> None:
     if spec.legend:
         plan.keys.append(Box(right - legend + 4, 0, KEY_WIDTH, FOOT_LINE))
         plan.key_texts.append(Text(labels.won, plan.keys[0].right + 3, 0, FOOT_SIZE))
-        plan.keys.append(Box(plan.keys[0].right + 3 + won + 10, 0, KEY_WIDTH, FOOT_LINE))
-        plan.key_texts.append(Text(spec.boxed, plan.keys[1].right + 3, 0, FOOT_SIZE))
+        if spec.boxed_key:
+            plan.keys.append(Box(plan.keys[0].right + 3 + won + 10, 0, KEY_WIDTH, FOOT_LINE))
+            plan.key_texts.append(Text(spec.boxed, plan.keys[1].right + 3, 0, FOOT_SIZE))
 
 
 def _common_size(
