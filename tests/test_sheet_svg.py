@@ -297,3 +297,21 @@ def test_a_web_pages_chart_stands_close_to_its_heading_and_what_follows(
     assert top < 20 and height - foot < 20, (top, height - foot)
     top, foot = ink(parse(chart_svg(result, ENGLISH, width, height)))
     assert top >= 25 and height - foot >= 25
+
+
+def test_the_key_says_what_a_marker_means() -> None:
+    """Print review 10: markers stand on a game won and where lines meet, and only there;
+    without a word on it a reader took the missing ones for a mistake. The key says so,
+    under its entries (on two lines on a phone's narrow drawing), on the page and on the
+    web page alike."""
+    result = four_close()
+    for width, height in ((248.0, 300.0), (600.0, 340.0), (792.0, 612.0)):
+        drawing = parse(chart_svg(result, ENGLISH, width, height, headed=False))
+        texts = [
+            (float(element.get("y", "0")), element.text or "")
+            for element in drawing.iter()
+            if element.tag.endswith("text")
+        ]
+        key = max(y for y, text in texts if text in result.series.table.sides)
+        under = " ".join(text for y, text in sorted(texts) if y > key)
+        assert under == "A marker: a game won, or lines that meet there", (width, under)

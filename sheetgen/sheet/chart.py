@@ -66,6 +66,7 @@ MARKERS: tuple[Marker, ...] = get_args(Marker)
 LABEL_SIZE = 9.0
 TICK_SIZE = 8.0
 KEY_ROW = 16.0
+NOTE_LINE = 10.0  # between the lines of the key's note on markers
 KEY_SAMPLE = 36.0
 KEY_GAP = 18.0
 WEB_EDGE = 4.0  # a web page's chart: the ink this near its top and foot
@@ -251,7 +252,7 @@ def race_chart(
         top = height - edge - len(note.lines) * (LABEL_SIZE + 6)
     else:  # room for the top tick's figure
         top = height - edge - TICK_SIZE / 2
-    keys, bottom = _key(result, width, measure, texts, edge)
+    keys, bottom = _key(result, width, measure, texts, edge, lang)
     ends = _ends(result, measure, lang.code)
     # A cards-left series runs to its last agreed game, played or not.
     games = max(len(result.games), series.scoring.games_to_play if target is None else 1)
@@ -359,11 +360,17 @@ def _subtitle(result: SeriesResult, target: int | None, lang: Language) -> str:
 
 
 def _key(
-    result: SeriesResult, width: float, measure: Measure, texts: list[Text], edge: float
+    result: SeriesResult,
+    width: float,
+    measure: Measure,
+    texts: list[Text],
+    edge: float,
+    lang: Language,
 ) -> tuple[list[Trace], float]:
     """The key: one entry per side, in as few centred rows as fit, every name at one size,
-    its last row ``edge`` above the foot. Its words are added to ``texts``; returns its
-    samples (each with its marker, in the order of the sides) and the plot's bottom."""
+    and under them what a marker means, ``edge`` above the foot. Its words are added to
+    ``texts``; returns its samples (each with its marker, in the order of the sides) and
+    the plot's bottom."""
     table = result.series.table
     sides = table.sides
     names = [table.side_label(side) for side in sides]
@@ -373,6 +380,14 @@ def _key(
     widths = [KEY_SAMPLE + 6 + measure(label, key_size, False) for label in labels]
     rows = _key_rows(widths, width - 2 * MARGIN)
     traces: list[Trace] = []
+    # Print review 10: a marker on some games only read as a mistake.
+    said = lang._("A marker: a game won, or lines that meet there")
+    meaning = wrap_whole(said, width - 2 * MARGIN, key_size, MIN_TEXT, measure, lines=2)
+    for place, line in enumerate(reversed(meaning.lines)):
+        texts.append(
+            Text(line, width / 2, edge + 1 + place * NOTE_LINE, meaning.size, align="center")
+        )
+    edge += len(meaning.lines) * NOTE_LINE + 6
     for place, chunk in enumerate(rows):
         y = edge + (len(rows) - 1 - place) * KEY_ROW + 4
         x = (width - sum(widths[i] for i in chunk) - KEY_GAP * (len(chunk) - 1)) / 2
