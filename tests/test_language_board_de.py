@@ -279,7 +279,7 @@ def test_the_picture_is_labelled_in_german(extra_file: Path) -> None:
     assert svg is not None
     labels = layer()["picture_labels"]
     drawn = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", svg.group(0)))
-    for key in ("corner", "travel", "note_5", "checked"):
+    for key in ("corner", "travel", "note_2", "checked"):
         assert labels[key] in drawn, key
     # The pile words come from [words]: the same as the running text's.
     words = layer()["words"]

@@ -801,7 +801,7 @@ def test_review_findings_are_fixed_under_every_toggle(case: tuple[str, str]) -> 
         assert wrong not in text, wrong
     # German 28: the picture's corner label has one colon, not two
     if lang == "de":
-        assert "farbiges Eckfeld; der Kreis zeigt, wer hier startet" in text
+        assert "farbiges Eckfeld; der Kreis zeigt, welches Paar hier startet" in text
         assert "sein Kreis: wer hier startet" not in text
     # German 18: the 4 is played from the played deck, not onto it
     if lang == "de" and TABLES[name].get("stock") != 1:
@@ -818,7 +818,8 @@ def test_the_board_picture_is_described_once_and_as_drawn(lang: str) -> None:
     """Print review 8: the lead-in ("only a sketch"), the legend and the caption described
     the board three times, and the legend spoke of blue circles the drawing draws as
     hollow rings. The lead-in says whose names the labels use, the caption that it is a
-    sketch, the legend what the marks mean (hollow: the blue pair)."""
+    sketch, the legend what the marks mean, the start circles once (print review 10: the
+    key and a side note both explained them)."""
     html = html_of("official", lang)
     lead = re.search(r"<p>([^<]*)</p>\s*<figure class=\"picture\">", html)
     assert lead is not None
@@ -826,4 +827,11 @@ def test_the_board_picture_is_described_once_and_as_drawn(lang: str) -> None:
     assert ("sketch" not in said) and ("Skizze" not in said)
     drawn = picture_of("official", lang)
     assert ("blue dots" not in drawn) and ("blaue Kreise" not in drawn)
-    assert ("hollow: the blue pair" in drawn) or ("hohl: das blaue Paar" in drawn)
+    pair = "pair" if lang == "en" else "Paar"
+    assert ("the pair that starts here" in drawn) or ("welches Paar hier startet" in drawn)
+    # Once on the drawing itself (its long description, the title, is not drawn).
+    html = html_of("official", lang)
+    svg = re.search(r"<svg\b.*?</svg>", html, flags=re.S)
+    assert svg is not None
+    shown = re.sub(r"<title\b.*?</title>", "", svg.group(0), flags=re.S)
+    assert len(re.findall(rf"<text[^>]*>[^<]*\b{pair}\b", shown)) == 1
