@@ -151,16 +151,16 @@ def split_over_pages(document: Any) -> tuple[str, ...]:
         if isinstance(box, boxes.MarginBox):
             return found
         if isinstance(box, boxes.LineBox):
-            found.append((box.position_y, "".join(_texts(box))))
+            found.append((box.position_y, "".join(texts(box))))
             return found
         for child in getattr(box, "children", ()):
             lines(child, found)
         return found
 
-    def _texts(box: Any) -> list[str]:
+    def texts(box: Any) -> list[str]:
         if isinstance(box, boxes.TextBox):
             return [box.text]
-        return [text for child in getattr(box, "children", ()) for text in _texts(child)]
+        return [text for child in getattr(box, "children", ()) for text in texts(child)]
 
     running = [
         sorted(lines(laid._page_box, []))
@@ -171,7 +171,7 @@ def split_over_pages(document: Any) -> tuple[str, ...]:
     for this, after in itertools.pairwise(running):
         if not this or not after or not this[-1][1].endswith(HYPHEN):
             continue
-        head = this[-1][1].split()[-1].split("\xa0")[-1].rstrip(HYPHEN).replace("\xad", "")
+        head = this[-1][1].split()[-1].rstrip(HYPHEN).replace("\xad", "")
         tail = re.match(r"[^\W\d_]*", after[0][1].lstrip().replace("\xad", ""))
         word = head + (tail.group(0) if tail else "")
         if head.isalpha() and word not in words:

@@ -138,6 +138,13 @@ _AFTER_COLON = re.compile(r"(?<=[^\W\d_]):[ \n](?=\w)")
 # short: a no-break space there, so that no line holds one short word alone ("from.").
 _RUNT = re.compile(r"(?<=[^\W_])[ \n](?=[^\W\d_]{1,10}[^\w<>\s]*</(?:p|li|figcaption)>)")
 _JOINER = "\N{WORD JOINER}"
+
+
+def _kept_whole(word: str) -> str:
+    """``word`` never broken: word joiners between its letters, its soft hyphens dropped."""
+    return _JOINER.join(word.replace("\xad", ""))
+
+
 _BACK_COVER = '<section class="chapter back-cover">'
 
 
@@ -153,8 +160,7 @@ def whole_last_words(html: str) -> str:
         return _LAST_WORD.sub(whole, _RUNT.sub(NO_BREAK_SPACE, part))
 
     def whole(found: re.Match[str]) -> str:
-        letters = found.group(1).replace("\xad", "")
-        return _JOINER.join(letters) + found.group(2)
+        return _kept_whole(found.group(1)) + found.group(2)
 
     def text(part: str) -> str:
         part = _AFTER_COLON.sub(":" + NO_BREAK_SPACE, part)
@@ -210,6 +216,6 @@ def unbroken(html: str, words: tuple[str, ...]) -> str:
     )
 
     def text(part: str) -> str:
-        return found.sub(lambda hit: _JOINER.join(hit.group(0).replace("\xad", "")), part)
+        return found.sub(lambda hit: _kept_whole(hit.group(0)), part)
 
     return in_text_of_html(html, text, skip=tuple(_NOT_RUNNING))
