@@ -40,9 +40,11 @@ from sheetgen.resources import fonts_dir, templates_dir
 log = logging.getLogger(__name__)
 # The most layouts one booklet is set in: the spacings, then the folded booklet's plan.
 MAX_LAYOUTS = len(SPACINGS) + 10
-# The spacings a folded booklet is tried in when its own would leave two or more notes pages
-# (the loosest where it would leave three: its text is a page short of its last sheet).
-FOLD_SPACINGS = ("loose", "looser", "tight", "tighter")
+# The spacings a folded booklet is tried in when its own would leave more than a page of
+# padding, each with the fewest notes pages its own must leave for it: setting closer saves
+# a sheet only where two pages or more are padding, and the loosest is for a text a page
+# short of its last sheet.
+FOLD_SPACINGS = {"loose": 0, "looser": 3, "tight": 2, "tighter": 2}
 # How many times a layout is set again to move figures past the text that fills a page.
 FIGURE_ROUNDS = 2
 
@@ -280,15 +282,10 @@ def _fill_sheets(
     kept; with the flow it was set in."""
     best = _planned(lay_out, document, pages, flow, tried)
     first = best
-    for spacing in FOLD_SPACINGS:
+    for spacing, fewest in FOLD_SPACINGS.items():
         if best[0] <= 1 or len(tried) >= MAX_LAYOUTS:
             break
-        # Setting closer saves a sheet only where two pages or more are padding; the
-        # loosest is for a text a page short of its last sheet.
-        closer = spacing in ("tight", "tighter")
-        if spacing == flow.spacing or (closer and first[2].notes < 2):
-            continue
-        if spacing == "looser" and first[2].notes < 3:
+        if spacing == flow.spacing or first[2].notes < fewest:
             continue
         # A balancing break was found for the flow's own spacing: another starts without
         # one (refit finds its own), the contents kept apart if they were.
