@@ -47,6 +47,9 @@ class Flow(NamedTuple):
     # The cover's fan of cards, left off only where the box of choices would not fit on
     # the cover with it.
     motif: bool = True
+    # The white (in inches) under a folded booklet's cover that its fan is given: the fan
+    # grows into it and stands in the middle of the rest (html.motif_size).
+    cover_room: float = 0.0
     # References to a heading on their own page (their numbers, ``number_blocks``), each
     # with where the heading stands: "below" or "above" instead of the page.
     near: tuple[tuple[int, str], ...] = ()
@@ -88,6 +91,8 @@ class Page:
     starts: list[_Block] = field(default_factory=list)
     # Whether it holds (a part of) the cover's box of choices.
     choices: bool = False
+    # Where the page's text area ends, as a share of its height.
+    foot: float = 1.0
 
     @property
     def top(self) -> float:
@@ -271,7 +276,8 @@ def measure(html: Any, document: Any) -> list[Page]:  # long: one walk records e
     for laid in document.pages:
         if laid._page_box.page_type.name in ("back", "sheet"):
             continue
-        page = Page(cover=False)
+        box = laid._page_box
+        page = Page(cover=False, foot=(box.content_box_y() + box.height) / laid.height)
         spans: Spans = {}
         walk(laid._page_box, None, page, spans, laid.height)
         if not page.lines:

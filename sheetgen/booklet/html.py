@@ -313,6 +313,7 @@ class BookletText:
                 "contents_apart": CONTENTS_APART in flow.breaks,
                 "motif": self.context["motif"] if flow.motif else None,
                 "motif_height": MOTIF_HEIGHT,
+                "motif_size": motif_size(flow.cover_room) if flow.cover_room else None,
             },
         )
         html = _with_references(_kept_with_lists(html), self.chapters)
@@ -417,6 +418,27 @@ def _with_references(html: str, chapters: Sequence[Chapter]) -> str:
 # The motif's height in inches, on a full page and on a folded booklet's half page (its
 # corner indices, 14 of its 119 units, at 7 pt or more).
 MOTIF_HEIGHT = (0.95, 0.92)
+# On a folded booklet's cover with white under its box of choices (Flow.cover_room), the
+# fan grows by this share of that white, to at most MOTIF_TALLEST inches, and stands in the
+# middle of the rest, so that the box ends the page (print review 10: the lower third of
+# the covers was empty, the fan an inch tall).
+MOTIF_GROWTH = 0.5
+MOTIF_TALLEST = 2.0
+
+
+def motif_size(room: float) -> dict[str, str]:
+    """The height of a folded cover's fan given ``room`` inches of white under its box, and
+    the margins above and below it (the style sheet's own, -0.4em and 0.5em, plus half the
+    white the fan leaves), as CSS lengths."""
+    grown = min(MOTIF_HEIGHT[1] + MOTIF_GROWTH * room, MOTIF_TALLEST)
+    white = (room - (grown - MOTIF_HEIGHT[1])) / 2
+    return {
+        "height": f"{grown:.3f}in",
+        "above": f"calc({white:.3f}in - 0.4em)",
+        "below": f"calc({white:.3f}in + 0.5em)",
+    }
+
+
 # A paragraph after a list that is at most this long (two lines) stays on the list's page.
 SHORT_AFTER_LIST = 160
 _AFTER_LIST = re.compile(r"(</[uo]l>\s*<p)(>(.*?)</p>)", re.DOTALL)

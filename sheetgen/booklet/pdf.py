@@ -151,11 +151,18 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
     extra: list[Moves] = []
     # Each flow's pages as last measured.
     measured: dict[Flow, list[Page]] = {}
+    # The white a folded cover gives its fan (Flow.cover_room), found in the first layout
+    # and given to every one after it (the cover is a page of its own, so the running text
+    # is set as before), and the room each layout was set with.
+    room = 0.0
+    rooms: dict[int, float] = {}
 
     def set_once(flow: Flow, moves: Moves) -> tuple[Any, list[Page]]:
         html = weasyprint.HTML(
             string=unbroken(
-                whole_last_words(brands_joined(tie_short_words_in_html(html_for(flow)))),
+                whole_last_words(
+                    brands_joined(tie_short_words_in_html(html_for(flow._replace(cover_room=room))))
+                ),
                 flow.whole,
             ),
             base_url=templates_dir().as_uri(),
@@ -165,6 +172,7 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
         # PDF/UA-1: tagged, with the language, title and figure alternatives a screen
         # reader needs.
         document = html.render(font_config=fonts, pdf_variant="pdf/ua-1")
+        rooms[id(document)] = room
         return document, measure(html, document)
 
     def lay_out(flow: Flow) -> tuple[float, Any, list[Page]]:
@@ -199,6 +207,8 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
             chosen = chosen._replace(breaks=())
             tried.append(chosen)
             emptiest, document, pages = lay_out(chosen)
+    if folded and chosen.motif and CONTENTS_APART in chosen.breaks:
+        room = cover_room(pages, document)
     # Contents that run over from the cover open the next page whole (refit), the text
     # following them, even where every page is full enough: contents cut in two are hard
     # to follow.
@@ -255,6 +265,13 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
         tried.append(chosen._replace(whole=split))
         found = lay_out(tried[-1])
         if len(found[1].pages) == len(document.pages) and nearby(found[1]) == chosen.near:
+            document, chosen = found[1], tried[-1]
+    # A cover set before its room was known is set again with it (one layout more, only
+    # where the first layout was already the last).
+    if rooms.get(id(document)) != room:
+        tried.append(chosen)
+        found = lay_out(chosen)
+        if len(found[1].pages) == len(document.pages) and sum(p.choices for p in found[2]) == 1:
             document = found[1]
     log.debug(
         "booklet laid out %d time(s), emptiest page %.0f%% full",
@@ -270,6 +287,20 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
 
 
 LayOut = Callable[[Flow], tuple[float, Any, list[Page]]]
+# The white left under a grown fan's cover for what the measurement cannot see (inches),
+# and the least white worth growing the fan for.
+COVER_SAFETY = 0.2
+COVER_LEAST = 0.3
+
+
+def cover_room(pages: list[Page], document: Any) -> float:
+    """The white (in inches) under the box of choices of a folded booklet's cover standing
+    on a page of its own, for its fan to grow into (Flow.cover_room); 0 if too little."""
+    cover = pages[0] if pages and pages[0].cover and pages[0].choices else None
+    if cover is None:
+        return 0.0
+    room = (cover.foot - cover.bottom) * document.pages[0].height / 96 - COVER_SAFETY
+    return round(room, 2) if room >= COVER_LEAST else 0.0
 
 
 def _fill_sheets(
