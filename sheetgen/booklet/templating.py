@@ -34,11 +34,12 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import hashlib
 import os
 import stat
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -215,14 +216,23 @@ def _compiled_templates(lang: Language = ENGLISH) -> CompiledTemplates | None:
     return CompiledTemplates(folder, f"{lang.code}-{made_by.hexdigest()[:16]}")
 
 
-def drawn_lines(text: str, width: float, size: float = 20, bold: bool = False) -> list[str]:
+def drawn_lines(
+    text: str,
+    width: float,
+    size: float = 20,
+    bold: bool = False,
+    *,
+    breaks: Callable[[str], str] | None = None,
+) -> list[str]:
     """``text`` broken at its spaces into lines no wider than ``width`` units set in the
     bundled DejaVu Sans at ``size`` (the ``lines`` filter: a drawing's words, which SVG
-    does not wrap); a word wider than that stands alone on its line."""
+    does not wrap); a word wider than that is broken with a hyphen where the language's
+    ``breaks`` (Counting.soft_hyphens) allow ("Karten-/stock"), else stands alone on its
+    line."""
     from sheetgen.game.examples import text_width
 
     lines: list[str] = []
-    for word in str(text).split():
+    for word in _broken_words(str(text).split(), width, size, bold, breaks):
         if lines and text_width(f"{lines[-1]} {word}", size, bold=bold) <= width:
             lines[-1] += f" {word}"
         else:
@@ -234,6 +244,32 @@ def drawn_lines(text: str, width: float, size: float = 20, bold: bool = False) -
         if text_width(joined, size, bold=bold) <= width:
             lines[-2:] = [head, joined]
     return lines
+
+
+def _broken_words(
+    words: list[str],
+    width: float,
+    size: float,
+    bold: bool,
+    breaks: Callable[[str], str] | None,
+) -> list[str]:
+    """``words``, each wider than ``width`` cut where ``breaks`` puts a soft hyphen, each
+    part but the last ending in a hyphen and as long as fits."""
+    from sheetgen.game.examples import text_width
+
+    found: list[str] = []
+    for word in words:
+        parts = breaks(word).split("\N{SOFT HYPHEN}") if breaks else [word]
+        while len(parts) > 1 and text_width("".join(parts), size, bold=bold) > width:
+            cut = next(
+                (k for k in range(len(parts) - 1, 0, -1)
+                 if text_width("".join(parts[:k]) + "-", size, bold=bold) <= width),
+                1,
+            )  # fmt: skip
+            found.append("".join(parts[:cut]) + "-")
+            parts = parts[cut:]
+        found.append("".join(parts))
+    return found
 
 
 def make_environment(
@@ -265,7 +301,7 @@ def make_environment(
     env.filters["count"] = counting.count
     env.filters["cards"] = counting.cards
     env.filters["quoted"] = counting.quoted
-    env.filters["lines"] = drawn_lines
+    env.filters["lines"] = functools.partial(drawn_lines, breaks=counting.soft_hyphens)
     env.globals["plural"] = counting.plural
     env.install_gettext_translations(lang.translations(), newstyle=True)  # type: ignore[attr-defined]
     for name in ("_", "gettext", "ngettext", "pgettext", "npgettext"):
