@@ -548,3 +548,20 @@ def test_no_word_is_hyphenated_over_a_page_turn(
         first = min(after.content, key=lambda line: line.top).text.lstrip()
         split = re.search(r"[^\W\d_][\u2010-]$", last) and first[:1].islower()
         assert not split, (index, last[-30:], first[:30])
+
+
+@pytest.mark.parametrize(("lang", "rule"), [("en", ("queen", "wild")), ("de", ("Dame", "König"))])
+def test_the_spite_and_malice_picture_names_the_centre_stacks_without_their_rule(
+    lang: str, rule: tuple[str, ...]
+) -> None:
+    """Print review 10, finding 6: the centre-stack label ran to three lines and said again
+    the rule the text and the next caption say (ace to queen, kings wild). It names the
+    stacks and how many there may be, on one line; the picture is that much shorter."""
+    html = render_html(resolve(game="spite-and-malice", options={}), paper=A4, lang=language(lang))
+    svg = re.search(r'<figure class="picture">.*?(<svg\b.*?</svg>)', html, re.S)
+    assert svg is not None
+    drawn = " ".join(re.findall(r"<text\b[^>]*>([^<]*)</text>", svg.group(1)))
+    assert not any(word in drawn for word in rule), drawn
+    label = "center stacks: at most three at once" if lang == "en" else "höchstens drei zugleich"
+    assert label in drawn.replace("centre", "center")
+    assert 'viewBox="0 0 640 446"' in svg.group(1)
