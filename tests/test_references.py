@@ -15,10 +15,10 @@ from sheetgen.game.houserules import resolve
 from sheetgen.game.language import language
 from sheetgen.paper import A4, LETTER, Paper
 
-# see "Scoring" (page 5); inside brackets: (siehe „Wertung“, Seite 5); a heading on the
+# see "Scoring" (page 5), as in „Wertung im Team“ (Seite 9); inside brackets: (siehe „Wertung“, Seite 5); a heading on the
 # reference's own page: see "Scoring" (below), (siehe „Wertung“, weiter oben).
 REFERENCE = re.compile(
-    r"(?:see|siehe)\s+[\"\u201c\u201e]([^\"\u201c\u201d]+?)[\"\u201d\u201c]"
+    r"(?:see|siehe|in|unter)\s+[\"\u201c\u201e]([^\"\u201c\u201d]+?)[\"\u201d\u201c]"
     r"(?:\s*\(|,\s*)(?:(?:page|Seite)\u00a0?\s*(\d+)|(below|above|weiter unten|weiter oben))\)"
 )
 BELOW = ("below", "weiter unten")
@@ -126,3 +126,30 @@ def test_a_title_with_an_apostrophe_is_found_as_markdown_writes_it() -> None:
         '<p>see <a class="xref" href="#s5-partners-piles">'
         "&quot;Your partner's piles&quot;</a>.</p>"
     )
+
+
+HEAVY = {
+    "players": 6,
+    "partnerships": True,
+    "stock": "short",
+    "deck": "standard",
+    "must_play_stock": True,
+    "target": 300,
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("game", ["skip-bo", "spite-and-malice", "skip-bo-board"])
+def test_every_reference_of_the_shipped_games_takes_one_form(game: str, lang: str) -> None:
+    """Print review 10, finding 8: a reference was 'see "X" (page 6)' in two games and
+    '(siehe „X“, Seite 8)' in the board game, and the heavy cover box had both. No
+    reference of a shipped game stands inside brackets, so each reads 'see "X" (page N)'
+    (a game folder's own text may still write one in brackets, which then reads
+    '(see "X", page N)' rather than brackets inside brackets)."""
+    from sheetgen.booklet.build import render_html
+
+    # The heavy set of choices (the cover box's own references) is Skip-Bo's.
+    for options in ({}, HEAVY) if game == "skip-bo" else ({},):
+        html = render_html(resolve(game=game, options=options), paper=A4, lang=language(lang))
+        assert 'class="xref' in html
+        assert "xref in-brackets" not in html
