@@ -875,7 +875,7 @@ def test_reviews_en3_team_scoring_is_this_booklets_extension(toggles: str) -> No
     assert "the published points game" in scoring
     assert 'applied to teams as this booklet suggests in "Team scoring".' in scoring
     assert "The rule sheets say nothing about team scores." in en["body"]
-    assert "auf Teams übertragen, wie wir es in „Wertung im Team\" vorschlagen." in de["body"]
+    assert 'auf Teams übertragen, wie wir es in „Wertung im Team" vorschlagen.' in de["body"]
     assert "Wir schlagen vor, jedes Team wie einen einzelnen Spieler zu werten" in de["body"]
 
 
