@@ -341,9 +341,11 @@ def test_the_table_picture_has_a_phones_drawing_with_its_own_ids(
 
 
 def _drawn_words(svg: str) -> set[str]:
-    """The words a drawing shows (its title, the long description, left out)."""
+    """The words a drawing shows (its title, the long description, left out), a word
+    broken over two lines of a square ("Karten-", "stock") read whole."""
     svg = re.sub(r"<title.*?</title>", "", svg, flags=re.S)
-    return set(" ".join(unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg)).split())
+    drawn = " ".join(unescape(t).strip() for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg))
+    return set(re.sub(r"(?<=\w)- (?=[a-zäöüß])", "", drawn).split())
 
 
 @pytest.mark.parametrize("game", ["skip-bo", "spite-and-malice"])
@@ -565,3 +567,21 @@ def test_the_spite_and_malice_picture_names_the_centre_stacks_without_their_rule
     label = "center stacks: at most three at once" if lang == "en" else "höchstens drei zugleich"
     assert label in drawn.replace("centre", "center")
     assert 'viewBox="0 0 640 446"' in svg.group(1)
+
+
+@pytest.mark.parametrize(
+    ("paper", "lang"),
+    [("a4", "en"), ("letter", "en"), ("a4", "de")],
+    ids=["a4-en", "letter-en", "a4-de"],
+)
+def test_the_heavy_sets_quick_reference_with_its_suggestions_is_still_the_back_cover(
+    booklet_pdf: Callable[..., bytes], paper: str, lang: str
+) -> None:
+    """Print review 10, finding 9: Skip-Bo's quick reference now gives the booklet's
+    suggestion for an empty draw pile and a standstill, as the other games' do; set a
+    little closer, it still fits the back cover of the heavy set (German on Letter ran on
+    in the text before)."""
+    pdf = booklet_pdf("skip-bo", PAPERS[paper], "booklet", lang=lang, **HEAVY)
+    pages = [page for page in read_pages(pdf, folded=True) if not page.landscape]
+    first = min(pages[-1].content, key=lambda line: line.top).text.strip()
+    assert first in ("Quick reference", "Kurzübersicht"), first
