@@ -163,10 +163,12 @@ def test_the_old_walk_through_caption_would_fail(lang: str) -> None:
 def test_the_wild_card_caption_names_the_decks_own_wild(lang: str) -> None:
     skip_bo = examples("skip-bo", "official", lang)[1].caption
     standard = examples("skip-bo", "standard", lang)[1].caption
+    # Print review 11: the caption says what the picture shows (a wild opens the pile,
+    # another fills its gap), not the rule the bullet above it gives.
     if lang == "en":
-        assert skip_bo.startswith("A Skip-Bo card can be any number")
-        assert standard.startswith("A king or joker can be any number")
+        assert skip_bo.startswith("One Skip-Bo card opens this pile")
+        assert standard.startswith("A king opens this pile, and later a joker")
     else:
-        assert skip_bo.startswith("Eine SKIP-BO-Karte ersetzt jede Zahl")
-        assert standard.startswith("Ein König oder Joker ersetzt jede Zahl")
+        assert skip_bo.startswith("Eine SKIP-BO-Karte eröffnet diesen Stapel")
+        assert standard.startswith("Ein König eröffnet diesen Stapel, ein Joker schließt")
     assert "joker" not in skip_bo.lower() and "SKIP-BO" not in standard.upper()
