@@ -296,17 +296,25 @@ def test_the_picture_is_labelled_in_german(extra_file: Path) -> None:
 def test_the_pictures_words_are_never_pressed_narrower(lang: str) -> None:
     """Print review 10, finding 4: "Kartenstock" in its square and "Ablagestapel" in each
     pile were pressed to 83 % of their width at 13 units (7.2 pt). A word too long for its
-    square is broken where the language breaks it, at the square's own size."""
+    square is broken where the language breaks it, at the square's own size. Each pile's
+    colour is set in one weight (review 11: bold, or regular where the word was long), and
+    a corner square names its colour without "Eckfeld" ("blau Eckfeld" is no German)."""
     html = render_html(resolve(game=GAME, options={}), paper=A4, lang=Language(lang))
     svg = re.search(r"<svg\b.*?</svg>", html, flags=re.S)
     assert svg is not None
     assert "textLength" not in svg.group(0) and "lengthAdjust" not in svg.group(0)
     if lang == "de":
         drawn = re.findall(r"<text\b[^>]*>([^<]*)</text>", svg.group(0))
-        assert drawn.count("Karten-") == 2 and drawn.count("stock") == 2
+        # The square is the "Kartenstock-Feld" (as the text names it), broken at its own
+        # hyphen and at its compound's joint (print review 11).
+        assert drawn.count("Karten-") == 2 and drawn.count("stock-") == 2
+        assert drawn.count("Feld") == 2
         assert drawn.count("Ablage-") == 6 and drawn.count("stapel") == 6
         # The white area's heading has room for the whole word.
         assert "Kartenstock" in drawn
+        assert "Eckfeld" not in drawn
+    piles = re.findall(r'<text class="(\w+)"[^>]*y="[^"]*"[^>]*>([^<]*)</text>', svg.group(0))
+    assert len({cls for cls, word in piles if word in ("orange", "gepunktet", "dotted")}) == 1
 
 
 # The printed booklet ------------------------------------------------------------------

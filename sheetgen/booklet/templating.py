@@ -37,6 +37,7 @@ import dataclasses
 import functools
 import hashlib
 import os
+import re
 import stat
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -259,17 +260,37 @@ def _broken_words(
 
     found: list[str] = []
     for word in words:
-        parts = breaks(word).split("\N{SOFT HYPHEN}") if breaks else [word]
+        # A word joined by a hyphen of its own breaks there too ("Kartenstock-|Feld"), a
+        # brand never ("Skip-Bo").
+        joined = re.split(r"(?<=-)(?<!Skip-)(?<!SKIP-)", word)
+        parts = [piece for part in joined for piece in _pieces(part, breaks)]
         while len(parts) > 1 and text_width("".join(parts), size, bold=bold) > width:
             cut = next(
                 (k for k in range(len(parts) - 1, 0, -1)
-                 if text_width("".join(parts[:k]) + "-", size, bold=bold) <= width),
+                 if text_width(_hyphened(parts[:k]), size, bold=bold) <= width),
                 1,
             )  # fmt: skip
-            found.append("".join(parts[:cut]) + "-")
+            found.append(_hyphened(parts[:cut]))
             parts = parts[cut:]
         found.append("".join(parts))
     return found
+
+
+SOFT = "\N{SOFT HYPHEN}"
+
+
+def _pieces(part: str, breaks: Callable[[str], str] | None) -> list[str]:
+    """A part of a word (its own hyphen kept at its end) cut where ``breaks`` breaks it."""
+    core, hyphen = (part[:-1], "-") if part.endswith("-") else (part, "")
+    pieces = (breaks(core) if breaks else core).split(SOFT)
+    pieces[-1] += hyphen
+    return pieces
+
+
+def _hyphened(parts: list[str]) -> str:
+    """The first ``parts`` of a word broken after them, with the hyphen that ends the line."""
+    head = "".join(parts)
+    return head if head.endswith("-") else head + "-"
 
 
 def make_environment(
