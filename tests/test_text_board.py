@@ -305,7 +305,7 @@ NOTHING_TO_DRAW = {
             "Shuffle the set-aside piles into a new draw pile. If none are set aside, use the "
             "cards beneath the top card of the auxiliary pile; if there are none either, play "
             "on without drawing. With nothing to draw and a whole round without a play, the "
-            "game ends without a winner. All of this is this booklet's suggestion."
+            "game ends without a winner (all of this is this booklet's suggestion)."
         ],
     },
     "de": {
