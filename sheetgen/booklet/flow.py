@@ -238,7 +238,8 @@ def measure(html: Any, document: Any) -> list[Page]:  # long: one walk records e
         children = [child for child in section if isinstance(child.tag, str)]
         for index, child in enumerate(children):
             before = children[index - 1].tag if index else None
-            lead_in = before == "p" and child.tag in ("ul", "ol", "table")
+            previous = (children[index - 1].get("class") or "").split() if index else []
+            lead_in = "lead-in" in previous and child.tag in ("ul", "ol", "table")
             lead_in |= before == "p" and _led_in(child, children[index - 2] if index > 1 else None)
             lead_in |= "follows-list" in (child.get("class") or "").split()
             breakable = "keep-together" not in classes and before not in HEADINGS and not lead_in

@@ -349,11 +349,11 @@ def _ruled_tail(
     lay_out: LayOut, document: Any, pages: list[Page], flow: Flow, tried: list[Flow]
 ) -> tuple[Any, Flow]:
     """``document`` (set in ``flow``, measured as ``pages``) with the rest of its last page
-    of text ruled to write on, where that page ends short and no notes page follows (print
-    review 8: a last page of text 37 % full before the back cover); the same if the lines
-    would not fit on it."""
+    of text ruled to write on, where that page ends short (print review 8: a last page of
+    text 37 % full before the back cover; review 11: half full before a notes page, whose
+    notes then go on there); the same if the lines would not fit on it."""
     running = [page for page in pages if not page.cover]
-    if not running or flow.notes or flow.back_in_flow or len(tried) >= MAX_LAYOUTS:
+    if not running or flow.back_in_flow or len(tried) >= MAX_LAYOUTS:
         return document, flow
     capacity = max(page.fill for page in running)
     if running[-1].fill >= TAIL_BELOW * capacity:
