@@ -121,3 +121,19 @@ def test_a_picture_moves_on_with_its_heading_and_lead_in() -> None:
     opened = Page(cover=False, lines=[(0.1, 0.2)], starts=[chapter_opens])
     kept = block(2, 0.12, 0.7, figure=True)
     assert figure_moves([opened, Page(False, [(0.1, 0.9)], [kept, *after]), rest]) == ()
+
+
+def test_a_paragraph_is_a_lead_in_only_where_it_ends_in_a_colon() -> None:
+    """Print review 11: a paragraph that ends its sentence before a table (the board game's
+    "Die Sonderfelder") was tied to it like a lead-in and left a page a third empty."""
+    from sheetgen.booklet.html import _lead_ins
+
+    html = (
+        "<p>Three things:</p>\n<ul><li>a</li></ul>"
+        '<p class="follows-list">Then <em>this</em>:</p><table></table>'
+        "<p>A sentence.</p><ol><li>b</li></ol><p>Not before a list:</p><p>x</p>"
+    )
+    marked = _lead_ins(html)
+    assert marked.count('class="lead-in"') == 1
+    assert '<p class="follows-list lead-in">Then <em>this</em>:</p>' in marked
+    assert "<p>A sentence.</p>" in marked and "<p>Not before a list:</p>" in marked

@@ -587,3 +587,35 @@ def test_the_heavy_sets_quick_reference_with_its_suggestions_is_still_the_back_c
     pages = [page for page in read_pages(pdf, folded=True) if not page.landscape]
     first = min(pages[-1].content, key=lambda line: line.top).text.strip()
     assert first in ("Quick reference", "Kurzübersicht"), first
+
+
+@pytest.mark.parametrize(
+    ("paper", "lang"), [("letter", "de"), ("a4", "en")], ids=["letter-de", "a4-en"]
+)
+def test_the_board_games_folded_pages_are_full_before_its_last_page_of_text(
+    booklet_pdf: Callable[..., bytes], paper: str, lang: str
+) -> None:
+    """Print review 11, findings 1 and 2 (both reviewers): the folded board game's pages 6
+    and 7 ended a third short, before "Moving the counters" (a heading, a lead-in and a
+    two-item list kept whole) and "The special spaces" (a heading, a paragraph tied to its
+    six-row table). Every page of running text between the contents and the last page of
+    text is now at least three quarters as full as the fullest."""
+    pdf = booklet_pdf("skip-bo-board", PAPERS[paper], "booklet", lang=lang)
+    pages = [page for page in read_pages(pdf, folded=True) if not page.landscape]
+    pads = (
+        "Notes",
+        "More notes",
+        "Games played",
+        "Notizen",
+        "Weitere Notizen",
+        "Gespielte Partien",
+    )
+    text = [
+        page
+        for page in pages[2:-1]
+        if page.content and min(page.content, key=lambda line: line.top).text.strip() not in pads
+    ]
+    fullest = max(page.fill for page in text)
+    assert all(page.fill >= 0.75 * fullest for page in text[:-1]), [
+        round(page.fill / fullest, 2) for page in text
+    ]
