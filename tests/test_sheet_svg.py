@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import io
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -314,4 +315,30 @@ def test_the_key_says_what_a_marker_means() -> None:
         ]
         key = max(y for y, text in texts if text in result.series.table.sides)
         under = " ".join(text for y, text in sorted(texts) if y > key)
-        assert under == "A marker: a game won, or lines that meet there", (width, under)
+        assert (
+            under
+            == "A marker: lines that meet there; ringed: the game\N{RIGHT SINGLE QUOTATION MARK}s winner"
+        ), (width, under)
+
+
+@pytest.mark.parametrize("result", [four_close(), six_level()], ids=["four-close", "six-level"])
+def test_each_games_winner_is_ringed_and_no_other_marker(result: SeriesResult) -> None:
+    """Print review 11 (both reviewers): a game won and lines that meet had one marker, so a
+    reader could not tell who won game 1 where everyone was level. The winner's marker of
+    every game is ringed, in the PDF's drawing and the web page's alike; a marker where lines
+    merely meet is not."""
+    chart = race_chart(result, (792.0, 612.0), "Race", string_width, ENGLISH)
+    sides = result.series.table.sides
+    lines = chart.traces[-len(sides) :]  # the key's samples come first
+    assert not any(trace.wins for trace in chart.traces[: -len(sides)])
+    for number, game in enumerate(result.games):
+        winner = lines[sides.index(game.winner)]
+        x = lines[0].points[number + 1][0]  # the game's point across
+        ringed = [mark for mark in winner.wins if abs(mark[0] - x) < 12]
+        assert len(ringed) == 1 and ringed[0] in winner.marks
+        for index, trace in enumerate(lines):
+            if sides[index] != game.winner:
+                assert not [mark for mark in trace.wins if abs(mark[0] - x) < 12]
+    drawn = svg.chart_svg(result, ENGLISH, 792.0, 612.0)
+    rings = re.search(r'<path class="rings" d="([^"]+)"', drawn)
+    assert rings is not None and rings.group(1).count("M") == len(result.games)

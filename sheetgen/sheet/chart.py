@@ -79,7 +79,7 @@ NEAR = 2 * MARKER_SIZE + 1.0  # markers closer than this, up or down, would touc
 # Markers of sides that meet stand this far apart across the game's point; never so close
 # that they touch (SQUEEZED), nor so far that they reach the next game's: a series too long
 # for that shows only the markers of the games won.
-APART = 2 * MARKER_SIZE + 1.5
+APART = 2 * MARKER_SIZE + 2.5  # a winner's ring (shapes.RING) clear of the next marker
 SQUEEZED = 2 * MARKER_SIZE + 0.5
 STEPS = (10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10_000)
 # While the leader is far from the target, the y axis runs only a step above the highest
@@ -98,6 +98,8 @@ class Trace:
     marker: Marker
     marks: tuple[tuple[float, float], ...] = ()
     gray: float = 0.0
+    # Of its marks, those of the games it won, each ringed.
+    wins: tuple[tuple[float, float], ...] = ()
 
 
 class Look(NamedTuple):
@@ -380,8 +382,9 @@ def _key(
     widths = [KEY_SAMPLE + 6 + measure(label, key_size, False) for label in labels]
     rows = _key_rows(widths, width - 2 * MARGIN)
     traces: list[Trace] = []
-    # Print review 10: a marker on some games only read as a mistake.
-    said = lang._("A marker: a game won, or lines that meet there")
+    # Print review 10: a marker on some games only read as a mistake; review 11: a game won
+    # and lines that meet read alike, so the winner's marker is ringed.
+    said = lang._("A marker: lines that meet there; ringed: the game's winner")
     meaning = wrap_whole(said, width - 2 * MARGIN, key_size, MIN_TEXT, measure, lines=2)
     for place, line in enumerate(reversed(meaning.lines)):
         texts.append(
@@ -486,19 +489,30 @@ def _traces(result: SeriesResult, plot: _Plot) -> list[Trace]:
     sides = result.series.table.sides
     points: list[list[tuple[float, float]]] = [[(plot.x(0), plot.y(0))] for _ in sides]
     marks: list[list[tuple[float, float]]] = [[] for _ in sides]
+    wins: list[list[tuple[float, float]]] = [[] for _ in sides]
     room = plot.x(1) - plot.x(0)  # between one game's point and the next
     for game in result.games:
         x = plot.x(game.number)
         heights = [plot.y(game.totals[side]) for side in sides]
         for index, y in enumerate(heights):
             points[index].append((x, y))
-        for index, shift in _markers(heights, sides.index(game.winner), room):
+        winner = sides.index(game.winner)
+        for index, shift in _markers(heights, winner, room):
             marks[index].append((x + shift, heights[index]))
+            if index == winner:
+                wins[index].append(marks[index][-1])
     traces = []
     for index in range(len(sides)):
         look = side_look(index)
         traces.append(
-            Trace(tuple(points[index]), look.dash, look.marker, tuple(marks[index]), look.gray)
+            Trace(
+                tuple(points[index]),
+                look.dash,
+                look.marker,
+                tuple(marks[index]),
+                look.gray,
+                tuple(wins[index]),
+            )
         )
     return traces
 

@@ -22,7 +22,17 @@ from reportlab.pdfgen.canvas import Canvas
 from sheetgen import __version__, fonts
 from sheetgen.sheet.fitting import fit
 from sheetgen.sheet.layout import MIN_TEXT, Layout
-from sheetgen.sheet.shapes import HOLLOW, Box, Grid, Rule, Text, as_printed, marker_path, quarters
+from sheetgen.sheet.shapes import (
+    HOLLOW,
+    Box,
+    Grid,
+    Rule,
+    Text,
+    as_printed,
+    marker_path,
+    quarters,
+    ring_path,
+)
 from sheetgen.sourcedate import source_date_epoch
 
 if TYPE_CHECKING:  # a blank sheet has no chart: the chart module loads with a filled one
@@ -136,6 +146,11 @@ class Painter:
         canvas.drawPath(hollow, stroke=1, fill=1)
         canvas.setFillGray(0)
         canvas.drawPath(solid, stroke=1, fill=1)
+        rings = canvas.beginPath()
+        for trace in chart.traces:
+            for x, y in trace.wins:
+                _marker_steps(rings, ring_path(x, y))
+        canvas.drawPath(rings, stroke=1, fill=0)
         self._texts(list(chart.texts))
         self.end_page()
 
@@ -272,8 +287,12 @@ def _in_box(box: Box, value: str, bold: bool = False) -> Text:
 
 def _marker(hollow: Any, solid: Any, kind: str, x: float, y: float) -> None:
     """A marker's outline (``shapes.marker_path``) added to the path of its fill."""
-    path = hollow if kind in HOLLOW else solid
-    for step, args in marker_path(kind, x, y):
+    _marker_steps(hollow if kind in HOLLOW else solid, marker_path(kind, x, y))
+
+
+def _marker_steps(path: Any, steps: Any) -> None:
+    """Path ``steps`` (``shapes.marker_path``, ``ring_path``) added to ``path``."""
+    for step, args in steps:
         if step == "M":
             path.moveTo(*args)
         elif step == "L":

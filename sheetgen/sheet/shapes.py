@@ -105,6 +105,17 @@ def quarters(
     )
 
 
+# The ring round a game's winner's marker on a chart: this far from its centre.
+RING = MARKER_SIZE + 1.4
+
+
+def ring_path(x: float, y: float) -> tuple[Step, ...]:
+    """The ring round the marker of a game's winner, centred on (x, y): a game won reads
+    apart from lines that merely meet (print review 11)."""
+    start, curves = quarters(x, y, RING, RING)
+    return (("M", start), *(("C", curve) for curve in curves), ("Z", ()))
+
+
 def marker_path(kind: str, x: float, y: float) -> tuple[Step, ...]:
     """The outline of a chart's marker of ``kind`` centred on (x, y), as path steps that
     every painter (PDF or SVG) draws alike."""

@@ -22,7 +22,16 @@ from sheetgen import fonts
 from sheetgen.game.language import ENGLISH, Language
 from sheetgen.game.scoring import SeriesResult
 from sheetgen.sheet.chart import STROKE, Chart, chart_subtitle, chart_title, race_chart
-from sheetgen.sheet.shapes import HOLLOW, Grid, Rule, Step, Text, as_printed, marker_path
+from sheetgen.sheet.shapes import (
+    HOLLOW,
+    Grid,
+    Rule,
+    Step,
+    Text,
+    as_printed,
+    marker_path,
+    ring_path,
+)
 
 FONT_FAMILY = "'DejaVu Sans', sans-serif"  # the face the layout was measured in, if present
 ANCHOR = {"left": "start", "center": "middle", "right": "end"}
@@ -147,6 +156,12 @@ def _markers(chart: Chart) -> list[str]:
                 f'<path class="markers {kind}" d="{" ".join(steps)}" fill="{fill}"'
                 ' stroke="#000000" stroke-width="0.9" stroke-linejoin="round"/>'
             )
+    rings = [_path(ring_path(x, y), chart.height) for trace in chart.traces for x, y in trace.wins]
+    if rings:
+        out.append(
+            f'<path class="rings" d="{" ".join(rings)}" fill="none" stroke="#000000"'
+            ' stroke-width="0.9"/>'
+        )
     return out
 
 
