@@ -619,3 +619,20 @@ def test_the_board_games_folded_pages_are_full_before_its_last_page_of_text(
     assert all(page.fill >= 0.75 * fullest for page in text[:-1]), [
         round(page.fill / fullest, 2) for page in text
     ]
+
+
+@pytest.mark.parametrize(("paper", "lang"), [("a4", "en"), ("a4", "de")], ids=["a4-en", "a4-de"])
+def test_a_heading_keeps_more_than_its_first_step(
+    booklet_pdf: Callable[..., bytes], paper: str, lang: str
+) -> None:
+    """Print review 11 (both reviewers): "Your turn, step by step" stood at a page's foot
+    with step 1 only under it. The first step under a heading keeps the next with it."""
+    pdf = booklet_pdf("skip-bo", PAPERS[paper], "booklet", lang=lang, **HEAVY)
+    heading = "Your turn, step by step" if lang == "en" else "Dein Zug, Schritt für Schritt"
+    for page in read_pages(pdf, folded=True):
+        texts = [line.text.strip() for line in sorted(page.content, key=lambda line: line.top)]
+        if heading in texts:
+            after = texts[texts.index(heading) + 1 :]
+            assert any(text.startswith("2.") for text in after), after[:4]
+            return
+    raise AssertionError(f"{heading!r} is not in the booklet")
