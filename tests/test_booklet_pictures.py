@@ -560,7 +560,7 @@ def test_the_spite_and_malice_picture_names_the_centre_stacks_without_their_rule
 ) -> None:
     """Print review 10, finding 6: the centre-stack label ran to three lines and said again
     the rule the text and the next caption say (ace to queen, kings wild). It names the
-    stacks and how many there may be, on one line; the picture is that much shorter."""
+    stacks and how many there may be, on one line."""
     html = render_html(resolve(game="spite-and-malice", options={}), paper=A4, lang=language(lang))
     svg = re.search(r'<figure class="picture">.*?(<svg\b.*?</svg>)', html, re.S)
     assert svg is not None
@@ -568,7 +568,6 @@ def test_the_spite_and_malice_picture_names_the_centre_stacks_without_their_rule
     assert not any(word in drawn for word in rule), drawn
     label = "center stacks: at most three at once" if lang == "en" else "höchstens drei zugleich"
     assert label in drawn.replace("centre", "center")
-    assert 'viewBox="0 0 640 446"' in svg.group(1)
 
 
 @pytest.mark.parametrize(
@@ -636,3 +635,36 @@ def test_a_heading_keeps_more_than_its_first_step(
             assert any(text.startswith("2.") for text in after), after[:4]
             return
     raise AssertionError(f"{heading!r} is not in the booklet")
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_spite_and_malice_pictures_two_line_labels_have_leading(lang: str) -> None:
+    """Print review 11: the picture's two-line labels (a pile's name, then a note under it)
+    stood 14 units apart at 15 units, with no leading, the second line on the frame's foot.
+    They stand 17 apart, the second line's descenders 8 units or more above the frame."""
+    html = render_html(resolve(game="spite-and-malice", options={}), paper=A4, lang=language(lang))
+    svg = re.search(r'<figure class="picture">.*?(<svg\b.*?</svg>)', html, re.S)
+    assert svg is not None
+    texts = [
+        (cls, float(x), float(y))
+        for cls, x, y in re.findall(
+            r'<text class="(label|small)" x="([\d.]+)" y="([\d.]+)"', svg.group(1)
+        )
+    ]
+    zones = [
+        (float(y), float(y) + float(h))
+        for y, h in re.findall(
+            r'<rect class="zone" x="4" y="([\d.]+)" width="632" height="([\d.]+)"', svg.group(1)
+        )
+    ]
+    pairs = 0
+    for cls, x, y in texts:
+        if cls != "label":
+            continue
+        under = [b for kind, a, b in texts if kind == "small" and a == x and 0 < b - y < 30]
+        if under:
+            pairs += 1
+            assert under[0] - y >= 17, (x, y, under)
+            foot = next((bottom for top, bottom in zones if top < y < bottom), None)
+            assert foot is None or foot - (under[0] + 4) >= 8, (x, under, foot)
+    assert pairs >= 6
