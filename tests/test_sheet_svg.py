@@ -24,7 +24,7 @@ from sheetgen.paper import paper
 from sheetgen.sheet import svg
 from sheetgen.sheet.chart import STROKE, Chart, chart_title, race_chart
 from sheetgen.sheet.fill import fill_pdf
-from sheetgen.sheet.shapes import HOLLOW, as_printed, marker_path
+from sheetgen.sheet.shapes import HOLLOW, RING, as_printed, marker_path
 from sheetgen.sheet.svg import chart_svg
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
@@ -315,10 +315,7 @@ def test_the_key_says_what_a_marker_means() -> None:
         ]
         key = max(y for y, text in texts if text in result.series.table.sides)
         under = " ".join(text for y, text in sorted(texts) if y > key)
-        assert (
-            under
-            == "A marker: lines that meet there; ringed: the game\N{RIGHT SINGLE QUOTATION MARK}s winner"
-        ), (width, under)
+        assert under == "A marker: lines that meet after a game; ringed: its winner", (width, under)
 
 
 @pytest.mark.parametrize("result", [four_close(), six_level()], ids=["four-close", "six-level"])
@@ -342,3 +339,14 @@ def test_each_games_winner_is_ringed_and_no_other_marker(result: SeriesResult) -
     drawn = svg.chart_svg(result, ENGLISH, 792.0, 612.0)
     rings = re.search(r'<path class="rings" d="([^"]+)"', drawn)
     assert rings is not None and rings.group(1).count("M") == len(result.games)
+
+
+def test_a_name_at_a_lines_end_stands_clear_of_the_last_winners_ring() -> None:
+    """Print review 12: the last game's winner's ring touched the name at its line's end."""
+    result = four_close()
+    chart = race_chart(result, (792.0, 612.0), "Race", string_width, ENGLISH)
+    rings = [x + RING for trace in chart.traces for x, _ in trace.wins]
+    sides = set(result.series.table.sides)
+    names = [text for text in chart.texts if any(side in text.text for side in sides)]
+    ends = [text for text in names if text.x > max(rings) - 40]
+    assert ends and all(text.x >= max(rings) + 2 for text in ends)

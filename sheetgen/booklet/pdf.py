@@ -252,11 +252,14 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
         document, chosen = _ruled_tail(lay_out, document, measured[chosen], chosen, tried)
     # A reference to a heading on its own page says "below" or "above" instead, where
     # the layout set so keeps them all on their pages (one layout more).
+    # Either is kept only where its pages stay as full (print review 12: a layout set again
+    # for a reference broke a page a sixth short).
     near = nearby(document)
     if near:
         tried.append(chosen._replace(near=near))
         found = lay_out(tried[-1])
-        if nearby(found[1]) == near and len(found[1].pages) == len(document.pages):
+        kept = nearby(found[1]) == near and len(found[1].pages) == len(document.pages)
+        if kept and _as_full(measured.get(chosen, pages), found[2]):
             document, chosen = found[1], tried[-1]
     # A word hyphenated over a page turn is set whole (print review 9: "Spieler-|stapeln"
     # across pages 10 and 11), where that keeps the booklet's pages (one layout more).
@@ -264,7 +267,8 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
     if split:
         tried.append(chosen._replace(whole=split))
         found = lay_out(tried[-1])
-        if len(found[1].pages) == len(document.pages) and nearby(found[1]) == chosen.near:
+        kept = len(found[1].pages) == len(document.pages) and nearby(found[1]) == chosen.near
+        if kept and _as_full(measured.get(chosen, pages), found[2]):
             document, chosen = found[1], tried[-1]
     # A cover set before its room was known is set again with it (one layout more, only
     # where the first layout was already the last).
@@ -388,6 +392,17 @@ def white(pages: list[Page], notes: int) -> float:
     shares = [page.fill / capacity for page in running]
     holes = sum(1 - share for share in shares[:-1] if share < FULL_BEFORE_FIGURE)
     return notes + (1 - shares[-1]) + HOLE_WEIGHT * holes
+
+
+# A layout set again to place a reference or a word (``near``, ``whole``) may leave this
+# much more white, in pages (``white``), than the one it would replace.
+AS_FULL = 0.03
+
+
+def _as_full(before: list[Page], after: list[Page]) -> bool:
+    """Whether ``after`` (a layout set again) leaves no more white inside its text, and on
+    its last page, than ``before``."""
+    return white(after, 0) <= white(before, 0) + AS_FULL
 
 
 def _planned(

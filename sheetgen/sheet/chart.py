@@ -33,7 +33,7 @@ from sheetgen.game.wording import games_count, series_name
 from sheetgen.sheet.fitting import Fitted, Measure, fit, wrap_whole
 from sheetgen.sheet.grid import MARGIN
 from sheetgen.sheet.layout import MIN_TEXT, TITLE_SIZE
-from sheetgen.sheet.shapes import MARKER_SIZE, Grid, Rule, Text
+from sheetgen.sheet.shapes import MARKER_SIZE, RING, Grid, Rule, Text
 
 Marker = Literal[
     "circle",
@@ -281,7 +281,15 @@ def race_chart(
     ]
     tips = {index: line.points[-1] for index, line in enumerate(lines)}
     # The names stand clear of the last markers, which may stand beside a line's end.
-    clear = max((x + MARKER_SIZE for line in lines for x, _ in line.marks), default=0.0)
+    # A winner's ring reaches further than its marker (print review 12: the last game's ring
+    # touched its name).
+    clear = max(
+        (
+            *(x + MARKER_SIZE for line in lines for x, _ in line.marks),
+            *(x + RING + 1.0 for line in lines for x, _ in line.wins),
+        ),
+        default=0.0,
+    )
     leaders = _end_labels(ends, tips, plot, texts, clear)
     return Chart(
         width,
@@ -384,7 +392,7 @@ def _key(
     traces: list[Trace] = []
     # Print review 10: a marker on some games only read as a mistake; review 11: a game won
     # and lines that meet read alike, so the winner's marker is ringed.
-    said = lang._("A marker: lines that meet there; ringed: the game's winner")
+    said = lang._("A marker: lines that meet after a game; ringed: its winner")
     meaning = wrap_whole(said, width - 2 * MARGIN, key_size, MIN_TEXT, measure, lines=2)
     for place, line in enumerate(reversed(meaning.lines)):
         texts.append(
@@ -425,7 +433,7 @@ def _ends(result: SeriesResult, measure: Measure, lang: str) -> _Ends:
     }
     end_room = max(measure(line, end_size, False) for lines in end_lines.values() for line in lines)
     # Past a line's end come its markers' width (they may stand beside it) and a gap.
-    return _Ends(finals, end_lines, end_size, end_room + 6 + 2 * MARKER_SIZE)
+    return _Ends(finals, end_lines, end_size, end_room + 7 + MARKER_SIZE + RING)
 
 
 def _target_note(target: int, room: float, measure: Measure, lang: Language) -> Fitted:
