@@ -353,18 +353,11 @@ def _ruled_tail(
     lay_out: LayOut, document: Any, pages: list[Page], flow: Flow, tried: list[Flow]
 ) -> tuple[Any, Flow]:
     """``document`` (set in ``flow``, measured as ``pages``) with the rest of its last page
-    of text ruled to write on, where that page ends short (print review 8: a last page of
-    text 37 % full before the back cover; review 11: half full before a notes page, whose
-    notes then go on there); the same if the lines would not fit on it."""
-    running = [page for page in pages if not page.cover]
-    if not running or flow.back_in_flow or len(tried) >= MAX_LAYOUTS:
-        return document, flow
-    capacity = max(page.fill for page in running)
-    if running[-1].fill >= TAIL_BELOW * capacity:
-        return document, flow
-    room = (capacity - running[-1].fill) * document.pages[0].height
-    lines = int((room - TAIL_HEAD) / RULED)
-    if lines < TAIL_LEAST:
+    of text ruled to write on, where that page ends short and no notes page follows (print
+    review 8: a last page of text 37 % full before the back cover; ``_planned`` rules it in
+    the layout that adds notes pages); the same if the lines would not fit on it."""
+    lines = 0 if flow.tail or len(tried) >= MAX_LAYOUTS else _tail_lines(pages, document, flow)
+    if not lines:
         return document, flow
     trial = flow._replace(tail=lines)
     tried.append(trial)
@@ -372,6 +365,21 @@ def _ruled_tail(
     if len(ruled.pages) != len(document.pages):
         return document, flow
     return ruled, trial
+
+
+def _tail_lines(pages: list[Page], document: Any, flow: Flow) -> int:
+    """How many ruled lines the rest of the last page of text (of ``document``, measured as
+    ``pages``) takes under "Notes", where it ends short; 0 where it does not, or where the
+    quick reference runs on after it."""
+    running = [page for page in pages if not page.cover]
+    if not running or flow.back_in_flow:
+        return 0
+    capacity = max(page.fill for page in running)
+    if running[-1].fill >= TAIL_BELOW * capacity:
+        return 0
+    room = (capacity - running[-1].fill) * document.pages[0].height
+    lines = int((room - TAIL_HEAD) / RULED)
+    return lines if lines >= TAIL_LEAST else 0
 
 
 # A page of running text left part empty inside a folded booklet weighs this many times the
@@ -412,6 +420,10 @@ def _planned(
     has once planned to fill its sheets, the document set so and its flow."""
     planned = _fold(document, flow)
     while planned is not None and len(tried) < MAX_LAYOUTS:
+        # A last page of text that ends short before the notes pages is ruled under "Notes"
+        # in the same layout (print review 11); its notes pages go on from there.
+        if not planned.tail and planned.notes:
+            planned = planned._replace(tail=_tail_lines(pages, document, planned))
         tried.append(planned)
         emptiest, document, pages = lay_out(planned)
         if emptiest < MIN_FILL:  # the quick reference run on leaves a last page nearly empty
