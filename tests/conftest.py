@@ -65,7 +65,18 @@ MACHINE_ENV = dict(os.environ)
 # Long chains that one xdist worker must run alone (a fresh venv and pip, a wheel, a CUPS
 # scheduler) start first, so the other workers share the rest meanwhile instead of
 # waiting for them at the end.
-LONG_FIRST = ("test_readme_setup.py", "test_packaging.py", "test_printing.py")
+LONG_FIRST = (
+    "test_readme_setup.py",
+    "test_packaging.py",
+    "test_printing.py",
+    # Then the modules that render the most booklets, several as one group, so that the
+    # run does not end waiting on one of them (the slowest first: a shorter run).
+    "test_german_booklets.py",
+    "test_language_spite_de.py",
+    "test_language_board_de.py",
+    "test_booklet_pages.py",
+    "test_booklet_pictures.py",
+)
 
 
 def pytest_configure(config: pytest.Config) -> None:
