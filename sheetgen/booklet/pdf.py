@@ -251,26 +251,28 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
     if folded:
         document, chosen = _fill_sheets(lay_out, document, pages, chosen, tried)
         document, chosen = _ruled_tail(lay_out, document, measured[chosen], chosen, tried)
-    # A reference to a heading on its own page says "below" or "above" instead, where
-    # the layout set so keeps them all on their pages (one layout more).
-    # Either is kept only where its pages stay as full (print review 12: a layout set again
-    # for a reference broke a page a sixth short).
+
+    def set_again(flow: Flow, near: tuple[tuple[int, str], ...]) -> None:
+        """Keep ``flow`` (one layout more) where it keeps the booklet's pages, the references
+        ``near`` their headings, and its pages as full (print review 12: a layout set again
+        for a reference broke a page a sixth short)."""
+        nonlocal document, chosen
+        before = measured.get(chosen, pages)
+        tried.append(flow)
+        found = lay_out(flow)
+        kept = len(found[1].pages) == len(document.pages) and nearby(found[1]) == near
+        if kept and _as_full(before, found[2]):
+            document, chosen = found[1], flow
+
+    # A reference to a heading on its own page says "below" or "above" instead.
     near = nearby(document)
     if near:
-        tried.append(chosen._replace(near=near))
-        found = lay_out(tried[-1])
-        kept = nearby(found[1]) == near and len(found[1].pages) == len(document.pages)
-        if kept and _as_full(measured.get(chosen, pages), found[2]):
-            document, chosen = found[1], tried[-1]
+        set_again(chosen._replace(near=near), near)
     # A word hyphenated over a page turn is set whole (print review 9: "Spieler-|stapeln"
-    # across pages 10 and 11), where that keeps the booklet's pages (one layout more).
+    # across pages 10 and 11).
     split = split_over_pages(document)
     if split:
-        tried.append(chosen._replace(whole=split))
-        found = lay_out(tried[-1])
-        kept = len(found[1].pages) == len(document.pages) and nearby(found[1]) == chosen.near
-        if kept and _as_full(measured.get(chosen, pages), found[2]):
-            document, chosen = found[1], tried[-1]
+        set_again(chosen._replace(whole=split), chosen.near)
     # A cover set before its room was known is set again with it (one layout more, only
     # where the first layout was already the last).
     if rooms.get(id(document)) != room:
