@@ -311,6 +311,10 @@ def quick_heads(root: Node) -> list[str]:
     assert not [n for n in chapter.walk() if n.tag in ("table", "ul")], "a table or bullets"
     assert all(isinstance(n, Node) for n in body), f"loose text: {body}"
     blocks = [n for n in body if isinstance(n, Node)]
+    # Its last line is the key to the daggers that mark the booklet's own suggestions
+    # (print review 12), and no head.
+    assert blocks and clean(blocks[-1].text()).startswith("† "), "no key line"
+    blocks = blocks[:-1]
     assert {n.tag for n in blocks} <= {"p", "ol"}, [n.tag for n in blocks]
     lists = [i for i, n in enumerate(blocks) if n.tag == "ol"]
     assert len(lists) <= 1
@@ -326,7 +330,7 @@ def quick_heads(root: Node) -> list[str]:
         first = meaningful(block)[0]
         assert isinstance(first, Node) and first.tag == "strong", text
         heads.append(clean(first.text()))
-        assert text.endswith("."), text
+        assert text.removesuffix("†").endswith("."), text
     return heads
 
 

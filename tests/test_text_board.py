@@ -218,7 +218,7 @@ DIRECTION = {
         "your own board.",
         # The caption says it (print review 8: the lead-in, legend and caption described
         # the picture three times).
-        "sketch": "the way the arrows point are examples. Play by your own board.",
+        "sketch": "its spaces and arrows are only examples.",
     },
     "de": {
         "counters": "in Richtung der Pfeile an den Ecken des Plans.",
@@ -228,7 +228,7 @@ DIRECTION = {
         "box": "Reihenfolge: Nach dir ist dein linker Nachbar an der Reihe.",
         "picture": "wohin sie hier zeigen, ist nur ein Beispiel, es gelten die Pfeile auf "
         "eurem Spielplan.",
-        "sketch": "und die Richtung der Pfeile sind Beispiele. Es gilt euer eigener Spielplan.",
+        "sketch": "Felder und Pfeile sind nur Beispiele.",
     },
 }
 
@@ -260,7 +260,7 @@ NO_CARD = {
         "suggested": "This booklet suggests: your turn ends without a card on the auxiliary "
         "pile, and neither of your counters moves.",
         "box": "No card in hand for the auxiliary pile: the turn ends, and no counter moves.",
-        "quick": "With no card in hand, no counter moves (this booklet's suggestion).",
+        "quick": "With no card in hand, no counter moves.†",
     },
     "de": {
         "title": "Keine Karte für den Abwurfstapel",
@@ -271,7 +271,7 @@ NO_CARD = {
         "suggested": "Dieses Heft schlägt vor: Dein Zug endet dann, ohne dass du eine Karte "
         "auf den Abwurfstapel legst, und keine deiner Figuren bewegt sich.",
         "box": "Keine Handkarte für den Abwurfstapel: Der Zug endet, und keine Figur bewegt sich.",
-        "quick": "Ohne Handkarte zieht keine Figur (Vorschlag dieses Hefts).",
+        "quick": "Ohne Handkarte zieht keine Figur.†",
     },
 }
 
@@ -304,8 +304,8 @@ NOTHING_TO_DRAW = {
         "quick": [
             "Shuffle the set-aside piles into a new draw pile. If none are set aside, use the "
             "cards beneath the top card of the auxiliary pile; if there are none either, play "
-            "on without drawing. With nothing to draw and a whole round without a play, the "
-            "game ends without a winner (all of this is this booklet's suggestion)."
+            "on without drawing.† With nothing to draw and a whole round without a play, the "
+            "game ends without a winner.†"
         ],
     },
     "de": {
@@ -319,9 +319,8 @@ NOTHING_TO_DRAW = {
         ],
         "quick": [
             "Mischt die beiseitegelegten Stapel zum neuen Kartenstock, sonst die Karten unter "
-            "der obersten des Abwurfstapels; fehlen auch die, spielt ohne Nachziehen weiter. "
-            "Vergeht dann eine ganze Runde ohne Anlegen, endet das Spiel ohne Sieger (alles "
-            "Vorschläge dieses Hefts)."
+            "der obersten des Abwurfstapels; fehlen auch die, spielt ohne Nachziehen weiter.† "
+            "Vergeht dann eine ganze Runde ohne Anlegen, endet das Spiel ohne Sieger.†"
         ],
     },
 }
@@ -819,12 +818,20 @@ def test_the_board_picture_is_described_once_and_as_drawn(lang: str) -> None:
     the board three times, and the legend spoke of blue circles the drawing draws as
     hollow rings. The lead-in says whose names the labels use, the caption that it is a
     sketch, the legend what the marks mean, the start circles once (print review 10: the
-    key and a side note both explained them)."""
+    key and a side note both explained them). Print review 12: a lead-in and the caption
+    still both described it; the caption alone says what it shows and whose names the
+    labels use."""
     html = html_of("official", lang)
-    lead = re.search(r"<p>([^<]*)</p>\s*<figure class=\"picture\">", html)
-    assert lead is not None
-    said = plain(html_lib.unescape(lead.group(1)))
-    assert ("sketch" not in said) and ("Skizze" not in said)
+    before = re.search(r"(<[^>]+>)([^<]*)</p>\s*<figure class=\"picture\">", html)
+    assert before is not None
+    said = plain(html_lib.unescape(before.group(2)))
+    assert not re.search(r"from above|von oben|named|Namen", said), said
+    caption = re.search(
+        r'<figure class="picture">.*?<figcaption[^>]*>(.*?)</figcaption>', html, re.S
+    )
+    assert caption is not None
+    told = plain(html_lib.unescape(re.sub(r"<[^>]+>", "", caption.group(1))))
+    assert told.startswith(("The board from above", "Der Plan von oben")), told
     drawn = picture_of("official", lang)
     assert ("blue dots" not in drawn) and ("blaue Kreise" not in drawn)
     pair = "pair" if lang == "en" else "Paar"
