@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import io
+import itertools
 import re
 import statistics
 from collections.abc import Callable
@@ -795,19 +796,24 @@ FOLDED = [case for case in CASES if case[3] == "booklet"]
 def test_a_folded_booklet_pads_its_last_sheet_with_pages_to_write_on(
     case: tuple[str, str, str, str], booklet_of: Callable[..., Booklet]
 ) -> None:
-    """What the text leaves of the last sheet is at most two pages to write on, just before
-    the back cover: ruled notes, and with two a record to fill in (print review 5: two
-    identical ruled pages read as filler): of the series played with the points game on,
-    else of the games played (its column heads printed). The heavy set's page of text before them
-    is at least half full (print review: 35 % full, then two notes pages): its looser
-    spacing is chosen over one that leaves it so, and over one that fills the last sheet
-    with holes in the text."""
+    """What the text leaves of the last sheet is at most three pages to write on, just
+    before the back cover: ruled notes, and with two or more a record to fill in (print
+    review 5: two identical ruled pages read as filler): of the series played with the
+    points game on, else of the games played (its column heads printed), over two pages
+    where three are left over. No two of them bear one title (print review 12: the text is
+    set at the house leading, and what it leaves over is notes, not stretched leading). The
+    heavy set's page of text before them is at least half full (print review: 35 % full,
+    then two notes pages)."""
     booklet = booklet_of(*case)
     portrait = [page for page in booklet.pages if not page.landscape]
     titles = [page.content[0].text.strip() if page.content else "" for page in portrait]
-    pads = ("Notes", "More notes", "Series played", "Games played")
+    series = booklet.pages[-1].landscape  # the points game's sheet ends the booklet
+    record = (
+        ("Series played", "More series played") if series else ("Games played", "More games played")
+    )
+    pads = ("Notes", "More notes", *record)
     padding = [i for i, title in enumerate(titles) if title in pads]
-    assert len(padding) <= 2, titles
+    assert len(padding) <= 3, titles
     assert padding == list(range(len(portrait) - 1 - len(padding), len(portrait) - 1))
     # Each padding page says what it is for under its lines, at its foot (print reviews 10
     # and 11: a foot line naming the booklet read as a stray running foot).
@@ -825,12 +831,47 @@ def test_a_folded_booklet_pads_its_last_sheet_with_pages_to_write_on(
     tail = bool(padding) and any(
         line.text.strip() == "Notes" for line in portrait[padding[0] - 1].content
     )
-    assert [titles[index] for index in padding].count("Notes") + tail <= 1, titles
-    series = booklet.pages[-1].landscape  # the points game's sheet ends the booklet
-    for index in padding[-1:] if tail or len(padding) == 2 else ():
-        assert titles[index] == ("Series played" if series else "Games played"), titles
+    padded = [titles[index] for index in padding]
+    assert padded.count("Notes") + tail <= 1, titles
+    assert len(set(padded)) == len(padded), titles
+    kept = 2 if len(padding) == 3 else 1 if tail or len(padding) == 2 else 0
+    assert padded[len(padded) - kept :] == list(record[:kept]), titles
+    for index in padding[len(padding) - kept :]:
         heads = " ".join(portrait[index].content[1].text.split())
         assert heads == ("Date Winner Final score" if series else "Date Winner Remarks"), heads
+
+
+# A folded booklet's house leading (9.5 pt type on 1.38) and the most its spacings stray
+# from it (print review 12: 12.4 pt in one booklet, 14.7 pt in another).
+HOUSE_LEADING = 9.5 * 1.38
+LEADING_LEEWAY = 0.55
+
+
+def _leading(booklet: Booklet) -> float:
+    """The commonest distance between two lines of body type one above the other on a page
+    of running text (the lines of a paragraph), in points."""
+    body = body_size(booklet.pages)
+    steps = []
+    for page in booklet.pages[1:]:
+        lines = sorted(
+            (line for line in page.content if abs(line.size - body) < 0.2),
+            key=lambda line: line.top,
+        )
+        steps += [
+            round(b.top - a.top, 1) for a, b in itertools.pairwise(lines) if b.top > a.top + 1
+        ]
+    return float(statistics.mode(steps))
+
+
+@pytest.mark.parametrize("case", FOLDED, ids=["-".join(case) for case in FOLDED])
+def test_a_folded_booklet_keeps_the_house_leading(
+    case: tuple[str, str, str, str], booklet_of: Callable[..., Booklet]
+) -> None:
+    """Every folded booklet sets its text on the house leading, give or take half a point: a
+    booklet that does not fill its sheets is padded with pages to write on, not set looser
+    (print review 12)."""
+    leading = _leading(booklet_of(*case))
+    assert abs(leading - HOUSE_LEADING) <= LEADING_LEEWAY, leading
 
 
 def test_words_are_never_set_under_7_5_pt(booklet: Booklet) -> None:

@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 from html import unescape
 from typing import Any
+from xml.etree import ElementTree
 
 import pypdfium2 as pdfium
 import pytest
@@ -117,8 +118,23 @@ def opens_with_figure(page: Page, drawn: list[Mark], body: float) -> bool:
 
 def chapter_ends(html: str) -> list[str]:
     """The first words of the caption of each figure that closes its chapter."""
-    found = re.findall(r"<figcaption[^>]*>(.*?)</figcaption>\s*</figure>\s*</section>", html, re.S)
+    found = re.findall(
+        r"<figcaption[^>]*>((?:(?!</figcaption>).)*)</figcaption>\s*</figure>\s*</section>",
+        html,
+        re.S,
+    )
     return [_words(caption)[:25] for caption in found]
+
+
+# The titles of a folded booklet's pages to write on, in both languages.
+PADDING_TITLES = frozenset(
+    {
+        *("Notes", "More notes", "Games played", "More games played"),
+        *("Series played", "More series played", "Notizen", "Weitere Notizen"),
+        *("Gespielte Partien", "Weitere gespielte Partien", "Gespielte Serien"),
+        "Weitere gespielte Serien",
+    }
+)
 
 
 def figure_gaps(
@@ -128,7 +144,14 @@ def figure_gaps(
     opens with a figure, unless that figure closes its chapter (its caption one of ``ends``):
     such a figure stays in its chapter, and no text of that chapter is left to fill the page."""
     body = body_size(pages)
-    portrait = [index for index, page in enumerate(pages) if not page.landscape]
+    # A folded booklet's pages to write on (ruled notes, a record) follow its text by
+    # design: its last page of text before them is no page left before a figure.
+    portrait = [
+        index
+        for index, page in enumerate(pages)
+        if not page.landscape
+        and not (page.content and page.content[0].text.strip() in PADDING_TITLES)
+    ]
     fills = {index: fill(pages[index], drawings[index]) for index in portrait}
     capacity = max(fills.values())
     found = []
@@ -160,14 +183,17 @@ def test_no_page_is_left_part_empty_before_a_figure(booklet: tuple[bytes, bool, 
     assert figure_gaps(pages, _drawings(pdf, folded=folded), chapter_ends(html)) == []
 
 
-def test_a_pictures_lead_in_stands_on_its_page(booklet: tuple[bytes, bool, str]) -> None:
-    """Issue 31 (third print review): the sentence that leads into a table picture (and the
-    heading above it) is never left at the foot of a page with the picture overleaf; the
-    two move on together, and the text after them fills the page they left."""
+def test_an_examples_lead_in_stands_on_its_page(booklet: tuple[bytes, bool, str]) -> None:
+    """Issue 31 (third print review): the sentence that leads into a drawing under its
+    subsection's heading ("An example") is never left at the foot of a page with the
+    drawing overleaf; the two move on together. A table picture has no lead-in (print
+    review 12: a lead-in and the caption both described the board), so a layout may set it
+    after any paragraph, at the head of a page."""
     pdf, folded, html = booklet
     pages = read_pages(pdf, folded=folded)
     pairs = re.findall(
-        r"<p>((?:(?!<p>).)*?)</p>\s*<figure class=\"picture\">.*?<figcaption[^>]*>(.*?)</figcaption>",
+        r"</h3>\s*<p>((?:(?!<p>).)*?)</p>\s*<figure class=\"(?!picture)[^\"]*\">.*?"
+        r"<figcaption[^>]*>(.*?)</figcaption>",
         html,
         re.S,
     )
@@ -176,6 +202,10 @@ def test_a_pictures_lead_in_stands_on_its_page(booklet: tuple[bytes, bool, str])
         page, top = _where(pages, _words(caption)[:25], whole=False)
         above = [line for line in pages[page].content if line.top < top]
         assert any(_words(line.text).endswith(last) for line in above), (page + 1, last)
+    # The paragraph before a table picture is no lead-in: it does not point at the picture.
+    for before in re.findall(r"<p>((?:(?!<p>).)*?)</p>\s*<figure class=\"picture\">", html, re.S):
+        said = unescape(re.sub(r"<[^>]+>", "", before))
+        assert not re.search(r"(?i)\bhere is\b|from above|von oben|\bhier (der|die|das)\b", said)
 
 
 def _words(text: str) -> str:
@@ -221,6 +251,10 @@ def _cover_drawn(pdf: bytes, *, folded: bool) -> list[tuple[float, float, float,
     return [(left, height - top, right, height - bottom) for left, bottom, right, top in boxes]
 
 
+def _html_has_no_suggestions(html: str) -> bool:
+    return 'class="notes"' not in html
+
+
 def test_every_cover_has_its_fan_centred_under_its_lines(booklet: tuple[bytes, bool, str]) -> None:
     """Print review 7, finding 1: one cover for every game, paper and language. The fan of
     cards stands centred under the title and its lines (never beside them); in a flat
@@ -249,6 +283,15 @@ def test_every_cover_has_its_fan_centred_under_its_lines(booklet: tuple[bytes, b
     # into the white, and the box of choices ends near the foot of the page.
     if folded:
         assert foot > 0.8, foot
+        # Print review 12: the heavy set's long box left its fan 1.3 in tall (English) or
+        # none (German); the booklet's suggestions then go under the contents on page 2,
+        # and every folded cover has its fan grown to at least 70 pt a card.
+        cards = [mark for mark in drawn if mark[3] <= box.top and mark[3] - mark[1] > 40]
+        assert len(cards) >= 3 and max(mark[3] - mark[1] for mark in cards) >= 70, cards
+        suggests = ("thisbookletsuggests", "schlagenwirvor")
+        if not any(words in _words(cover.text) for words in suggests):
+            assert not _html_has_no_suggestions(booklet[2])
+            assert any(words in _words(pages[1].text) for words in suggests)
     if not fan:
         return
     assert min(mark[1] for mark in fan) >= max(line.bottom for line in above) - 1  # under
@@ -509,6 +552,15 @@ def test_printed_contents_name_the_chapters_and_a_screen_also_the_sections() -> 
     screen = render_html(rules, paper=LETTER, screen=True)
     assert printed.count('<li class="toc-1') >= 8 and 'class="toc-2' not in printed
     assert screen.count('<li class="toc-2') >= 5
+    # Each chapter's sections are a list inside its entry, not entries of their own beside
+    # it (print review 12: the screen's contents read as one flat list).
+    nav = re.search(r'<nav class="toc".*?</nav>', screen, re.S)
+    assert nav is not None
+    tree = ElementTree.fromstring(nav.group(0))
+    chapters = tree.findall("./ul/li")
+    assert chapters and all(li.get("class") == "toc-1" for li in chapters)
+    nested = [li for chapter in chapters for li in chapter.findall("./ul/li")]
+    assert len(nested) == screen.count('<li class="toc-2') >= 5
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])

@@ -47,6 +47,9 @@ class Flow(NamedTuple):
     # The cover's fan of cards, left off only where the box of choices would not fit on
     # the cover with it.
     motif: bool = True
+    # A folded booklet's own suggestions set under its contents, in a box of their own,
+    # rather than in the cover's box of choices, which would leave the fan no room.
+    suggestions_apart: bool = False
     # The white (in inches) under a folded booklet's cover that its fan is given: the fan
     # grows into it and stands in the middle of the rest (html.motif_size).
     cover_room: float = 0.0
@@ -212,12 +215,12 @@ def nearby(document: Any) -> tuple[tuple[int, str], ...]:
 
 
 def _led_in(figure: Any, heading: Any) -> bool:
-    """Whether a drawing is kept with the paragraph before it (the style sheet's rule): a
-    table picture always, another where that paragraph opens a subsection."""
-    if figure.tag != "figure":
+    """Whether a drawing is kept with the paragraph before it (the style sheet's rule):
+    where that paragraph opens a subsection, as its lead-in, and the drawing is not the table
+    picture (which a layout may set after any paragraph: flow.figure_moves)."""
+    if figure.tag != "figure" or "picture" in (figure.get("class") or "").split():
         return False
-    picture = "picture" in (figure.get("class") or "").split()
-    return picture or getattr(heading, "tag", None) == "h3"
+    return getattr(heading, "tag", None) == "h3"
 
 
 def measure(html: Any, document: Any) -> list[Page]:  # long: one walk records every measure

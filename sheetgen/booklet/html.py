@@ -311,6 +311,7 @@ class BookletText:
                 "tail_lines": flow.tail,
                 "back_in_flow": flow.back_in_flow,
                 "contents_apart": CONTENTS_APART in flow.breaks,
+                "suggestions_apart": flow.suggestions_apart,
                 "motif": self.context["motif"] if flow.motif else None,
                 "motif_height": MOTIF_HEIGHT,
                 "motif_size": motif_size(flow.cover_room) if flow.cover_room else None,

@@ -41,10 +41,11 @@ log = logging.getLogger(__name__)
 # The most layouts one booklet is set in: the spacings, then the folded booklet's plan.
 MAX_LAYOUTS = len(SPACINGS) + 10
 # The spacings a folded booklet is tried in when its own would leave more than a page of
-# padding, each with the fewest notes pages its own must leave for it: setting closer saves
-# a sheet only where two pages or more are padding, and the loosest is for a text a page
-# short of its last sheet.
-FOLD_SPACINGS = {"loose": 0, "looser": 3, "tight": 2, "tighter": 2}
+# padding, each with the fewest notes pages its own must leave for it (setting closer
+# saves a sheet only where two pages or more are padding). A folded booklet keeps one house
+# leading: these two stay within half a point of it (print review 12: leading from 12.4 to
+# 14.7 pt between booklets), and what they cannot fill is ruled notes pages.
+FOLD_SPACINGS = {"loose": 0, "tight": 2}
 # How many times a layout is set again to move figures past the text that fills a page.
 FIGURE_ROUNDS = 2
 
@@ -197,6 +198,14 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
     chosen = PLAIN._replace(breaks=(CONTENTS_APART,)) if folded else PLAIN
     tried = [chosen]
     emptiest, document, pages = lay_out(chosen)
+    # A box of choices so long that the fan has no room to grow, or none at all, keeps the
+    # table's choices only: the booklet's own suggestions go under the contents (print
+    # review 12: the heavy set's fan 1.3 in tall in English, left off in German).
+    crowded = sum(page.choices for page in pages) > 1 or not cover_room(pages, document)
+    if folded and crowded and 'class="notes"' in html_for(chosen):
+        chosen = chosen._replace(suggestions_apart=True)
+        tried.append(chosen)
+        emptiest, document, pages = lay_out(chosen)
     # A box of choices too long for the cover with the fan of cards above it is set
     # without the fan rather than cut in two.
     if sum(page.choices for page in pages) > 1:
@@ -228,7 +237,7 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
         # that took half of it): a spacing that pulls the last page back, or gives it
         # enough of its own, is taken instead.
         apart = chosen._replace(breaks=contents_apart(second.breaks))
-        for spacing in SPACINGS[1:]:
+        for spacing in FOLD_SPACINGS if folded else SPACINGS[1:]:
             if emptiest >= MIN_FILL and not thin_before_last(pages):
                 break
             tried.append(apart._replace(spacing=spacing))
@@ -284,7 +293,7 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
         "booklet laid out %d time(s), emptiest page %.0f%% full",
         len(tried) + len(extra),
         100 * emptiest,
-        extra={"layouts": len(tried) + len(extra)},
+        extra={"layouts": len(tried) + len(extra), "flow": chosen},
     )
     # The bundled faces are already cut down to the letters sheetgen prints, so
     # weasyprint's own subsetting of them is quick.
@@ -345,11 +354,12 @@ def _fill_sheets(
 
 # A folded booklet's last page of text less full than this share of the fullest page ends
 # in ruled lines to write on, under a "Notes" title and its line (TAIL_HEAD high, in CSS
-# px, with a line to spare) and RULED apart, at least TAIL_LEAST of them.
+# px, with a line to spare) and RULED apart, at least TAIL_LEAST of them (print review 12:
+# a last page of text with room for three lines left unruled before a page of notes).
 TAIL_BELOW = 0.75
 TAIL_HEAD = 110.0
 RULED = 22 * 96 / 72
-TAIL_LEAST = 4
+TAIL_LEAST = 3
 
 
 def _ruled_tail(
