@@ -314,7 +314,7 @@ def test_the_pictures_words_are_never_pressed_narrower(lang: str) -> None:
         assert "Kartenstock" in drawn
         assert "Eckfeld" not in drawn
     piles = re.findall(r'<text class="(\w+)"[^>]*y="[^"]*"[^>]*>([^<]*)</text>', svg.group(0))
-    assert len({cls for cls, word in piles if word in ("orange", "gepunktet", "dotted")}) == 1
+    assert len({cls for cls, word in piles if word in ("orange", "getupft", "dotted")}) == 1
 
 
 # The printed booklet ------------------------------------------------------------------
@@ -382,7 +382,7 @@ def test_the_unnamed_colours_are_patterns_not_points(extra_file: Path) -> None:
     svg = re.search(r"<svg\b.*?</svg>", html, flags=re.S)
     assert svg is not None
     drawn = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", svg.group(0)))
-    assert drawn.count("gestreift") >= 2 and drawn.count("gepunktet") >= 2
+    assert drawn.count("gestreift") >= 2 and drawn.count("getupft") >= 2
     assert drawn.count("kariert") >= 2
     assert "Muster stehen für Farben, die die Anleitung nicht nennt." in drawn
     for wrong in ("Punkte", "Linien", "Streifen"):
@@ -536,7 +536,7 @@ def test_a_tables_first_column_is_not_hyphenated_into_fragments(
 def test_the_pattern_names_stay_inside_their_boxes(
     printed: Callable[[str, Paper, str], tuple[bytes, list[Page]]],
 ) -> None:
-    """Finding 5's longer names ("gepunktet") are set so that they stay inside the white
+    """Finding 5's longer names ("gestreift") are set so that they stay inside the white
     box drawn behind them on the patterned spaces and piles."""
     import pdfplumber
 

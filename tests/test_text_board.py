@@ -725,7 +725,7 @@ def test_the_picture_names_only_the_colours_the_rulebook_names(lang: str) -> Non
     else:
         assert (
             "nach ihren Farben benannt: Orange, Rosa, Rosa und drei, deren Farben die "
-            "Originalanleitung nicht nennt, hier gestreift, gepunktet und kariert gezeichnet"
+            "Originalanleitung nicht nennt, hier gestreift, getupft und kariert gezeichnet"
         ) in picture
         assert "blau, orange, rosa, rosa" not in picture
         assert "Muster stehen für Farben, die die Anleitung nicht nennt." in picture
