@@ -528,7 +528,7 @@ def test_review_40_the_cover_box_does_not_say_none_before_the_proposals(
     box = text[text.index("Was dieser Tisch gewählt hat") : text.index(" Inhalt ")]
     assert "Keine:" not in box
     # The notes' heading is the shared template's (the lead words it); it ends the same way.
-    notes = box.index("schlagen wir vor:")
+    notes = box.index("schlägt dieses Heft vor:")
     if toggles == "official":
         own = "Keine eigenen Hausregeln: An diesem Tisch gelten die üblichen Regeln."
         assert box.index(own) < notes

@@ -70,3 +70,20 @@ def test_every_quick_reference_marks_the_booklets_suggestions_one_way(game: str,
 def test_the_players_line_is_this_tables(game: str, lang: str, teams: bool) -> None:
     options = {"players": 6, "partnerships": True} if teams else {}
     assert PLAYERS[game, lang, teams] in _quick_reference(game, lang, **options)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_team_scoring_is_marked_as_a_suggestion_and_no_choice_is_labelled(lang: str) -> None:
+    """Print review 13: the heavy set's "Points" line gave team scoring, which the booklet
+    itself suggests, without a dagger; and one of its five choices alone was labelled
+    "House rule:" inline (the cover's box says which are house rules)."""
+    heavy = {"players": 6, "partnerships": True, "must_play_stock": True, "target": 300}
+    text = _quick_reference("skip-bo", lang, **heavy)
+    assert ("wins the series.†" if lang == "en" else "gewinnt die Serie.†") in text
+    # Only the closing list of this table's choices names them, as the cover's box does.
+    rules = text.split(
+        "This table's choices." if lang == "en" else "Was dieser Tisch gewählt hat."
+    )[0]
+    assert "House rule" not in rules and "Hausregel" not in rules
+    single = _quick_reference("skip-bo", lang, must_play_stock=True)
+    assert ("wins the series. " if lang == "en" else "gewinnt die Serie. ") in single

@@ -315,7 +315,10 @@ def test_the_key_says_what_a_marker_means() -> None:
         ]
         key = max(y for y, text in texts if text in result.series.table.sides)
         under = " ".join(text for y, text in sorted(texts) if y > key)
-        assert under == "A marker: lines that meet after a game; ringed: its winner", (width, under)
+        assert under == "Markers show where lines meet; a ring marks the winner of each game.", (
+            width,
+            under,
+        )
 
 
 @pytest.mark.parametrize("result", [four_close(), six_level()], ids=["four-close", "six-level"])

@@ -396,7 +396,7 @@ def test_every_ruling_in_the_box_is_a_section_and_marked_as_a_suggestion(lang: s
     lead = (
         "Where the rules differ or say nothing, this booklet suggests:"
         if lang == "en"
-        else "schlagen wir vor:"
+        else "schlägt dieses Heft vor:"
     )
     notes = box[box.index(lead) :]
     rest = chapters_of(text, lang)
