@@ -799,52 +799,62 @@ def test_a_folded_booklet_pads_its_last_sheet_with_pages_to_write_on(
     """What the text leaves of the last sheet is at most three pages to write on, just
     before the back cover: ruled notes, and with two or more a record to fill in (print
     review 5: two identical ruled pages read as filler): of the series played with the
-    points game on, else of the games played (its column heads printed), over two pages
-    where three are left over. No two of them bear one title (print review 12: the text is
-    set at the house leading, and what it leaves over is notes, not stretched leading). The
-    heavy set's page of text before them is at least half full (print review: 35 % full,
-    then two notes pages)."""
+    points game on, else of the games played (its column heads printed). Where three are
+    left over (ruled lines under the text counting as one), the record is one log across
+    the last two, which face each other: one title, the column heads on both, its rows
+    level (print reviews 12 and 13: "More notes" and "More games played" repeated a title).
+    The heavy set's page of text before them is at least half full or ruled (print review:
+    35 % full, then two notes pages)."""
     booklet = booklet_of(*case)
     portrait = [page for page in booklet.pages if not page.landscape]
-    titles = [page.content[0].text.strip() if page.content else "" for page in portrait]
     series = booklet.pages[-1].landscape  # the points game's sheet ends the booklet
-    record = (
-        ("Series played", "More series played") if series else ("Games played", "More games played")
-    )
-    pads = ("Notes", "More notes", *record)
-    padding = [i for i, title in enumerate(titles) if title in pads]
-    assert len(padding) <= 3, titles
+    record = "Series played" if series else "Games played"
+    heads = "Date Winner Final score" if series else "Date Winner Remarks"
+
+    def title(page: Page) -> str:
+        return " ".join(page.content[0].text.split()) if page.content else ""
+
+    pads = ("Notes", "More notes", record, heads)
+    padding = [i for i, page in enumerate(portrait) if title(page) in pads]
+    assert len(padding) <= 3, [title(page) for page in portrait]
     assert padding == list(range(len(portrait) - 1 - len(padding), len(portrait) - 1))
+    titles = [title(portrait[index]) for index in padding]
+    assert len(set(titles)) == len(titles), titles
+    tail = bool(padding) and any(
+        line.text.strip() == "Notes" for line in portrait[padding[0] - 1].content
+    )
     # Each padding page says what it is for under its lines, at its foot (print reviews 10
     # and 11: a foot line naming the booklet read as a stray running foot).
     for index in padding:
-        title, foot = portrait[index].content[0], portrait[index].content[-1]
-        assert abs(foot.x0 - title.x0) < 1, (index + 1, foot.text)
+        first, foot = portrait[index].content[0], portrait[index].content[-1]
+        # (the record's second page opens with its column heads, set in from the rule)
+        assert abs(foot.x0 - first.x0) < (5 if title(portrait[index]) == heads else 1), (
+            index + 1,
+            foot.text,
+        )
         assert "as this table plays it" not in foot.text
         assert foot.top > 0.75 * portrait[index].height, (index + 1, foot.text)
-    if case[1] == "heavy" and padding:  # (without padding, its text simply ends there)
+    if case[1] == "heavy" and padding and not tail:  # (without either, its text ends there)
         last_text = portrait[padding[0] - 1]
         fullest = max(page.fill for page in portrait[1:-1])
         assert last_text.fill >= 0.5 * fullest, (last_text.fill, fullest)
     # "Notes" stand once: the last of two padding pages, or the only one after a last page
     # of text ruled under "Notes" (print review 11), is a record to fill in.
-    tail = bool(padding) and any(
-        line.text.strip() == "Notes" for line in portrait[padding[0] - 1].content
-    )
-    padded = [titles[index] for index in padding]
-    assert padded.count("Notes") + tail <= 1, titles
-    assert len(set(padded)) == len(padded), titles
-    kept = 2 if len(padding) == 3 else 1 if tail or len(padding) == 2 else 0
-    assert padded[len(padded) - kept :] == list(record[:kept]), titles
+    assert titles.count("Notes") + tail <= 1, titles
+    kept = 2 if len(padding) + tail >= 3 else 1 if tail or len(padding) == 2 else 0
+    assert titles[len(titles) - kept :] == [record, heads][:kept], titles
     for index in padding[len(padding) - kept :]:
-        heads = " ".join(portrait[index].content[1].text.split())
-        assert heads == ("Date Winner Final score" if series else "Date Winner Remarks"), heads
+        lines = portrait[index].content
+        assert " ".join(lines[0 if title(portrait[index]) == heads else 1].text.split()) == heads
+    if kept == 2:  # the two pages' column heads stand level
+        left, right = (portrait[index] for index in padding[-2:])
+        assert abs(left.content[1].top - right.content[0].top) < 0.5
 
 
-# A folded booklet's house leading (9.5 pt type on 1.38) and the most its spacings stray
-# from it (print review 12: 12.4 pt in one booklet, 14.7 pt in another).
+# A folded booklet's house leading (9.5 pt type on 1.38), in every booklet (print review
+# 12: 12.4 pt in one booklet, 14.7 pt in another; review 13: 12.6 to 13.6 pt).
 HOUSE_LEADING = 9.5 * 1.38
-LEADING_LEEWAY = 0.55
+LEADING_LEEWAY = 0.15
 
 
 def _leading(booklet: Booklet) -> float:
@@ -867,9 +877,9 @@ def _leading(booklet: Booklet) -> float:
 def test_a_folded_booklet_keeps_the_house_leading(
     case: tuple[str, str, str, str], booklet_of: Callable[..., Booklet]
 ) -> None:
-    """Every folded booklet sets its text on the house leading, give or take half a point: a
-    booklet that does not fill its sheets is padded with pages to write on, not set looser
-    (print review 12)."""
+    """Every folded booklet sets its text on the house leading: a booklet that does not fill
+    its sheets is set with more space between its blocks, or padded with pages to write on,
+    never with looser lines (print reviews 12 and 13)."""
     leading = _leading(booklet_of(*case))
     assert abs(leading - HOUSE_LEADING) <= LEADING_LEEWAY, leading
 

@@ -5,6 +5,7 @@ page-flow and contents checks as the English booklets (Letter and A4, flat and f
 from __future__ import annotations
 
 import io
+import itertools
 import re
 from collections.abc import Callable
 from html import unescape
@@ -248,6 +249,23 @@ def test_no_line_ends_on_an_article_or_a_number(case: Any) -> None:
     assert early_hyphens(booklet.pages) == []
     assert lone_first_words(booklet.pages) == []  # print review: "• Nichts" alone
     assert broken_ends(booklet.pages, folded=booklet.folded) == []
+
+
+def test_no_syllable_of_three_letters_stands_alone_at_a_break(case: Any) -> None:
+    """Print review 13: "Sta-|pels", "sol-|ches", "Spie-|ler", "darun-|ter". Where the
+    hyphenation breaks a word at a line's end, four letters at least stand on either side."""
+    _, booklet, _ = case
+    short = []
+    for page in booklet.pages:
+        lines = [line.text.strip() for line in page.lines if line.text.strip()]
+        for line, following in itertools.pairwise(lines):
+            if not line.endswith("\N{HYPHEN}"):
+                continue
+            before = re.findall(r"\w+", line)[-1]
+            after = re.findall(r"\w+", following)[0]
+            if len(before) < 4 or len(after) < 4:
+                short.append(f"{before}-|{after}")
+    assert short == []
 
 
 def test_column_headings_break_only_between_words(case: Any) -> None:

@@ -177,6 +177,9 @@ def test_a_short_last_word_keeps_the_word_before_it() -> None:
     assert "hold\N{NO-BREAK SPACE}f" in out and "it\N{NO-BREAK SPACE}now</li>" in out
     assert "any\N{NO-BREAK SPACE}card.</figcaption>" in out.replace(joiner, "")
     assert "allen S" in out and "<p>One</p>" in out  # 14 letters: free; one word: nothing
+    # Print review 13: "…300 points instead of / 500." A number ends a line with its word.
+    out = whole_last_words("<li>The series is played to 300 points instead of 500.</li>")
+    assert "of\N{NO-BREAK SPACE}500.</li>" in out
 
 
 def test_a_letter_that_names_a_player_stays_with_its_word() -> None:

@@ -43,8 +43,8 @@ MAX_LAYOUTS = len(SPACINGS) + 10
 # The spacings a folded booklet is tried in when its own would leave more than a page of
 # padding, each with the fewest notes pages its own must leave for it (setting closer
 # saves a sheet only where two pages or more are padding). A folded booklet keeps one house
-# leading: these two stay within half a point of it (print review 12: leading from 12.4 to
-# 14.7 pt between booklets), and what they cannot fill is ruled notes pages.
+# leading: these two set only the space between blocks closer or looser (print reviews 12
+# and 13), and what they cannot fill is ruled notes pages.
 FOLD_SPACINGS = {"loose": 0, "tight": 2}
 # How many times a layout is set again to move figures past the text that fills a page.
 FIGURE_ROUNDS = 2

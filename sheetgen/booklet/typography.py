@@ -135,8 +135,11 @@ _NUMBER_WORD = re.compile(r"(?<=\d)-(?=[^\W\d_])")
 # no-break space, so that no line ends in a colon that reads as a lead-in to the next page.
 _AFTER_COLON = re.compile(r"(?<=[^\W\d_]):[ \n](?=\w)")
 # The space before a paragraph's, list item's or caption's last word where that word is
-# short: a no-break space there, so that no line holds one short word alone ("from.").
-_RUNT = re.compile(r"(?<=[^\W_])[ \n](?=[^\W\d_]{1,10}[^\w<>\s]*</(?:p|li|figcaption)>)")
+# short, or a number: a no-break space there, so that no line holds one short word alone
+# ("from.", print review 13: "500.").
+_RUNT = re.compile(
+    r"(?<=[^\W_])[ \n](?=(?:[^\W\d_]{1,10}|\d{1,4})[^\w<>\s]*</(?:p|li|figcaption)>)"
+)
 _JOINER = "\N{WORD JOINER}"
 
 
