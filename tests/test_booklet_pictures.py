@@ -723,3 +723,27 @@ def test_the_spite_and_malice_pictures_two_line_labels_have_leading(lang: str) -
             foot = next((bottom for top, bottom in zones if top < y < bottom), None)
             assert foot is None or foot - (under[0] + 4) >= 8, (x, under, foot)
     assert pairs >= 6
+
+
+@pytest.mark.parametrize("game", ["skip-bo", "spite-and-malice", "skip-bo-board"])
+def test_a_table_pictures_caption_is_centred_as_its_legend_is(
+    booklet_pdf: Callable[..., bytes], game: str
+) -> None:
+    """Print review 13: the legend drawn under the board stood centred, its caption flush
+    left. A table picture's caption is centred on the text's measure (the flat Letter page's
+    middle)."""
+    pdf = booklet_pdf(game, LETTER, "pages")
+    caption = _words(
+        render_html(resolve(game=game, options={}), paper=LETTER)
+        .split('<figure class="picture">', 1)[1]
+        .split("<figcaption>", 1)[1]
+        .split("</figcaption>", 1)[0]
+    )[:20]
+    lines = [
+        line
+        for page in read_pages(pdf, folded=False)
+        for line in page.lines
+        if _words(line.text).startswith(caption)
+    ]
+    assert len(lines) == 1, caption
+    assert abs((lines[0].x0 + lines[0].x1) / 2 - LETTER.width / 2) < 3, lines[0]
