@@ -79,7 +79,11 @@ def test_team_scoring_is_marked_as_a_suggestion_and_no_choice_is_labelled(lang: 
     "House rule:" inline (the cover's box says which are house rules)."""
     heavy = {"players": 6, "partnerships": True, "must_play_stock": True, "target": 300}
     text = _quick_reference("skip-bo", lang, **heavy)
-    assert ("wins the series.†" if lang == "en" else "gewinnt die Serie.†") in text
+    # The dagger follows the team scoring, not the target the table chose (print review 14).
+    points = text.split("Points." if lang == "en" else "Punkte.")[1]
+    scoring, target = points.split("†", 1)
+    assert ("per card left" if lang == "en" else "je Karte") in scoring
+    assert ("300 points wins the series. " if lang == "en" else "gewinnt die Serie. ") in target
     # Only the closing list of this table's choices names them, as the cover's box does.
     rules = text.split(
         "This table's choices." if lang == "en" else "Was dieser Tisch gewählt hat."

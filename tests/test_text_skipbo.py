@@ -820,6 +820,8 @@ def test_reviews_the_wrong_sentences_are_gone(toggles: str, lang: str) -> None:
         # One voice for suggestions, as in the other two games: "dieses Heft", never "wir"
         # (print review 13: the box said "schlagen wir vor", the key "dieses Hefts").
         assert "schlagen wir" not in text and "wir schlagen" not in text
+        # (print review 14: "Unser Vorschlag", "wie wir es … vorschlagen")
+        assert "Unser Vorschlag" not in text and "wie wir es" not in text
         assert "Diese Seite" not in text
 
 
@@ -876,7 +878,7 @@ def test_reviews_en3_team_scoring_is_this_booklets_extension(toggles: str) -> No
     assert "the published points game" in scoring
     assert 'applied to teams as this booklet suggests in "Team scoring".' in scoring
     assert "The rule sheets say nothing about team scores." in en["body"]
-    assert 'auf Teams übertragen, wie wir es in „Wertung im Team" vorschlagen.' in de["body"]
+    assert 'auf Teams übertragen, wie es dieses Heft in „Wertung im Team" vorschlägt.' in de["body"]
     assert "Wir schlagen vor, jedes Team wie einen einzelnen Spieler zu werten" in de["body"]
 
 
