@@ -24,7 +24,7 @@ from sheetgen.paper import paper
 from sheetgen.sheet import svg
 from sheetgen.sheet.chart import STROKE, Chart, chart_title, race_chart
 from sheetgen.sheet.fill import fill_pdf
-from sheetgen.sheet.shapes import HOLLOW, RING, as_printed, marker_path
+from sheetgen.sheet.shapes import HOLLOW, MARKER_SIZE, RING, RING_HALO, as_printed, marker_path
 from sheetgen.sheet.svg import chart_svg
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
@@ -342,6 +342,12 @@ def test_each_games_winner_is_ringed_and_no_other_marker(result: SeriesResult) -
     drawn = svg.chart_svg(result, ENGLISH, 792.0, 612.0)
     rings = re.search(r'<path class="rings" d="([^"]+)"', drawn)
     assert rings is not None and rings.group(1).count("M") == len(result.games)
+    # Print review 14: a solid marker nearly filled its ring, a blob in grey. The ring
+    # stands two points off the marker, over a white band that parts the two.
+    halo = re.search(r'<path class="ring-halo" d="([^"]+)" fill="none" stroke="#ffffff"', drawn)
+    assert halo is not None and halo.group(1) == rings.group(1)
+    assert drawn.index('class="ring-halo"') < drawn.index('class="rings"')
+    assert RING - MARKER_SIZE >= 2.0 and RING_HALO > 0.9
 
 
 def test_a_name_at_a_lines_end_stands_clear_of_the_last_winners_ring() -> None:

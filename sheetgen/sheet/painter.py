@@ -24,6 +24,7 @@ from sheetgen.sheet.fitting import fit
 from sheetgen.sheet.layout import MIN_TEXT, Layout
 from sheetgen.sheet.shapes import (
     HOLLOW,
+    RING_HALO,
     Box,
     Grid,
     Rule,
@@ -150,6 +151,11 @@ class Painter:
         for trace in chart.traces:
             for x, y in trace.wins:
                 _marker_steps(rings, ring_path(x, y))
+        canvas.saveState()
+        canvas.setStrokeGray(1)
+        canvas.setLineWidth(RING_HALO)
+        canvas.drawPath(rings, stroke=1, fill=0)
+        canvas.restoreState()
         canvas.drawPath(rings, stroke=1, fill=0)
         self._texts(list(chart.texts))
         self.end_page()

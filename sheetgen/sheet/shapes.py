@@ -105,8 +105,11 @@ def quarters(
     )
 
 
-# The ring round a game's winner's marker on a chart: this far from its centre.
-RING = MARKER_SIZE + 1.4
+# The ring round a game's winner's marker on a chart: this far from its centre, over a white
+# band RING_HALO wide that parts it from the marker and the lines (print review 14: a
+# solid square nearly filled its ring, a blob in grey).
+RING = MARKER_SIZE + 2.0
+RING_HALO = 2.2
 
 
 def ring_path(x: float, y: float) -> tuple[Step, ...]:

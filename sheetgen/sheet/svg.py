@@ -24,6 +24,7 @@ from sheetgen.game.scoring import SeriesResult
 from sheetgen.sheet.chart import STROKE, Chart, chart_subtitle, chart_title, race_chart
 from sheetgen.sheet.shapes import (
     HOLLOW,
+    RING_HALO,
     Grid,
     Rule,
     Step,
@@ -158,9 +159,13 @@ def _markers(chart: Chart) -> list[str]:
             )
     rings = [_path(ring_path(x, y), chart.height) for trace in chart.traces for x, y in trace.wins]
     if rings:
+        drawn = " ".join(rings)
         out.append(
-            f'<path class="rings" d="{" ".join(rings)}" fill="none" stroke="#000000"'
-            ' stroke-width="0.9"/>'
+            f'<path class="ring-halo" d="{drawn}" fill="none" stroke="#ffffff"'
+            f' stroke-width="{RING_HALO}"/>'
+        )
+        out.append(
+            f'<path class="rings" d="{drawn}" fill="none" stroke="#000000" stroke-width="0.9"/>'
         )
     return out
 
