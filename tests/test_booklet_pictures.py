@@ -627,20 +627,26 @@ def test_the_spite_and_malice_picture_names_the_centre_stacks_without_their_rule
 
 @pytest.mark.parametrize(
     ("paper", "lang"),
-    [("a4", "en"), ("letter", "en"), ("a4", "de")],
-    ids=["a4-en", "letter-en", "a4-de"],
+    [("a4", "en"), ("letter", "en"), ("a4", "de"), ("letter", "de")],
+    ids=["a4-en", "letter-en", "a4-de", "letter-de"],
 )
 def test_the_heavy_sets_quick_reference_with_its_suggestions_is_still_the_back_cover(
     booklet_pdf: Callable[..., bytes], paper: str, lang: str
 ) -> None:
     """Print review 10, finding 9: Skip-Bo's quick reference now gives the booklet's
     suggestion for an empty draw pile and a standstill, as the other games' do; set a
-    little closer, it still fits the back cover of the heavy set (German on Letter ran on
-    in the text before)."""
+    little closer, it still fits the back cover of the heavy set. German on Letter ran on
+    from the foot of a page of text, its back cover a page of notes with a folio (print
+    review 15); it is set closer still there, at the same size, and stands on the back cover too."""
     pdf = booklet_pdf("skip-bo", PAPERS[paper], "booklet", lang=lang, **HEAVY)
     pages = [page for page in read_pages(pdf, folded=True) if not page.landscape]
     first = min(pages[-1].content, key=lambda line: line.top).text.strip()
     assert first in ("Quick reference", "Kurzübersicht"), first
+    assert pages[-1].number is None  # the outside of the booklet has no folio
+    assert all(
+        "Quick reference" not in page.text and "Kurzübersicht" not in page.text
+        for page in pages[2:-1]
+    )
 
 
 @pytest.mark.parametrize(

@@ -40,6 +40,8 @@ class Flow(NamedTuple):
     # reference) runs on in the text because it does not fit on the back cover.
     notes: int = 0
     back_in_flow: bool = False
+    # The quick reference set closer on the back cover, tried before it runs on.
+    back_closer: bool = False
     # Ruled lines under the last page of text where it ends short (pdf._ruled_tail).
     tail: int = 0
     # Words never hyphenated, because a layout broke them across a page turn.

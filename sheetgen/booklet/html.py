@@ -310,6 +310,7 @@ class BookletText:
                 "notes_pages": flow.notes,
                 "tail_lines": flow.tail,
                 "back_in_flow": flow.back_in_flow,
+                "back_closer": flow.back_closer,
                 "contents_apart": CONTENTS_APART in flow.breaks,
                 "suggestions_apart": flow.suggestions_apart,
                 "motif": self.context["motif"] if flow.motif else None,

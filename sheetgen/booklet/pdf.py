@@ -455,14 +455,18 @@ def _fold(document: Any, flow: Flow) -> Flow | None:
     """The flow a folded booklet is set in next, planned from ``document`` (set in
     ``flow``); None once its pages fill whole sheets.
 
-    A quick reference longer than the back cover runs on in the text instead, and a notes
-    page becomes the back cover; the pages left over to the end of the last sheet are
-    ruled notes pages before the back cover, never blank ones. A notes page is a whole
-    page, so the text before it stays as it was set.
+    A quick reference longer than the back cover is set closer; one longer still runs on
+    in the text instead, and a notes page becomes the back cover; the pages left over to
+    the end of the last sheet are ruled notes pages before the back cover, never blank
+    ones. A notes page is a whole page, so the text before it stays as it was set.
     """
     from sheetgen.booklet.imposition import PAGES_PER_SHEET
 
     types = [laid._page_box.page_type.name or "" for laid in document.pages]
+    # One a little too long is set closer first (print review 15: the German heavy set's ran
+    # on from the foot of a page of text, its back cover a page of notes).
+    if types.count("back") > 1 and not flow.back_in_flow and not flow.back_closer:
+        return flow._replace(back_closer=True)
     if types.count("back") > 1 and not flow.back_in_flow:
         return flow._replace(back_in_flow=True, notes=max(flow.notes, 1))
     pages = len([kind for kind in types if kind != "sheet"])
