@@ -418,8 +418,10 @@ def _with_references(html: str, chapters: Sequence[Chapter]) -> str:
 
 
 # The motif's height in inches, on a full page and on a folded booklet's half page (its
-# corner indices, 14 of its 119 units, at 7 pt or more).
-MOTIF_HEIGHT = (0.95, 0.92)
+# corner indices, 14 of its 119 units, at 7 pt or more). A full page's is half as tall
+# again as it was (print reviews 13 and 14: an inch tall over 2.5 in of white at the
+# foot); every flat booklet's cover still holds what it held.
+MOTIF_HEIGHT = (1.4, 0.92)
 # On a folded booklet's cover with white under its box of choices (Flow.cover_room), the
 # fan grows by this share of that white, to at most MOTIF_TALLEST inches, and stands in the
 # middle of the rest, so that the box ends the page (print review 10: the lower third of
