@@ -114,7 +114,14 @@ def build_booklet(
     fonts = FontConfiguration()
     try:
         folded = page_size_override is not None
-        pdf = _set_pages(weasyprint, fonts, html_for, folded=folded, drawn=text.context["motif"])
+        pdf = _set_pages(
+            weasyprint,
+            fonts,
+            html_for,
+            folded=folded,
+            drawn=text.context["motif"],
+            suggests=bool(text.context["notes"]),
+        )
     finally:
         _forget_fonts(fonts)
     if rules.series:
@@ -140,10 +147,12 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
     *,
     folded: bool = False,
     drawn: str = "",
+    suggests: bool = False,
 ) -> bytes:
     """The booklet's own pages as PDF bytes, its HTML in each flow from ``html_for``, laid
     out as build_booklet describes; a ``folded`` booklet is then planned to fill its sheets
-    (see ``_fold``)."""
+    (see ``_fold``). ``suggests``: whether its cover's box lists the booklet's own
+    suggestions, which a crowded folded cover sets under the contents."""
 
     # The figures set further on (figure_moves), found once for each spacing (the cover
     # ends its own page, so its motif and contents move no figure), and the layouts that
@@ -202,7 +211,7 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
     # table's choices only: the booklet's own suggestions go under the contents (print
     # review 12: the heavy set's fan 1.3 in tall in English, left off in German).
     crowded = sum(page.choices for page in pages) > 1 or not cover_room(pages, document)
-    if folded and crowded and 'class="notes"' in html_for(chosen):
+    if folded and crowded and suggests:
         chosen = chosen._replace(suggestions_apart=True)
         tried.append(chosen)
         emptiest, document, pages = lay_out(chosen)
@@ -463,11 +472,11 @@ def _fold(document: Any, flow: Flow) -> Flow | None:
     from sheetgen.booklet.imposition import PAGES_PER_SHEET
 
     types = [laid._page_box.page_type.name or "" for laid in document.pages]
-    # One a little too long is set closer first (print review 15: the German heavy set's ran
-    # on from the foot of a page of text, its back cover a page of notes).
-    if types.count("back") > 1 and not flow.back_in_flow and not flow.back_closer:
-        return flow._replace(back_closer=True)
     if types.count("back") > 1 and not flow.back_in_flow:
+        # One a little too long is set closer first (print review 15: the German heavy
+        # set's ran on from the foot of a page of text, its back cover a page of notes).
+        if not flow.back_closer:
+            return flow._replace(back_closer=True)
         return flow._replace(back_in_flow=True, notes=max(flow.notes, 1))
     pages = len([kind for kind in types if kind != "sheet"])
     if pages % PAGES_PER_SHEET == 0:
