@@ -126,15 +126,22 @@ def chapter_ends(html: str) -> list[str]:
     return [_words(caption)[:25] for caption in found]
 
 
-# The titles of a folded booklet's pages to write on, in both languages.
+# The titles of a folded booklet's pages to write on, in both languages, and the column
+# heads that open the record's second page.
 PADDING_TITLES = frozenset(
     {
-        *("Notes", "More notes", "Games played", "More games played"),
-        *("Series played", "More series played", "Notizen", "Weitere Notizen"),
-        *("Gespielte Partien", "Weitere gespielte Partien", "Gespielte Serien"),
-        "Weitere gespielte Serien",
+        *("Notes", "More notes", "Games played", "Series played"),
+        *("Notizen", "Weitere Notizen", "Gespielte Partien", "Gespielte Serien"),
+        *("Date Winner Remarks", "Date Winner Final score"),
+        *("Datum Gewinner Bemerkungen", "Datum Gewinner Endstand"),
     }
 )
+
+
+def _pads(page: Page) -> bool:
+    """Whether ``page`` is one of a folded booklet's pages to write on."""
+    first = min(page.content, key=lambda line: line.top) if page.content else None
+    return first is not None and " ".join(first.text.split()) in PADDING_TITLES
 
 
 def figure_gaps(
@@ -146,12 +153,7 @@ def figure_gaps(
     body = body_size(pages)
     # A folded booklet's pages to write on (ruled notes, a record) follow its text by
     # design: its last page of text before them is no page left before a figure.
-    portrait = [
-        index
-        for index, page in enumerate(pages)
-        if not page.landscape
-        and not (page.content and page.content[0].text.strip() in PADDING_TITLES)
-    ]
+    portrait = [index for index, page in enumerate(pages) if not page.landscape and not _pads(page)]
     fills = {index: fill(pages[index], drawings[index]) for index in portrait}
     capacity = max(fills.values())
     found = []
@@ -665,19 +667,7 @@ def test_the_board_games_folded_pages_are_full_before_its_last_page_of_text(
     text is now at least three quarters as full as the fullest."""
     pdf = booklet_pdf("skip-bo-board", PAPERS[paper], "booklet", lang=lang)
     pages = [page for page in read_pages(pdf, folded=True) if not page.landscape]
-    pads = (
-        "Notes",
-        "More notes",
-        "Games played",
-        "Notizen",
-        "Weitere Notizen",
-        "Gespielte Partien",
-    )
-    text = [
-        page
-        for page in pages[2:-1]
-        if page.content and min(page.content, key=lambda line: line.top).text.strip() not in pads
-    ]
+    text = [page for page in pages[2:-1] if page.content and not _pads(page)]
     fullest = max(page.fill for page in text)
     assert all(page.fill >= 0.75 * fullest for page in text[:-1]), [
         round(page.fill / fullest, 2) for page in text
