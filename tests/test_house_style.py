@@ -424,3 +424,27 @@ def test_the_parser_sees_a_bold_word_in_mid_sentence() -> None:
     assert "mid-paragraph" in problems[0]
     assert "period" in problems[1] and "not a capital" in problems[2]
     assert "<td>" in problems[3]
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"players": 6, "partnerships": True, "target": 300}, {"players": 4, "partnerships": True}],
+    ids=["alone", "teams-own-target", "teams"],
+)
+def test_the_scoring_tables_lead_in_is_one_short_sentence(
+    lang: str, options: dict[str, Any]
+) -> None:
+    """The line kept with the scoring table is one sentence; what the scoring is (and where
+    this booklet suggests it for teams) is a paragraph of its own that may end a page
+    (print review 15: a four-line lead-in kept with the table left "Wertung" and two lines
+    at a page's foot over a sixth of white)."""
+    html = render_html(
+        resolve(game="skip-bo", options={"series": True, **options}), paper=A4, lang=language(lang)
+    )
+    heads = {"en": "<th>For</th>", "de": "<th>Wofür</th>"}[lang]
+    before = html[: html.index(heads)]
+    lead_in = re.findall(r"<p class=\"lead-in\">(.*?)</p>", before, re.S)[-1]
+    text = re.sub(r"<[^>]+>", "", lead_in)
+    assert text.endswith(":") and len(re.findall(r"[.!?](?:\s|$)", text)) == 0, text
+    assert len(text) < 60, text
