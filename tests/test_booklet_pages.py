@@ -943,3 +943,27 @@ def test_the_quick_references_steps_are_set_in_the_body_face(booklet: Booklet) -
                 bold = [c for c in line["chars"] if "Bold" in c["fontname"]]
                 assert len(bold) < len(line["chars"]) / 2, line["text"]
         assert found == 1
+
+
+def test_a_card_strip_stays_with_the_list_items_it_shows(booklet: Booklet) -> None:
+    """A strip that shows the last items of the list before it (examples.toml's
+    ``with_list``) stands on the page of the list's last item, never alone at the head of
+    the next (print review 15: Spite and Malice's king strip opened page 6, its bullet on
+    page 5)."""
+    found = re.findall(
+        r"<li>((?:(?!<li>).)*?)</li>\s*</ul>\s*<figure class=\"cards with-list\">.*?"
+        r"<figcaption>(.*?)</figcaption>",
+        booklet.html,
+        re.S,
+    )
+    squeezed = [_squeezed(page.text) for page in booklet.pages]
+
+    def page_of(html: str, end: bool) -> int:
+        words = _squeezed(unescape(re.sub(r"<[^>]+>", "", html)).replace("\xad", ""))
+        piece = words[-25:] if end else words[:25]
+        (page,) = [number for number, text in enumerate(squeezed) if piece in text]
+        return page
+
+    for item, caption in found:
+        assert page_of(item, end=True) == page_of(caption, end=False), caption
+    assert bool(found) == ('with-list"' in booklet.html)

@@ -552,3 +552,22 @@ def test_review_24_the_pictures_step_label_fits_the_picture(
     # The picture's right-hand labels (the hand of five) mark its right edge.
     edge = max(line["x1"] for line in lines if "geheim" in line["text"])
     assert step["x1"] <= edge
+
+
+@pytest.mark.parametrize(("paper", "layout"), [("a4", "booklet"), ("letter", "booklet")])
+def test_review_15_the_kings_strip_stays_with_its_bullet(
+    pdfs: Callable[[str, str, str], bytes], paper: str, layout: str
+) -> None:
+    """Print review 15: the strip of a king filling a gap opened page 6 of the folded A4
+    booklet, the bullets it shows on page 5. The list now ends with the king and the queen,
+    and the strip stays on the page of its last bullet."""
+    toggles = "official" if paper == "a4" else "everything"
+    pages = read_pages(pdfs(toggles, paper, layout), folded=True)
+    squeezed = [re.sub(r"\s+", "", page.text).replace("-", "") for page in pages]
+
+    def page_of(words: str) -> int:
+        piece = re.sub(r"\s+", "", words).replace("-", "")
+        (found,) = [number for number, text in enumerate(squeezed) if piece in text]
+        return found
+
+    assert page_of("an ihrer Stelle) ist ein") == page_of("Ein König füllt eine Lücke")

@@ -225,6 +225,11 @@ def _led_in(figure: Any, heading: Any) -> bool:
     return getattr(heading, "tag", None) == "h3"
 
 
+def _strip(figure: Any) -> bool:
+    """Whether ``figure`` is a card strip the style sheet keeps with the list before it."""
+    return figure.tag == "figure" and "with-list" in (figure.get("class") or "").split()
+
+
 def measure(html: Any, document: Any) -> list[Page]:  # long: one walk records every measure
     """The pages of running text of a laid-out booklet, in order (the back cover, a folded
     booklet's notes pages and the score sheet, which stand alone by design, are left out,
@@ -247,6 +252,7 @@ def measure(html: Any, document: Any) -> list[Page]:  # long: one walk records e
             lead_in = "lead-in" in previous and child.tag in ("ul", "ol", "table")
             lead_in |= before == "p" and _led_in(child, children[index - 2] if index > 1 else None)
             lead_in |= "follows-list" in (child.get("class") or "").split()
+            lead_in |= before in ("ul", "ol") and _strip(child)
             breakable = "keep-together" not in classes and before not in HEADINGS and not lead_in
             blocks[child] = (int(child.get(BLOCK, "0")), breakable, chapter, index == 0)
     cover = sections[0] if sections and "cover" in (sections[0].get("class") or "") else None
@@ -449,6 +455,10 @@ def _figure_group(before: Page, page: Page) -> list[_Block]:
         group.insert(0, known[group[0].number - 1])
     first = group[0]
     if not first.breakable or first.opens or first.chapter != figure.chapter:
+        return []
+    # A figure kept with a list's last items is not moved past text (the list would go
+    # with it, out of its order): only one alone or under its own heading moves.
+    if not (first.heading or first.figure):
         return []
     # Nothing but the group opens the page: no other block starts before the figure, and
     # where the group begins on this page, nothing runs on above it from the page before.

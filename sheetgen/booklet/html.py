@@ -54,6 +54,8 @@ class Figure(NamedTuple):
     # On a screen the piles are set in a row that wraps onto lines on a narrow screen.
     piles: tuple[str, ...] = ()
     alt: str = ""
+    # It shows the last items of the list it follows, and stays with them (the style sheet).
+    with_list: bool = False
 
 
 class Chapter(NamedTuple):
@@ -196,7 +198,9 @@ def _examples(
                 for pile in laid_out.alone()
             )
         drawn.setdefault(example["after"], []).append(
-            Figure(svg, laid_out.caption, early, alone, laid_out.alt)
+            Figure(
+                svg, laid_out.caption, early, alone, laid_out.alt, example.get("with_list") is True
+            )
         )
     return drawn
 

@@ -6,8 +6,9 @@ piles, fanned so that every covered card still shows its corner. Values are the 
 own numbers (1 up to the top card) or ``wild`` and ``wild2`` (the deck's wild cards); a
 card may also be a table that names its suit, ``{ value = 9, suit = "hearts" }``.
 An example with ``before_subsections = true`` follows its section's own text, ahead of
-the section's first ``##`` subsection. A pile with ``hand = true`` is a player's hand: it
-shows as many cards as the game's hand holds.
+the section's first ``##`` subsection; one with ``with_list = true`` shows the last
+items of the list that ends its section, and stays with them over a page turn. A pile
+with ``hand = true`` is a player's hand: it shows as many cards as the game's hand holds.
 
 A deck whose faces say ``suits = true`` is a deck of playing cards: each number card
 shows a suit under its corner index and its value, the suit the example names or else
