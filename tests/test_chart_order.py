@@ -22,8 +22,9 @@ from sheetgen.game.scoring import Game, Series, SeriesResult, score_series
 from sheetgen.game.scoringrules import ScoringRules
 from sheetgen.game.seating import make_table
 from sheetgen.paper import paper
-from sheetgen.sheet.chart import SQUEEZED, STROKE, Chart, race_chart, side_look
+from sheetgen.sheet.chart import SHARED_BAND, SQUEEZED, STROKE, Chart, race_chart, side_look
 from sheetgen.sheet.fill import fill_pdf
+from sheetgen.sheet.grid import MARGIN
 from sheetgen.sheet.shapes import MARKER_SIZE
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"]
@@ -164,6 +165,30 @@ def test_every_game_draws_the_sides_in_the_order_of_their_totals(
     chart = race_chart(result, paper(name).landscape, "Close", string_width)
     assert_true_order(result, chart)
     assert_markers_show_ties(result, chart)
+    assert_shared_stretches_drawn_once(chart)
+
+
+def assert_shared_stretches_drawn_once(chart: Chart) -> None:
+    """Every stretch between two games that lines share (the same heights at both ends) is
+    drawn once more over them in the first one's look, and nothing else is (print review
+    15: three dash patterns on the zero line printed over each other)."""
+    lines = chart.traces[len(chart.traces) // 2 :]
+    drawn: dict[tuple[tuple[float, float], tuple[float, float]], list[Any]] = {}
+    for trace in chart.shared:
+        assert len(trace.points) >= 2
+        for a, b in zip(trace.points, trace.points[1:], strict=False):
+            drawn.setdefault((a, b), []).append((trace.dash, trace.gray))
+    wanted = {}
+    for step in range(len(lines[0].points) - 1):
+        groups: dict[tuple[float, float], list[int]] = {}
+        for index, line in enumerate(lines):
+            (_, y1), (_, y2) = line.points[step : step + 2]
+            groups.setdefault((round(y1, 2), round(y2, 2)), []).append(index)
+        for group in groups.values():
+            if len(group) > 1:
+                first = lines[group[0]]
+                wanted[tuple(first.points[step : step + 2])] = [(first.dash, first.gray)]
+    assert drawn == wanted
 
 
 @pytest.mark.parametrize("sides", range(2, 13))
@@ -303,3 +328,58 @@ def test_the_names_at_the_lines_ends_stand_clear_of_the_markers(tmp_path: Path) 
     names = [t for t in chart.texts if any(side in t.text for side in sides) and t.x > last]
     assert names
     assert min(t.x for t in names) >= max(marks) + MARKER_SIZE + 2
+
+
+@pytest.mark.parametrize("cards_left", [False, True], ids=["winner", "cards-left"])
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_printed_chart_names_its_y_axis_and_draws_a_shared_stretch_once(
+    lang: str, cards_left: bool
+) -> None:
+    """The y axis says what it counts, over its figures and flush with them (print review
+    15: no name); a stretch lines share is printed once more in one look over a white band,
+    so no two dash patterns print over each other."""
+    result = issue_series(cards_left=cards_left)
+    pdf = fill_pdf([result], paper("letter"), lang=language(lang))
+    page, lines, zero = drawn_lines(pdf, len(result.games))
+    name = {
+        ("en", False): "Points",
+        ("de", False): "Punkte",
+        ("en", True): "Cards left",
+        ("de", True): "Restkarten",
+    }[lang, cards_left]
+    plot_top = min(min(y for _, y in line) for line in lines)
+    words = page.extract_words(keep_blank_chars=True)
+    (said,) = [word for word in words if word["text"] == name]
+    figures = [w for w in words if w["text"].isdigit() and w["x1"] < min(x for x, _ in lines[0])]
+    highest = min(figures, key=lambda word: word["top"])
+    assert said["bottom"] < highest["top"] - 2  # over the highest figure, clear of it
+    assert said["x1"] == pytest.approx(max(w["x1"] for w in figures), abs=0.5)
+    assert said["x0"] >= MARGIN - 0.01
+    # Nothing else on the page touches it.
+    others = [word for word in words if word is not said]
+    assert all(
+        word["bottom"] < said["top"] - 1
+        or word["top"] > said["bottom"] + 1
+        or word["x0"] > said["x1"] + 1
+        or word["x1"] < said["x0"] - 1
+        for word in others
+    )
+    assert said["top"] < plot_top
+    # The white bands and the stretches over them: as many as the chart lays out, each
+    # stretch in the look of a side's line.
+    chart = race_chart(result, paper("letter").landscape, "Close", string_width, language(lang))
+    assert bool(chart.shared) is not cards_left  # where winners alone score, lines meet
+    strokes = [*page.curves, *page.lines]
+    bands = [s for s in strokes if abs(s["linewidth"] - SHARED_BAND) < 0.01]
+    assert len(bands) == len(chart.shared)
+    assert all(s["stroking_color"] in ((1.0,), 1.0, (1,), 1) for s in bands)
+    looks = {tuple(float(x) for x in side_look(i).dash) for i in range(4)}
+    over = [
+        s
+        for s in strokes
+        if abs(s["linewidth"] - STROKE) < 0.01
+        and len(s["pts"]) < len(result.games) + 1
+        and s["top"] <= zero + 0.5  # not the key's samples, under the axis
+    ]
+    assert len(over) == len(chart.shared)
+    assert all(tuple(float(x) for x in (s["dash"] or [[]])[0]) in looks for s in over)

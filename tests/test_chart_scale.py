@@ -81,7 +81,7 @@ def band(chart: Chart) -> list[Any]:
 
 def ticks(chart: Chart) -> list[str]:
     """The y axis's numbers, bottom up."""
-    labels = [t for t in chart.background.labels if t.align == "right"]
+    labels = [t for t in chart.background.labels if t.align == "right" and t.text[0].isdigit()]
     return [t.text for t in sorted(labels, key=lambda t: t.y)]
 
 

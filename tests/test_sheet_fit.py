@@ -70,7 +70,8 @@ def pages_of(pdf: bytes) -> Iterator[Any]:
 
 
 def is_sheet(page: Any, said: Words = ENGLISH) -> bool:
-    return any(word["text"] == said.points for word in page.extract_words())
+    """A sheet heads each side's columns with "Points" (the chart names its axis once)."""
+    return sum(word["text"] == said.points for word in page.extract_words()) >= 2
 
 
 def sheet_pages(pdf: bytes, said: Words = ENGLISH) -> list[Any]:

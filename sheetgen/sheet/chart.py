@@ -65,6 +65,7 @@ GRAYS = (0.0, 0.5)  # black, and a grey any black-and-white printer shows as one
 MARKERS: tuple[Marker, ...] = get_args(Marker)
 LABEL_SIZE = 9.0
 TICK_SIZE = 8.0
+NAME_RISE = 11.0  # the y axis's name: its baseline over the plot's top
 KEY_ROW = 16.0
 NOTE_LINE = 10.0  # between the lines of the key's note on markers
 KEY_SAMPLE = 36.0
@@ -73,6 +74,7 @@ WEB_EDGE = 4.0  # a web page's chart: the ink this near its top and foot
 END_ROOM = 160.0  # at most this much beside the plot for the names at the lines' ends
 ZERO_LIFT = 10.0  # the zero line stands clear of the axis
 STROKE = 1.4  # the width of a side's line
+SHARED_BAND = STROKE + 1.6  # the white under a stretch lines share, drawn once over it
 # Lines closer than this (centre to centre) touch: where they meet, each shows its marker.
 MEET = STROKE + 1.0
 NEAR = 2 * MARKER_SIZE + 1.0  # markers closer than this, up or down, would touch
@@ -138,6 +140,10 @@ class Chart:
     traces: tuple[Trace, ...]
     texts: tuple[Text, ...]
     leaders: tuple[Rule, ...] = ()  # from a line's end to its label, where the label moved
+    # Each stretch two lines or more run along together, drawn once more over a white band
+    # in the look of the first of them (print review 15: three dash patterns printed over
+    # each other on the zero line read as one odd line); the markers at its ends say whose.
+    shared: tuple[Trace, ...] = ()
 
 
 def _step(top: int, steps: tuple[int, ...] = STEPS) -> int:
@@ -246,7 +252,11 @@ def race_chart(
     # A page keeps its margins; on a web page the drawing's top and foot stand close to
     # the text above and below it (print review 8: 60 px of white above the chart).
     edge = MARGIN if headed else WEB_EDGE
-    left = MARGIN + measure(lang.number(scale.ceiling), TICK_SIZE, False) + 5
+    # The y axis's name stands over its figures, flush with them on the right (print
+    # review 15: an axis without a name).
+    name = lang._("Cards left") if target is None else lang._("Points")
+    figures = measure(lang.number(scale.ceiling), TICK_SIZE, False)
+    left = MARGIN + max(figures, measure(name, LABEL_SIZE, True)) + 5
     if headed:
         top = _titles(result, target, heading, page, measure, lang, texts)
     elif target is not None and scale.zoomed:  # room for the target's note, in its lines
@@ -254,6 +264,8 @@ def race_chart(
         top = height - edge - len(note.lines) * (LABEL_SIZE + 6)
     else:  # room for the top tick's figure
         top = height - edge - TICK_SIZE / 2
+    # and for the axis's name over it.
+    top = min(top, height - edge - NAME_RISE - LABEL_SIZE * 0.75)
     keys, bottom = _key(result, width, measure, texts, edge, lang)
     ends = _ends(result, measure, lang.code)
     # A cards-left series runs to its last agreed game, played or not.
@@ -274,6 +286,7 @@ def race_chart(
         ceiling=scale.ceiling,
     )
     rules, ticks = _axes(plot, scale, target, lang, right_edge=width - MARGIN, measure=measure)
+    ticks.append(Text(name, left - 5, top + NAME_RISE, LABEL_SIZE, True, "right"))
     lines = _traces(result, plot)
     # The key shows a side's marker only if its line carries one.
     keys = [
@@ -298,7 +311,34 @@ def race_chart(
         (*keys, *lines),
         tuple(texts),
         tuple(leaders),
+        _shared(lines),
     )
+
+
+def _shared(lines: list[Trace]) -> tuple[Trace, ...]:
+    """The stretches between games that two lines or more share (the same totals at both
+    ends), each in the look of the first line that has it, a run of them as one stretch."""
+    found: list[Trace] = []
+    running: dict[int, int] = {}  # a line's stretch that reaches the game before: its place
+    for step in range(len(lines[0].points) - 1 if lines else 0):
+        ends: dict[tuple[float, float], list[int]] = {}
+        for index, line in enumerate(lines):
+            (_, y1), (_, y2) = line.points[step], line.points[step + 1]
+            ends.setdefault((round(y1, 2), round(y2, 2)), []).append(index)
+        now: dict[int, int] = {}
+        for owner, *_ in (group for group in ends.values() if len(group) > 1):
+            line, second = lines[owner], lines[owner].points[step + 1]
+            if owner in running:
+                place = running[owner]
+                found[place] = replace(found[place], points=(*found[place].points, second))
+            else:
+                place = len(found)
+                found.append(
+                    Trace(line.points[step : step + 2], line.dash, line.marker, gray=line.gray)
+                )
+            now[owner] = place
+        running = now
+    return tuple(found)
 
 
 def _titles(
@@ -334,7 +374,7 @@ def _titles(
         if index:
             baseline -= subtitle.size * 1.2
         texts.append(Text(line, MARGIN, baseline, subtitle.size))
-    return baseline - 24
+    return baseline - 30
 
 
 def chart_subtitle(result: SeriesResult, lang: Language = ENGLISH) -> str:

@@ -111,7 +111,7 @@ class Painter:
 
     def chart(self, chart: Chart) -> None:
         """Paint a race chart on a page of its own."""
-        from sheetgen.sheet.chart import STROKE
+        from sheetgen.sheet.chart import SHARED_BAND, STROKE
 
         canvas = self.canvas
         canvas.setPageSize((chart.width, chart.height))
@@ -129,6 +129,17 @@ class Painter:
             lines = (f"{fp_str(*point)} l" for point in rest)
             canvas.addLiteral(" ".join(["n", f"{fp_str(*start)} m", *lines]))
             canvas.addLiteral("S")
+        for trace in chart.shared:
+            start, *rest = trace.points
+            path = " ".join(["n", f"{fp_str(*start)} m", *(f"{fp_str(*p)} l" for p in rest)])
+            canvas.setDash([], 0)
+            canvas.setStrokeGray(1)
+            canvas.setLineWidth(SHARED_BAND)
+            canvas.addLiteral(f"{path} S")
+            canvas.setDash(list(trace.dash) or [], 0)
+            canvas.setStrokeGray(trace.gray)
+            canvas.setLineWidth(STROKE)
+            canvas.addLiteral(f"{path} S")
         canvas.setDash([], 0)
         canvas.setStrokeGray(0)
         if chart.leaders:

@@ -21,7 +21,7 @@ from xml.sax.saxutils import escape, quoteattr
 from sheetgen import fonts
 from sheetgen.game.language import ENGLISH, Language
 from sheetgen.game.scoring import SeriesResult
-from sheetgen.sheet.chart import STROKE, Chart, chart_subtitle, chart_title, race_chart
+from sheetgen.sheet.chart import SHARED_BAND, STROKE, Chart, chart_subtitle, chart_title, race_chart
 from sheetgen.sheet.shapes import (
     HOLLOW,
     RING_HALO,
@@ -137,6 +137,16 @@ def _lines(chart: Chart) -> list[str]:
             f'<polyline class="{kind}" data-side="{index % sides}" points="{points}"'
             f' fill="none" stroke="{gray(trace.gray)}" stroke-width="{number(STROKE)}"'
             f' stroke-linejoin="round"{_dash(trace.dash)}/>'
+        )
+    for trace in chart.shared:
+        points = " ".join(f"{number(x)},{number(chart.height - y)}" for x, y in trace.points)
+        out.append(
+            f'<path class="shared-band" d="M{points.replace(" ", " L")}" fill="none"'
+            f' stroke="#ffffff" stroke-width="{number(SHARED_BAND)}"/>'
+        )
+        out.append(
+            f'<polyline class="shared" points="{points}" fill="none" stroke="{gray(trace.gray)}"'
+            f' stroke-width="{number(STROKE)}" stroke-linejoin="round"{_dash(trace.dash)}/>'
         )
     return out
 
