@@ -70,7 +70,7 @@ def card_figures(game: str, lang: str, **options: Any) -> list[str]:
     if "deck" in options and "deck" not in load_game(game).toggle_defs:
         assert options.pop("deck") == "standard"  # the game's only deck
     html = booklet(game, lang, tuple(sorted(options.items())))
-    return re.findall(r'<figure class="cards">.*?(<svg\b.*?</svg>)', html, flags=re.S)
+    return re.findall(r'<figure class="cards[^"]*">.*?(<svg\b.*?</svg>)', html, flags=re.S)
 
 
 def table_picture(game: str, lang: str, **options: Any) -> str:

@@ -114,7 +114,7 @@ def examples(game: str, toggles: str, lang: str) -> list[Example]:
     terms = tuple(sorted({term.lower() for term in named}, key=len, reverse=True))
     found = []
     for chapter in re.findall(r'<section class="chapter[^"]*">(.*?)</section>', html, re.S):
-        for figure in re.findall(r'<figure class="cards">.*?</figure>', chapter, re.S):
+        for figure in re.findall(r'<figure class="cards[^"]*">.*?</figure>', chapter, re.S):
             found.append(Example(figure, chapter, terms))
     return found
 
