@@ -254,9 +254,8 @@ def race_chart(
     edge = MARGIN if headed else WEB_EDGE
     # The y axis's name stands over its figures, flush with them on the right (print
     # review 15: an axis without a name).
-    name = lang._("Cards left") if target is None else lang._("Points")
     figures = measure(lang.number(scale.ceiling), TICK_SIZE, False)
-    left = MARGIN + max(figures, measure(name, LABEL_SIZE, True)) + 5
+    left = MARGIN + max(figures, measure(_axis_name(target, lang), LABEL_SIZE, True)) + 5
     if headed:
         top = _titles(result, target, heading, page, measure, lang, texts)
     elif target is not None and scale.zoomed:  # room for the target's note, in its lines
@@ -286,7 +285,6 @@ def race_chart(
         ceiling=scale.ceiling,
     )
     rules, ticks = _axes(plot, scale, target, lang, right_edge=width - MARGIN, measure=measure)
-    ticks.append(Text(name, left - 5, top + NAME_RISE, LABEL_SIZE, True, "right"))
     lines = _traces(result, plot)
     # The key shows a side's marker only if its line carries one.
     keys = [
@@ -483,6 +481,11 @@ def _target_note(target: int, room: float, measure: Measure, lang: Language) -> 
     return wrap_whole(note, room - 6, LABEL_SIZE, MIN_TEXT, measure, bold=True, lines=2)
 
 
+def _axis_name(target: int | None, lang: Language) -> str:
+    """What the y axis counts: points, or with cards-left scoring (no target) cards."""
+    return lang._("Cards left") if target is None else lang._("Points")
+
+
 def _axes(
     plot: _Plot,
     scale: _Scale,
@@ -508,6 +511,9 @@ def _axes(
         rules.append(Rule(plot.x(tick), bottom, plot.x(tick), bottom - 4, 0.6))
         ticks.append(Text(str(tick), plot.x(tick), bottom - 13, TICK_SIZE, align="center"))
     ticks.append(Text(lang._("Game"), (left + right) / 2, bottom - 25, LABEL_SIZE, True, "center"))
+    ticks.append(
+        Text(_axis_name(target, lang), left - 5, top + NAME_RISE, LABEL_SIZE, True, "right")
+    )
     rules.append(Rule(left, bottom, right, bottom, 0.9))
     rules.append(Rule(left, bottom, left, top, 0.9))
     if target is not None and scale.zoomed:
