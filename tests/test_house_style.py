@@ -429,16 +429,18 @@ def test_the_parser_sees_a_bold_word_in_mid_sentence() -> None:
 @pytest.mark.parametrize("lang", ["en", "de"])
 @pytest.mark.parametrize(
     "options",
-    [{}, {"players": 6, "partnerships": True, "target": 300}, {"players": 4, "partnerships": True}],
-    ids=["alone", "teams-own-target", "teams"],
+    [{"players": 6, "partnerships": True, "target": 300}, {"players": 4, "partnerships": True}],
+    ids=["teams-own-target", "teams"],
 )
 def test_the_scoring_tables_lead_in_is_one_short_sentence(
     lang: str, options: dict[str, Any]
 ) -> None:
-    """The line kept with the scoring table is one sentence; what the scoring is (and where
-    this booklet suggests it for teams) is a paragraph of its own that may end a page
-    (print review 15: a four-line lead-in kept with the table left "Wertung" and two lines
-    at a page's foot over a sixth of white)."""
+    """With teams, the line kept with the scoring table is one sentence; what the scoring
+    is, and where this booklet suggests it for teams, is a paragraph of its own that may
+    end a page (print review 15: a four-line lead-in kept with the table left "Wertung" and
+    two lines at a page's foot over a sixth of white). Alone, one short paragraph says
+    both, kept whole with its heading and the table (print review 16: "Scoring" and one
+    line of it alone at a page's foot)."""
     html = render_html(
         resolve(game="skip-bo", options={"series": True, **options}), paper=A4, lang=language(lang)
     )
@@ -448,3 +450,17 @@ def test_the_scoring_tables_lead_in_is_one_short_sentence(
     text = re.sub(r"<[^>]+>", "", lead_in)
     assert text.endswith(":") and len(re.findall(r"[.!?](?:\s|$)", text)) == 0, text
     assert len(text) < 60, text
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_alone_the_scoring_heading_leads_straight_into_its_table(lang: str) -> None:
+    """Without teams, the paragraph under "Scoring" is the table's lead-in itself, so the
+    heading, it and the table move as one (print review 16: "Scoring" and the line "This
+    is the published points game." alone at a page's foot, the table over the page)."""
+    html = render_html(
+        resolve(game="skip-bo", options={"series": True}), paper=A4, lang=language(lang)
+    )
+    heading = {"en": ">Scoring</h2>", "de": ">Wertung</h2>"}[lang]
+    after = html[html.index(heading) + len(heading) :].lstrip()
+    assert after.startswith('<p class="lead-in">'), after[:80]
+    assert after.index("<table>") < after.index("</p>") + 10
