@@ -837,9 +837,14 @@ def test_a_folded_booklet_pads_its_last_sheet_with_pages_to_write_on(
     assert padding == list(range(len(portrait) - 1 - len(padding), len(portrait) - 1))
     titles = [title(portrait[index]) for index in padding]
     assert len(set(titles)) == len(titles), titles
-    tail = bool(padding) and any(
-        line.text.strip() == "Notes" for line in portrait[padding[0] - 1].content
-    )
+    last_text = [
+        line.text.strip() for line in portrait[(padding or [len(portrait) - 1])[0] - 1].content
+    ]
+    tail = "Notes" in last_text
+    # With the points game on and no page after the text, its ruled foot is the log.
+    tail_record = series and not padding and record in last_text
+    if tail_record:
+        assert " ".join(last_text[last_text.index(record) + 1].split()) == heads
     # Each padding page says what it is for under its lines, at its foot (print reviews 10
     # and 11: a foot line naming the booklet read as a stray running foot).
     for index in padding:
@@ -856,9 +861,16 @@ def test_a_folded_booklet_pads_its_last_sheet_with_pages_to_write_on(
         fullest = max(page.fill for page in portrait[1:-1])
         assert last_text.fill >= 0.5 * fullest, (last_text.fill, fullest)
     # "Notes" stand once: the last of two padding pages, or the only one after a last page
-    # of text ruled under "Notes" (print review 11), is a record to fill in.
+    # of text ruled under "Notes" (print review 11), is a record to fill in; with the points
+    # game on, so is a lone page, or a last page's ruled foot with no page after it (print
+    # review 16: a points game's booklet without its log).
     assert titles.count("Notes") + tail <= 1, titles
-    kept = 2 if len(padding) + tail >= 3 else 1 if tail or len(padding) == 2 else 0
+    places = len(padding) + (tail or tail_record)
+    if series:
+        kept = 2 if places >= 3 else 1 if padding else 0
+        assert tail_record or bool(padding) or not places
+    else:
+        kept = 2 if places >= 3 else 1 if tail or len(padding) == 2 else 0
     assert titles[len(titles) - kept :] == [record, heads][:kept], titles
     for index in padding[len(padding) - kept :]:
         lines = portrait[index].content

@@ -26,6 +26,7 @@ from pdfcheck import _drawn
 
 from sheetgen.booklet.build import render_html, rules_document
 from sheetgen.booklet.imposition import half_paper
+from sheetgen.booklet.pdf import TAIL_LEAST
 from sheetgen.game.houserules import resolve
 from sheetgen.game.language import language
 from sheetgen.paper import A4, LETTER
@@ -576,17 +577,20 @@ def test_a_short_last_page_of_text_is_ruled_to_write_on(
     booklet_pdf: Callable[..., bytes], paper: str
 ) -> None:
     """Print review 8: German Skip-Bo folded ended its text on a page 37 % full before the
-    back cover. Where no notes page follows, the rest of that page is ruled under "Notes"
-    (its lines drawn down towards the foot), and the booklet keeps its sheets."""
+    back cover. Where no notes page follows, the rest of that page is ruled (its lines
+    drawn down towards the foot), and the booklet keeps its sheets: with the points game on,
+    as the log of the series played (print review 16: a points game's booklet had none),
+    in six rows or more (review 16: two ruled lines looked like an accident)."""
     pdf = booklet_pdf("skip-bo", PAPERS[paper], "booklet", lang="de")
     pages = read_pages(pdf, folded=True)
     drawn = _drawings(pdf, folded=True)
     portrait = [index for index, page in enumerate(pages) if not page.landscape]
     last = portrait[-2]  # the page before the back cover
-    assert "Notizen" in pages[last].text
+    assert "Gespielte Serien" in pages[last].text and "Notizen" not in pages[last].text
+    assert "Datum Gewinner Endstand" in " ".join(pages[last].text.split())
     # The ruled lines: each drawn as its row, 22 pt high, its rule at the foot.
     rules = [bottom for top, bottom in drawn[last] if 20 < bottom - top < 25]
-    assert len(rules) >= 4
+    assert len(rules) >= TAIL_LEAST - 1
     page = pages[last]
     assert max(rules) > 0.75 * page.height, max(rules) / page.height
     assert len(portrait) % 4 == 0

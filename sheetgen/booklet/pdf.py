@@ -364,11 +364,12 @@ def _fill_sheets(
 # A folded booklet's last page of text less full than this share of the fullest page ends
 # in ruled lines to write on, under a "Notes" title and its line (TAIL_HEAD high, in CSS
 # px, with a line to spare) and RULED apart, at least TAIL_LEAST of them (print review 12:
-# a last page of text with room for three lines left unruled before a page of notes).
+# a last page of text with room for three lines left unruled before a page of notes;
+# review 16: two or three ruled lines under "Notes" looked like an accident).
 TAIL_BELOW = 0.75
 TAIL_HEAD = 110.0
 RULED = 22 * 96 / 72
-TAIL_LEAST = 3
+TAIL_LEAST = 6
 
 
 def _ruled_tail(
