@@ -992,3 +992,27 @@ def test_a_card_strip_stays_with_the_list_items_it_shows(booklet: Booklet) -> No
     for item, caption in found:
         assert page_of(item, end=True) == page_of(caption, end=False), caption
     assert bool(found) == ('with-list"' in booklet.html)
+
+
+@pytest.mark.parametrize("case", FOLDED, ids=["-".join(case) for case in FOLDED])
+def test_a_folded_booklets_printing_box_takes_no_text_with_it(
+    case: tuple[str, str, str, str], booklet_of: Callable[..., Booklet]
+) -> None:
+    """The printing box stands under the text's last lines where it fits there; where it
+    does not, it opens the next page, over the pages to write on, and the text's end stays
+    on its page (print review 16: "Winning" went over with the box and left its page a
+    third empty; review 15: the last question did the same)."""
+    portrait = [page for page in booklet_of(*case).pages if not page.landscape]
+    (index,) = [
+        number
+        for number, page in enumerate(portrait)
+        if any(line.text.strip() == "Printing these rules" for line in page.content)
+    ]
+    page = portrait[index]
+    box = min(line.top for line in page.content if line.text.strip() == "Printing these rules")
+    above = [line for line in page.content if line.bottom < box and line.text.strip()]
+    fullest = max(p.fill for p in portrait[1:-1])
+    if above:  # the text ends on the box's page: the page before it is full
+        assert portrait[index - 1].fill >= 0.8 * fullest, (index, portrait[index - 1].fill)
+    else:  # the box opens its page: it would not have fitted under the text's end
+        assert portrait[index - 1].fill >= 0.7 * fullest, (index, portrait[index - 1].fill)

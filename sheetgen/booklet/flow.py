@@ -98,6 +98,9 @@ class Page:
     choices: bool = False
     # Where the page's text area ends, as a share of its height.
     foot: float = 1.0
+    # Whether it opens with the printing box: the text ended on the page before, and what
+    # follows the box on this page is to write on (a folded booklet's box may open a page).
+    closing: bool = False
 
     @property
     def top(self) -> float:
@@ -258,6 +261,8 @@ def measure(html: Any, document: Any) -> list[Page]:  # long: one walk records e
     cover = sections[0] if sections and "cover" in (sections[0].get("class") or "") else None
     choices = None if cover is None else cover.find("section")
     notes = {section for section in sections if "notes-page" in (section.get("class") or "")}
+    colophon = next((s for s in sections if "colophon" in (s.get("class") or "").split()), None)
+    box_tops: dict[int, float] = {}  # where the printing box begins, by page
 
     Spans = dict[Any, tuple[float, float]]
 
@@ -270,6 +275,8 @@ def measure(html: Any, document: Any) -> list[Page]:  # long: one walk records e
             page.cover = True
         if choices is not None and box.element is choices:
             page.choices = True
+        if colophon is not None and box.element is colophon:
+            box_tops.setdefault(id(page), box.position_y / height)
         if box.element in blocks:
             block = box.element
         if isinstance(box, (boxes.LineBox, boxes.ReplacedBox)) or box.element_tag == "svg":
@@ -314,6 +321,8 @@ def measure(html: Any, document: Any) -> list[Page]:  # long: one walk records e
         seen.update(spans)
         # The page of contents set apart, the text following them, is one of running text.
         page.cover = page.cover and not page.starts
+        box = box_tops.get(id(page))
+        page.closing = box is not None and all(start >= box - 1e-6 for start, _ in page.lines)
         pages.append(page)
     return pages
 
@@ -337,7 +346,7 @@ def refit(pages: list[Page], flow: Flow, *, thin: bool = False) -> Flow:
     if sum(page.cover for page in pages) > 1 and CONTENTS_APART not in breaks:
         breaks = (*breaks, CONTENTS_APART)
     running = [page for page in pages if not page.cover]
-    if len(running) > 1 and running[-1].fill < MIN_FILL:
+    if len(running) > 1 and running[-1].fill < MIN_FILL and not running[-1].closing:
         capacity = max(page.fill for page in running)
         least = 0.0 if thin else FULL_BEFORE_LAST * capacity
         chosen = _balance(running[-2], running[-1], capacity, least)
@@ -393,13 +402,15 @@ def thin_before_last(pages: list[Page]) -> bool:
     """Whether the page before the last of the running text is less than FULL_BEFORE_LAST
     full."""
     running = [page for page in pages if not page.cover]
-    if len(running) < 2:
+    if len(running) < 2 or running[-1].closing:  # the text ends on the page before the box
         return False
     return running[-2].fill < FULL_BEFORE_LAST * max(page.fill for page in running)
 
 
 def fills(pages: list[Page]) -> list[float]:
-    return [page.fill for page in pages]
+    """How full each page is; a page opening with the printing box counts as full (the rest
+    of it is to write on)."""
+    return [1.0 if page.closing else page.fill for page in pages]
 
 
 # A page before one that opens with a figure is at least this full, as a share of the

@@ -415,14 +415,18 @@ def white(pages: list[Page], notes: int) -> float:
     """How much of a folded booklet is padding, in pages: its notes pages, the white of its
     last page of running text, and (weighing HOLE_WEIGHT) the white of each page before the
     last that is less than FULL_BEFORE_FIGURE as full as the fullest (the cover and
-    contents left out)."""
+    contents left out). A page that opens with the printing box is padding too, what the box
+    leaves of it: the text ends on the page before."""
     running = [page for page in pages if not page.cover]
     if not running:
         return float(notes)
     capacity = max(page.fill for page in running)
     shares = [page.fill / capacity for page in running]
+    closing = 0.0
+    if len(shares) > 1 and running[-1].closing:
+        closing = 1 - shares.pop()
     holes = sum(1 - share for share in shares[:-1] if share < FULL_BEFORE_FIGURE)
-    return notes + (1 - shares[-1]) + HOLE_WEIGHT * holes
+    return notes + closing + (1 - shares[-1]) + HOLE_WEIGHT * holes
 
 
 # A layout set again to place a reference or a word (``near``, ``whole``) may leave this
