@@ -748,7 +748,7 @@ def test_review2_6_who_starts_is_a_note_unless_the_table_changed_it() -> None:
     assert "No house rules of its own: this table plays by the official rules." in box
     notes = box[box.index("Where the rules differ or say nothing, this booklet suggests:") :]
     assert differ in notes
-    assert differ in section(text, "Who starts", "The numbers for this table")
+    assert differ in section(text, "Who starts", "Your turn, step by step")
     box = box_of(text_of("skip-bo", **{"first-player": "youngest"}))
     assert "No house rules of its own" not in box
     listed = box[: box.index("Where the rules differ or say nothing, this booklet suggests:")]
