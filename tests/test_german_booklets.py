@@ -524,9 +524,10 @@ def test_the_wild_card_figure_follows_the_building_pile_rules(lang: str) -> None
     found = re.search(r"<h2[^>]*>(Building piles|Ablage\N{SOFT HYPHEN}?stapel)</h2>", html)
     assert found is not None
     rules = found.end()
-    figure = html.index('<figure class="cards">', rules)
+    figure = html.index('<figure class="cards', rules)
     subsection = html.index("<h3", rules)
-    assert ("Nichts mehr zu ziehen" if lang == "de" else "Nothing left to draw") in html[
+    # (its list ends with the rules it shows; the finished piles are a subsection after it)
+    assert ("Fertige Stapel" if lang == "de" else "Finished piles") in html[
         subsection : subsection + 200
     ]
     assert rules < figure < subsection
