@@ -228,6 +228,19 @@ def _led_in(figure: Any, heading: Any) -> bool:
     return getattr(heading, "tag", None) == "h3"
 
 
+def _led_to(children: list[Any], index: int) -> bool:
+    """Whether ``children[index]`` is a lead-in that the style sheet keeps with the one
+    paragraph between it and its heading."""
+    if index < 2:
+        return False
+    lead, paragraph, heading = children[index], children[index - 1], children[index - 2]
+    return (
+        "lead-in" in (lead.get("class") or "").split()
+        and paragraph.tag == "p"
+        and heading.tag in ("h2", "h3")
+    )
+
+
 def _strip(figure: Any) -> bool:
     """Whether ``figure`` is a card strip the style sheet keeps with the list before it."""
     return figure.tag == "figure" and "with-list" in (figure.get("class") or "").split()
@@ -256,6 +269,7 @@ def measure(html: Any, document: Any) -> list[Page]:  # long: one walk records e
             lead_in |= before == "p" and _led_in(child, children[index - 2] if index > 1 else None)
             lead_in |= "follows-list" in (child.get("class") or "").split()
             lead_in |= before in ("ul", "ol") and _strip(child)
+            lead_in |= _led_to(children, index)
             breakable = "keep-together" not in classes and before not in HEADINGS and not lead_in
             blocks[child] = (int(child.get(BLOCK, "0")), breakable, chapter, index == 0)
     cover = sections[0] if sections and "cover" in (sections[0].get("class") or "") else None
