@@ -870,7 +870,7 @@ def test_a_folded_booklet_pads_its_last_sheet_with_pages_to_write_on(
         kept = 2 if places >= 3 else 1 if padding else 0
         assert tail_record or bool(padding) or not places
     else:
-        kept = 2 if places >= 3 else 1 if tail or len(padding) == 2 else 0
+        kept = 2 if places >= 3 else 1 if (tail and padding) or len(padding) == 2 else 0
     assert titles[len(titles) - kept :] == [record, heads][:kept], titles
     for index in padding[len(padding) - kept :]:
         lines = portrait[index].content

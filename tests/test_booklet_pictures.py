@@ -580,7 +580,7 @@ def test_a_short_last_page_of_text_is_ruled_to_write_on(
     back cover. Where no notes page follows, the rest of that page is ruled (its lines
     drawn down towards the foot), and the booklet keeps its sheets: with the points game on,
     as the log of the series played (print review 16: a points game's booklet had none),
-    in six rows or more (review 16: two ruled lines looked like an accident)."""
+    in four rows or more (review 16: two ruled lines looked like an accident)."""
     pdf = booklet_pdf("skip-bo", PAPERS[paper], "booklet", lang="de")
     pages = read_pages(pdf, folded=True)
     drawn = _drawings(pdf, folded=True)
@@ -676,6 +676,38 @@ def test_the_board_games_folded_pages_are_full_before_its_last_page_of_text(
     assert all(page.fill >= 0.75 * fullest for page in text[:-1]), [
         round(page.fill / fullest, 2) for page in text
     ]
+
+
+@pytest.mark.parametrize(
+    ("paper", "lang"),
+    [("a4", "en"), ("letter", "en"), ("a4", "de"), ("letter", "de")],
+    ids=["a4-en", "letter-en", "a4-de", "letter-de"],
+)
+def test_the_heavy_sets_folded_pages_end_full(
+    booklet_pdf: Callable[..., bytes], paper: str, lang: str
+) -> None:
+    """Print reviews 15 and 16: the German heavy set on Letter was the weakest booklet,
+    its pages 4 to 11 ending a sixth to a quarter short: "The numbers for this table" (a
+    heading and six rows kept whole) did not fit after "Who starts", and the strips, the
+    scoring table and its heading each moved on. With the numbers set before "Who starts",
+    the building piles' strip kept with its list and the scoring's lead-in one sentence,
+    every page of running text but the last is at least four fifths as full as the
+    fullest, in both languages on both papers."""
+    pdf = booklet_pdf("skip-bo", PAPERS[paper], "booklet", lang=lang, **HEAVY)
+    pages = [page for page in read_pages(pdf, folded=True) if not page.landscape]
+    text = [page for page in pages[2:-1] if page.content and not _pads(page)]
+    first = min(text[-1].content, key=lambda line: line.top).text.strip()
+    if first in ("Printing these rules", "Diese Regeln drucken"):
+        text.pop()  # the box opens the page after the text's end
+    fullest = max(page.fill for page in text)
+    assert all(page.fill >= 0.8 * fullest for page in text[:-1]), [
+        round(page.fill / fullest, 2) for page in text
+    ]
+    # The scoring's heading stands on the page of its table (print reviews 16 and 17:
+    # "Wertung" and three lines at a page's foot, the table overleaf).
+    heading, head = ("Scoring", "For Points") if lang == "en" else ("Wertung", "Wofür Punkte")
+    (page,) = [page for page in pages if any(line.text.strip() == heading for line in page.content)]
+    assert head in " ".join(" ".join(line.text.split()) for line in page.content)
 
 
 @pytest.mark.parametrize(("paper", "lang"), [("a4", "en"), ("a4", "de")], ids=["a4-en", "a4-de"])

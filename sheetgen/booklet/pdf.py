@@ -365,11 +365,12 @@ def _fill_sheets(
 # in ruled lines to write on, under a "Notes" title and its line (TAIL_HEAD high, in CSS
 # px, with a line to spare) and RULED apart, at least TAIL_LEAST of them (print review 12:
 # a last page of text with room for three lines left unruled before a page of notes;
-# review 16: two or three ruled lines under "Notes" looked like an accident).
+# review 16: two or three ruled lines under "Notes" looked like an accident; review 17: a
+# third of Spite and Malice's last page left white where four would go).
 TAIL_BELOW = 0.75
 TAIL_HEAD = 110.0
 RULED = 22 * 96 / 72
-TAIL_LEAST = 6
+TAIL_LEAST = 4
 
 
 def _ruled_tail(
