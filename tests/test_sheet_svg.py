@@ -22,7 +22,7 @@ from sheetgen.game.scoringrules import ScoringRules
 from sheetgen.game.seating import make_table
 from sheetgen.paper import paper
 from sheetgen.sheet import svg
-from sheetgen.sheet.chart import STROKE, Chart, chart_title, race_chart
+from sheetgen.sheet.chart import STROKE, Chart, chart_title, race_chart, side_look
 from sheetgen.sheet.fill import fill_pdf
 from sheetgen.sheet.shapes import HOLLOW, MARKER_SIZE, RING, RING_HALO, as_printed, marker_path
 from sheetgen.sheet.svg import chart_svg
@@ -348,6 +348,17 @@ def test_each_games_winner_is_ringed_and_no_other_marker(result: SeriesResult) -
     assert halo is not None and halo.group(1) == rings.group(1)
     assert drawn.index('class="ring-halo"') < drawn.index('class="rings"')
     assert RING - MARKER_SIZE >= 2.0 and RING_HALO > 0.9
+    # The band's inside clears every marker's outline, a square's corners included (print
+    # reviews 17 and 18: it cut them off, and a ringed square read as a disc).
+    stroke = 0.9 / 2  # a marker's outline
+    for kind in {side_look(index).marker for index in range(12)}:
+        points = [
+            (x, y)
+            for step, args in marker_path(kind, 0.0, 0.0)
+            for x, y in zip(args[::2], args[1::2], strict=True)
+        ]
+        reach = max((x * x + y * y) ** 0.5 for x, y in points) + stroke
+        assert reach <= RING - RING_HALO / 2, (kind, reach)
 
 
 def test_a_name_at_a_lines_end_stands_clear_of_the_last_winners_ring() -> None:

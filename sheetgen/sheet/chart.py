@@ -81,7 +81,7 @@ NEAR = 2 * MARKER_SIZE + 1.0  # markers closer than this, up or down, would touc
 # Markers of sides that meet stand this far apart across the game's point; never so close
 # that they touch (SQUEEZED), nor so far that they reach the next game's: a series too long
 # for that shows only the markers of the games won.
-APART = 2 * MARKER_SIZE + 2.5  # a winner's ring (shapes.RING) clear of the next marker
+APART = RING + 0.45 + MARKER_SIZE + 0.8  # a winner's ring clear of the next marker
 SQUEEZED = 2 * MARKER_SIZE + 0.5
 STEPS = (10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10_000)
 # While the leader is far from the target, the y axis runs only a step above the highest

@@ -107,9 +107,12 @@ def quarters(
 
 # The ring round a game's winner's marker on a chart: this far from its centre, over a white
 # band RING_HALO wide that parts it from the marker and the lines (print review 14: a
-# solid square nearly filled its ring, a blob in grey).
-RING = MARKER_SIZE + 2.0
-RING_HALO = 2.2
+# solid square nearly filled its ring, a blob in grey); the band's inside clears a square
+# marker's corners, outline and all (print reviews 17 and 18: it cut them off, and the
+# square read as a disc).
+MARKER_CORNER = MARKER_SIZE * 2**0.5 + 0.45  # a square's corner with its stroke
+RING_HALO = 2.0
+RING = MARKER_CORNER + RING_HALO / 2 + 0.1
 
 
 def ring_path(x: float, y: float) -> tuple[Step, ...]:
