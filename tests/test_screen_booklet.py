@@ -406,3 +406,22 @@ def test_print_keeps_one_drawing_per_card_example(game: str, lang: str) -> None:
     for row in rows:
         assert row.count("<svg") >= 3 and row.count('aria-hidden="true"') == row.count("<svg")
         assert "<title>" not in row
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_page_printed_from_a_browser_shows_each_table_picture_once(
+    browser: Callable[[], Browser], width: int
+) -> None:
+    """Print review 19: printed from the browser, the page showed the table picture twice,
+    the wide drawing and the phone's (hidden for a screen only). Printed, only the wide one
+    shows, whatever the window's width; on a phone's screen, only the phone's."""
+    html = rules_document(resolve(game="skip-bo"), paper=A4, fmt="html", lang=language("de"))
+    page = browser().new_page(viewport={"width": width, "height": 900})
+    shown = "() => [...document.querySelectorAll('.picture svg')].filter(s => s.getBoundingClientRect().width > 0).map(s => s.closest('.narrow') ? 'narrow' : 'wide')"
+    try:
+        page.set_content(html.decode("utf-8"))
+        assert page.evaluate(shown) == (["narrow"] if width < 600 else ["wide"])
+        page.emulate_media(media="print")
+        assert page.evaluate(shown) == ["wide"]
+    finally:
+        page.close()
