@@ -123,23 +123,16 @@ class Painter:
                 continue
             canvas.setDash(list(trace.dash) or [], 0)
             canvas.setStrokeGray(trace.gray)
-            # The stroked path as drawPath writes it ("n", the moves and lines, then "S"),
-            # without a method call per point of every side's line.
-            start, *rest = trace.points
-            lines = (f"{fp_str(*point)} l" for point in rest)
-            canvas.addLiteral(" ".join(["n", f"{fp_str(*start)} m", *lines]))
-            canvas.addLiteral("S")
+            canvas.addLiteral(_stroked(trace.points))
         for trace in chart.shared:
-            start, *rest = trace.points
-            path = " ".join(["n", f"{fp_str(*start)} m", *(f"{fp_str(*p)} l" for p in rest)])
             canvas.setDash([], 0)
             canvas.setStrokeGray(1)
             canvas.setLineWidth(SHARED_BAND)
-            canvas.addLiteral(f"{path} S")
+            canvas.addLiteral(_stroked(trace.points))
             canvas.setDash(list(trace.dash) or [], 0)
             canvas.setStrokeGray(trace.gray)
             canvas.setLineWidth(STROKE)
-            canvas.addLiteral(f"{path} S")
+            canvas.addLiteral(_stroked(trace.points))
         canvas.setDash([], 0)
         canvas.setStrokeGray(0)
         if chart.leaders:
@@ -293,6 +286,13 @@ class Painter:
 
 
 @lru_cache(maxsize=4096)  # the same numbers go into the same slots, sheet after sheet
+def _stroked(points: tuple[tuple[float, float], ...]) -> str:
+    """A line through ``points``, stroked, as drawPath writes it ("n", the moves and lines,
+    then "S"), without a method call per point of every side's line."""
+    start, *rest = points
+    return " ".join(["n", f"{fp_str(*start)} m", *(f"{fp_str(*point)} l" for point in rest), "S"])
+
+
 def _in_box(box: Box, value: str, bold: bool = False) -> Text:
     size = min(VALUE_SIZE, box.height * 0.5)
     if fonts.string_width(value, size, bold) > box.width - 4:  # only an absurdly long number

@@ -21,7 +21,15 @@ from xml.sax.saxutils import escape, quoteattr
 from sheetgen import fonts
 from sheetgen.game.language import ENGLISH, Language
 from sheetgen.game.scoring import SeriesResult
-from sheetgen.sheet.chart import SHARED_BAND, STROKE, Chart, chart_subtitle, chart_title, race_chart
+from sheetgen.sheet.chart import (
+    SHARED_BAND,
+    STROKE,
+    Chart,
+    Trace,
+    chart_subtitle,
+    chart_title,
+    race_chart,
+)
 from sheetgen.sheet.shapes import (
     HOLLOW,
     RING_HALO,
@@ -132,23 +140,30 @@ def _lines(chart: Chart) -> list[str]:
         if len(trace.points) < 2:
             continue
         kind = "key" if index < sides else "line"
-        points = " ".join(f"{number(x)},{number(chart.height - y)}" for x, y in trace.points)
+        points = _points(trace, chart.height)
         out.append(
             f'<polyline class="{kind}" data-side="{index % sides}" points="{points}"'
             f' fill="none" stroke="{gray(trace.gray)}" stroke-width="{number(STROKE)}"'
             f' stroke-linejoin="round"{_dash(trace.dash)}/>'
         )
     for trace in chart.shared:
-        points = " ".join(f"{number(x)},{number(chart.height - y)}" for x, y in trace.points)
+        first, *rest = trace.points
+        band = _path((("M", first), *(("L", point) for point in rest)), chart.height)
         out.append(
-            f'<path class="shared-band" d="M{points.replace(" ", " L")}" fill="none"'
+            f'<path class="shared-band" d="{band}" fill="none"'
             f' stroke="#ffffff" stroke-width="{number(SHARED_BAND)}"/>'
         )
         out.append(
-            f'<polyline class="shared" points="{points}" fill="none" stroke="{gray(trace.gray)}"'
+            f'<polyline class="shared" points="{_points(trace, chart.height)}" fill="none"'
+            f' stroke="{gray(trace.gray)}"'
             f' stroke-width="{number(STROKE)}" stroke-linejoin="round"{_dash(trace.dash)}/>'
         )
     return out
+
+
+def _points(trace: Trace, height: float) -> str:
+    """A trace's points as a polyline's ``points`` (y down)."""
+    return " ".join(f"{number(x)},{number(height - y)}" for x, y in trace.points)
 
 
 def _markers(chart: Chart) -> list[str]:
