@@ -123,7 +123,7 @@ def _chapter_blocks(root: Any) -> list[tuple[Any, Any]]:
     for section in body:
         if not isinstance(section.tag, str):
             continue
-        classes = (section.get("class") or "").split()
+        classes = _classes(section)
         if "chapter" not in classes or "back-cover" in classes:
             continue
         found += [(child, section) for child in section if isinstance(child.tag, str)]
@@ -134,7 +134,7 @@ def number_blocks(root: Any, moves: Moves = ()) -> None:
     """Number the chapters' blocks of a parsed booklet (``data-block``), which the page
     breaks of a Flow name, then set each figure of ``moves`` after its block: the
     numbers stay with the blocks wherever a figure goes."""
-    references = (a for a in root.iter("a") if "xref" in (a.get("class") or "").split())
+    references = (a for a in root.iter("a") if "xref" in _classes(a))
     for number, reference in enumerate(references, start=1):
         reference.set(XREF, str(number))
     blocks = _chapter_blocks(root)
@@ -219,11 +219,16 @@ def nearby(document: Any) -> tuple[tuple[int, str], ...]:
     return tuple(near)
 
 
+def _classes(element: Any) -> list[str]:
+    """The classes of an element of the parsed booklet."""
+    return (element.get("class") or "").split()
+
+
 def _led_in(figure: Any, heading: Any) -> bool:
     """Whether a drawing is kept with the paragraph before it (the style sheet's rule):
     where that paragraph opens a subsection, as its lead-in, and the drawing is not the table
     picture (which a layout may set after any paragraph: flow.figure_moves)."""
-    if figure.tag != "figure" or "picture" in (figure.get("class") or "").split():
+    if figure.tag != "figure" or "picture" in _classes(figure):
         return False
     return getattr(heading, "tag", None) == "h3"
 
@@ -234,16 +239,12 @@ def _led_to(children: list[Any], index: int) -> bool:
     if index < 2:
         return False
     lead, paragraph, heading = children[index], children[index - 1], children[index - 2]
-    return (
-        "lead-in" in (lead.get("class") or "").split()
-        and paragraph.tag == "p"
-        and heading.tag in ("h2", "h3")
-    )
+    return "lead-in" in _classes(lead) and paragraph.tag == "p" and heading.tag in ("h2", "h3")
 
 
 def _strip(figure: Any) -> bool:
     """Whether ``figure`` is a card strip the style sheet keeps with the list before it."""
-    return figure.tag == "figure" and "with-list" in (figure.get("class") or "").split()
+    return figure.tag == "figure" and "with-list" in _classes(figure)
 
 
 def measure(html: Any, document: Any) -> list[Page]:  # long: one walk records every measure
@@ -258,16 +259,16 @@ def measure(html: Any, document: Any) -> list[Page]:  # long: one walk records e
     # chapter (the section's place in the body).
     blocks: dict[Any, tuple[int, bool, int, bool]] = {}
     for chapter, section in enumerate(sections):
-        classes = (section.get("class") or "").split()
+        classes = _classes(section)
         if "chapter" not in classes or "back-cover" in classes:
             continue
         children = [child for child in section if isinstance(child.tag, str)]
         for index, child in enumerate(children):
             before = children[index - 1].tag if index else None
-            previous = (children[index - 1].get("class") or "").split() if index else []
+            previous = _classes(children[index - 1]) if index else []
             lead_in = "lead-in" in previous and child.tag in ("ul", "ol", "table")
             lead_in |= before == "p" and _led_in(child, children[index - 2] if index > 1 else None)
-            lead_in |= "follows-list" in (child.get("class") or "").split()
+            lead_in |= "follows-list" in _classes(child)
             lead_in |= before in ("ul", "ol") and _strip(child)
             lead_in |= _led_to(children, index)
             breakable = "keep-together" not in classes and before not in HEADINGS and not lead_in
@@ -275,7 +276,7 @@ def measure(html: Any, document: Any) -> list[Page]:  # long: one walk records e
     cover = sections[0] if sections and "cover" in (sections[0].get("class") or "") else None
     choices = None if cover is None else cover.find("section")
     notes = {section for section in sections if "notes-page" in (section.get("class") or "")}
-    colophon = next((s for s in sections if "colophon" in (s.get("class") or "").split()), None)
+    colophon = next((section for section in sections if "colophon" in _classes(section)), None)
     box_tops: dict[int, float] = {}  # where the printing box begins, by page
 
     Spans = dict[Any, tuple[float, float]]
