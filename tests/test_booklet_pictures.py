@@ -671,9 +671,19 @@ def test_the_board_games_folded_pages_are_full_before_its_last_page_of_text(
     text is now at least three quarters as full as the fullest."""
     pdf = booklet_pdf("skip-bo-board", PAPERS[paper], "booklet", lang=lang)
     pages = [page for page in read_pages(pdf, folded=True) if not page.landscape]
-    text = [page for page in pages[2:-1] if page.content and not _pads(page)]
+    _assert_full_but_the_last(_running_text(pages), 0.75)
+
+
+def _running_text(pages: list[Page]) -> list[Page]:
+    """A folded booklet's pages of running text: past the cover and the contents, before
+    the back cover, and not a page to write on."""
+    return [page for page in pages[2:-1] if page.content and not _pads(page)]
+
+
+def _assert_full_but_the_last(text: list[Page], share: float) -> None:
+    """Every page of ``text`` but the last is at least ``share`` as full as the fullest."""
     fullest = max(page.fill for page in text)
-    assert all(page.fill >= 0.75 * fullest for page in text[:-1]), [
+    assert all(page.fill >= share * fullest for page in text[:-1]), [
         round(page.fill / fullest, 2) for page in text
     ]
 
@@ -695,14 +705,11 @@ def test_the_heavy_sets_folded_pages_end_full(
     fullest, in both languages on both papers."""
     pdf = booklet_pdf("skip-bo", PAPERS[paper], "booklet", lang=lang, **HEAVY)
     pages = [page for page in read_pages(pdf, folded=True) if not page.landscape]
-    text = [page for page in pages[2:-1] if page.content and not _pads(page)]
+    text = _running_text(pages)
     first = min(text[-1].content, key=lambda line: line.top).text.strip()
     if first in ("Printing these rules", "Diese Regeln drucken"):
         text.pop()  # the box opens the page after the text's end
-    fullest = max(page.fill for page in text)
-    assert all(page.fill >= 0.8 * fullest for page in text[:-1]), [
-        round(page.fill / fullest, 2) for page in text
-    ]
+    _assert_full_but_the_last(text, 0.8)
     # The scoring's heading stands on the page of its table (print reviews 16 and 17:
     # "Wertung" and three lines at a page's foot, the table overleaf).
     heading, head = ("Scoring", "For Points") if lang == "en" else ("Wertung", "Wofür Punkte")
