@@ -13,6 +13,7 @@ import ctypes
 import itertools
 import re
 import statistics
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -317,14 +318,20 @@ SHORT_WORD = re.compile(
 )
 
 
-def stranded_short_words(pages: list[Page]) -> list[str]:
-    """Lines of running text that end on an article or a number while their sentence goes
-    on at the next line, e.g. "... Eine" / "Karte ..." or "... 25" / "Punkte". A line was
-    broken there when the next line's first word would not have fitted after it; the next
-    line goes on with the sentence when it follows at the page's usual line pitch and opens
-    with a word (a new list item opens with a bullet or a figure). A line across a table's
-    cells is left out: its last word ends a cell."""
-    found = []
+# A line may end on a short word where the word tied to it would leave the line more than
+# this share of its measure short (sheetgen.booklet.flow.RAGGED, 0.15, read from the layout;
+# a little less here, where a word's width is guessed from its letters: print review 19),
+# and a letter of body type is taken as this many ems wide at the least.
+RAGGED = 0.12
+NARROWEST = 0.5
+
+
+def _sentences_going_on(pages: list[Page]) -> Iterator[tuple[int, Line, Line, float]]:
+    """Each line of running text whose sentence goes on at the next line, with its page's
+    number, the next line, and where the page's lines end on the right. The next line goes
+    on with the sentence when it follows at the page's usual line pitch and opens with a
+    word (a new list item opens with a bullet or a figure). A line across a table's cells,
+    or of the contents' leaders, is left out."""
     for number, page in enumerate(pages, start=1):
         lines = [line for line in page.lines if line.text.strip()]
         if len(lines) < 2:
@@ -332,18 +339,55 @@ def stranded_short_words(pages: list[Page]) -> list[str]:
         usual = statistics.mode(round(b.top - a.top, 1) for a, b in itertools.pairwise(lines))
         right = max(line.x1 for line in lines)
         for line, after in itertools.pairwise(lines):
-            words, opening = line.text.split(), after.text.split()[0]
-            fits = line.x1 + (len(opening) + 1) * 0.6 * line.size < right
             if (
-                SHORT_WORD.fullmatch(words[-1])
-                and not fits
-                and not LEADER.search(line.text)
+                not LEADER.search(line.text)
                 and line.widest_gap < line.size
                 and abs(after.top - line.top - usual) < 0.6
                 and abs(after.size - line.size) < 0.3
-                and re.match(r"[^\W\d_]", opening)
+                and re.match(r"[^\W\d_]", after.text.split()[0])
             ):
-                found.append(f"page {number}: {line.text!r} / {after.text!r}")
+                yield number, line, after, right
+
+
+def stranded_short_words(pages: list[Page]) -> list[str]:
+    """Lines of running text that end on an article or a number while their sentence goes
+    on at the next line, e.g. "... Eine" / "Karte ..." or "... 25" / "Punkte". A line was
+    broken there when the next line's first word would not have fitted after it; it may be
+    where that word kept with it would leave the line more than RAGGED short (the tie
+    loosened)."""
+    found = []
+    for number, line, after, right in _sentences_going_on(pages):
+        words, opening = line.text.split(), after.text.split()[0]
+        fits = line.x1 + (len(opening) + 1) * 0.6 * line.size < right
+        without = line.x1 - (len(words[-1]) + 1) * NARROWEST * line.size
+        loosened = right - without > RAGGED * (right - line.x0)
+        if SHORT_WORD.fullmatch(words[-1]) and not fits and not loosened:
+            found.append(f"page {number}: {line.text!r} / {after.text!r}")
+    return found
+
+
+# A line of running text this much short of its measure where the word that opens the
+# next would have fitted is a hole in the rag (the layout's own RAGGED, 0.15, read exactly;
+# a little more here, where a word's width is guessed from its letters).
+HOLE = 0.18
+
+
+def ragged_ties(pages: list[Page]) -> list[str]:
+    """Lines of running text that end more than HOLE short of the measure where the next
+    line opens with an article or a number that would have fitted after them: a tie that
+    took its word over to the next line left a hole in the rag. A paragraph's last two
+    words, kept together, are left out."""
+    found = []
+    for number, line, after, right in _sentences_going_on(pages):
+        words = after.text.split()
+        gap = right - line.x1
+        if (
+            SHORT_WORD.fullmatch(words[0])
+            and not (len(words) == 2 and words[-1][-1] in ".!?")
+            and gap > HOLE * (right - line.x0)
+            and gap > (len(words[0]) + 1) * 0.6 * line.size
+        ):
+            found.append(f"page {number}: {line.text!r} / {after.text!r}")
     return found
 
 

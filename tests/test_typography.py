@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from sheetgen.booklet.build import render_html
-from sheetgen.booklet.typography import typeset
+from sheetgen.booklet.typography import typeset, untied
 from sheetgen.game.houserules import resolve
 from sheetgen.game.language import ENGLISH, language
 from sheetgen.paper import A4, LETTER
@@ -229,3 +229,30 @@ def test_a_word_listed_whole_is_never_hyphenated() -> None:
     out = unbroken(html, ("Spielerstapeln",))
     assert out.count(joiner.join("Spielerstapeln")) == 2
     assert "Spielerstapelnde" in out and unbroken(html, ()) == html
+
+
+def test_a_loosened_tie_is_the_one_at_its_place() -> None:
+    """A tie loosened for the rag (flow.ragged_ties) is named by the words before it, so the
+    same article and noun tied elsewhere in the text stay tied; tags, word joiners and soft
+    hyphens inside or between the words do not hide it; a chain of ties loosens one at a
+    time."""
+    nbsp = "\N{NO-BREAK SPACE}"
+    text = f"<p>Er sagt nur die{nbsp}oberste Karte; nur die{nbsp}oberste.</p>"
+    assert untied(text, (("Er", "sagt", "nur", "die", "oberste"),)) == text.replace(
+        f"die{nbsp}oberste Karte", "die oberste Karte"
+    )
+    link = f'<li>see “<a class="xref" href="#x">After the{nbsp}game</a>”.</li>'
+    assert untied(link, (("see", "“After", "the", "game”"),)) == link.replace(nbsp, " ")
+    chain = f"<p><b>Each{nbsp}turn.</b> does not count:{nbsp}the{nbsp}dis\u2060card</p>"
+    once = untied(chain, (("does", "not", "count:", "the"),))
+    assert once == chain.replace(f"count:{nbsp}", "count: ")
+    both = untied(chain, (("does", "not", "count:", "the"), ("not", "count:", "the", "discard")))
+    assert both == once.replace(f"the{nbsp}dis", "the dis")
+    # Nothing else: a tie whose words are not there changes nothing.
+    assert untied(chain, (("does", "not", "count:", "a"),)) == chain
+    # Nor on a folded booklet's back cover, fitted to its page (its quick reference may
+    # repeat a sentence of the text).
+    back = f'<section class="chapter back-cover closer"><p>see “After the{nbsp}game”</p></section>'
+    assert (
+        untied(link + back, (("see", "“After", "the", "game”"),)) == link.replace(nbsp, " ") + back
+    )

@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from sheetgen.booklet.markdown import NO_BREAK_SPACE, SHORT_WORDS
+
 # Every page of running text is at least a quarter full, measured on the glyphs; lines as
 # laid out stand a little taller than their glyphs, hence 0.28 of the page's height here.
 # When the first layout leaves a page emptier, the second is set from its measurements
@@ -58,6 +60,9 @@ class Flow(NamedTuple):
     # References to a heading on their own page (their numbers, ``number_blocks``), each
     # with where the heading stands: "below" or "above" instead of the page.
     near: tuple[tuple[int, str], ...] = ()
+    # Ties loosened where they left a line far short (``ragged_ties``): each the words
+    # before a short word, the short word and the word it was tied to.
+    untied: tuple[tuple[str, ...], ...] = ()
 
 
 PLAIN = Flow()
@@ -551,3 +556,86 @@ def _fitting(following: list[tuple[_Block, float, float]], room: float, chapter:
         elif split and nxt.breakable:
             break
     return found
+
+
+# A line of running text that ends this much short of its measure (a share of it), because
+# the words tied to the next line's first would not fit after it, is a hole in the rag: the
+# tie is loosened (print review 19: "Hier sind sich die Regelblätter nicht einig: Nach" 29 %
+# short, "den einen beginnt" tied on the next line).
+RAGGED = 0.15
+_SHORT = frozenset(SHORT_WORDS)
+
+
+def ragged_ties(document: Any) -> tuple[tuple[str, ...], ...]:
+    """The ties (``typography.untied``) that leave a line of running text of ``document``
+    more than RAGGED short: where the next line opens with words tied together (an article
+    or a number to its word, a word to the one after its colon) and the first of them would
+    have fitted at the line's end, that tie: the line's last two words, the short word and
+    the word after it; the first such line
+    of a paragraph only. Table cells, centred lines and the pages that are no running text
+    (the back cover, the score sheet) are left out."""
+    from weasyprint.formatting_structure import boxes
+
+    found: list[tuple[str, ...]] = []
+
+    def text(box: Any) -> str:
+        if isinstance(box, boxes.TextBox):
+            return str(box.text)
+        return "".join(text(child) for child in getattr(box, "children", ()))
+
+    def right(line: Any) -> float:
+        return float(
+            max(
+                (child.position_x + child.margin_width() for child in line.children),
+                default=line.position_x,
+            )
+        )
+
+    def short(word: str) -> bool:
+        plain = word.replace("\xad", "").replace("\u2060", "")
+        return plain.lower() in _SHORT or plain.isdigit() or plain.endswith(":")
+
+    def ties(line: Any, after: Any, box: Any, last: bool) -> list[tuple[str, ...]]:
+        ending = text(line).rstrip()
+        opening = text(after).strip()
+        words = opening.split(" ", 1)[0].split(NO_BREAK_SPACE)
+        # A paragraph's last two words kept together (typography.whole_last_words) stay so.
+        ends = last and NO_BREAK_SPACE.join(words) == opening
+        if len(words) < 2 + ends or not ending or ending.endswith(("-", "\xad")):
+            return []
+        gap = box.content_box_x() + box.width - right(line)
+        # Each short word of the group that fits in the gap (at least 0.62 em a letter, and
+        # a space) may end the line, while the line without it would still be more than
+        # RAGGED short: its tie to the next is loosened, named by the words before it (the
+        # line's last two, then the group's own).
+        found: list[tuple[str, ...]] = []
+        before = re.split(f"[ {NO_BREAK_SPACE}]+", ending)[-2:]
+        for index, word in enumerate(words[: len(words) - 1 - ends]):
+            width = (len(word) + 1) * after.style["font_size"] * 0.62
+            if not short(word) or gap <= RAGGED * box.width or width > gap:
+                break
+            gap -= width
+            found.append((*before, *words[: index + 2]))
+        return found
+
+    def walk(box: Any) -> None:
+        if isinstance(box, (boxes.TableBox, boxes.MarginBox)):
+            return
+        children = getattr(box, "children", ())
+        lines = [child for child in children if isinstance(child, boxes.LineBox)]
+        if lines and box.style["text_align_all"] in ("start", "left", "justify"):
+            # The first such line of a paragraph only: the lines after it are set anew once
+            # its ties are loosened.
+            for index, (line, after) in enumerate(itertools.pairwise(lines)):
+                loose = ties(line, after, box, index == len(lines) - 2)
+                if loose:
+                    found.extend(loose)
+                    break
+        for child in children:
+            if not isinstance(child, boxes.LineBox):
+                walk(child)
+
+    for laid in document.pages:
+        if laid._page_box.page_type.name not in ("back", "sheet"):
+            walk(laid._page_box)
+    return tuple(dict.fromkeys(found))

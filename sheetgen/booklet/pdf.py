@@ -23,6 +23,7 @@ from sheetgen.booklet.flow import (
     measure,
     nearby,
     number_blocks,
+    ragged_ties,
     refit,
     split_over_pages,
     thin_before_last,
@@ -30,7 +31,7 @@ from sheetgen.booklet.flow import (
 from sheetgen.booklet.html import MOTIF_URL, booklet_text
 from sheetgen.booklet.markdown import tie_short_words_in_html
 from sheetgen.booklet.tagging import leaders_as_artifacts
-from sheetgen.booklet.typography import brands_joined, unbroken, whole_last_words
+from sheetgen.booklet.typography import brands_joined, unbroken, untied, whole_last_words
 from sheetgen.game.definition import TEAM_SIZE
 from sheetgen.game.houserules import HouseRules
 from sheetgen.game.language import ENGLISH, Language
@@ -169,11 +170,16 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
 
     def set_once(flow: Flow, moves: Moves) -> tuple[Any, list[Page]]:
         html = weasyprint.HTML(
-            string=unbroken(
-                whole_last_words(
-                    brands_joined(tie_short_words_in_html(html_for(flow._replace(cover_room=room))))
+            string=untied(
+                unbroken(
+                    whole_last_words(
+                        brands_joined(
+                            tie_short_words_in_html(html_for(flow._replace(cover_room=room)))
+                        )
+                    ),
+                    flow.whole,
                 ),
-                flow.whole,
+                flow.untied,
             ),
             base_url=templates_dir().as_uri(),
             url_fetcher=_fetcher(drawn),
@@ -270,15 +276,17 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
         document, chosen = _fill_sheets(lay_out, document, pages, chosen, tried)
         document, chosen = _ruled_tail(lay_out, document, measured[chosen], chosen, tried)
 
-    def set_again(flow: Flow, near: tuple[tuple[int, str], ...]) -> None:
+    def set_again(flow: Flow, near: tuple[tuple[int, str], ...], *, even: bool = False) -> None:
         """Keep ``flow`` (one layout more) where it keeps the booklet's pages, the references
         ``near`` their headings, and its pages as full (print review 12: a layout set again
-        for a reference broke a page a sixth short)."""
+        for a reference broke a page a sixth short); if ``even``, only where it leaves no
+        page of running text short that was full (``_none_shorter``)."""
         nonlocal document, chosen
         before = measured.get(chosen, pages)
         tried.append(flow)
         found = lay_out(flow)
         kept = len(found[1].pages) == len(document.pages) and nearby(found[1]) == near
+        kept = kept and (not even or _none_shorter(before, found[2]))
         if kept and _as_full(before, found[2]):
             document, chosen = found[1], flow
 
@@ -291,6 +299,10 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
     split = split_over_pages(document)
     if split:
         set_again(chosen._replace(whole=split), chosen.near)
+    # A tie that leaves a line far short of the measure is loosened (print review 19).
+    ragged = ragged_ties(document) if folded else ()
+    if ragged:
+        set_again(chosen._replace(untied=ragged), chosen.near, even=True)
     # A cover set before its room was known is set again with it (one layout more, only
     # where the first layout was already the last).
     if rooms.get(id(document)) != room:
@@ -439,6 +451,24 @@ def _as_full(before: list[Page], after: list[Page]) -> bool:
     """Whether ``after`` (a layout set again) leaves no more white inside its text, and on
     its last page, than ``before``."""
     return white(after, 0) <= white(before, 0) + AS_FULL
+
+
+# A page of running text at least this full, as a share of the fullest, is full: a
+# layout set again for its rag alone keeps it so.
+FULL = 0.87
+
+
+def _none_shorter(before: list[Page], after: list[Page]) -> bool:
+    """Whether no page of running text of ``after`` but its last is less than FULL as full
+    as the fullest where the same page of ``before`` was not."""
+    shares = []
+    for pages in (before, after):
+        running = [page for page in pages if not page.cover]
+        capacity = max((page.fill for page in running), default=1.0)
+        shares.append([fill / capacity for fill in fills(running)[:-1]])
+    return len(shares[0]) == len(shares[1]) and all(
+        new >= FULL or old < FULL for old, new in zip(*shares, strict=True)
+    )
 
 
 def _planned(

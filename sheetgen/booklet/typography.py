@@ -141,6 +141,8 @@ _RUNT = re.compile(
     r"(?<=[^\W_])[ \n](?=(?:[^\W\d_]{1,10}|\d{1,4})[^\w<>\s]*</(?:p|li|figcaption)>)"
 )
 _JOINER = "\N{WORD JOINER}"
+# A tag in the booklet's HTML, as ``untied`` passes over it.
+_TAG = "<[^<>]*>"
 
 
 def _kept_whole(word: str) -> str:
@@ -222,3 +224,34 @@ def unbroken(html: str, words: tuple[str, ...]) -> str:
         return found.sub(lambda hit: _kept_whole(hit.group(0)), part)
 
     return in_text_of_html(html, text, skip=tuple(_NOT_RUNNING))
+
+
+def untied(html: str, ties: tuple[tuple[str, ...], ...]) -> str:
+    """``html`` with each of ``ties`` loosened: words in a row, the last two tied by a
+    no-break space (``tie_short_words``, or the one after a colon), which becomes a plain
+    one, so that the short word before it may end a line (``flow.ragged_ties``). The words
+    are read as the layout set them: a tag may stand inside one or between two (a
+    reference's link, a bold run-in head), and joiners or soft hyphens inside one."""
+    if not ties:
+        return html
+    inside = f"(?:[\xad\u2060]|{_TAG})*"
+
+    def spelled(word: str) -> str:
+        return inside.join(map(re.escape, word))
+
+    edge = "[\\w\xad\u2060]"
+    between = f"(?:[ \n{NO_BREAK_SPACE}]|{_TAG})+"
+    # Not on a folded booklet's back cover, fitted to its page as it is set (its quick
+    # reference may repeat a sentence of the text).
+    start = html.find(_BACK_COVER.removesuffix('">'))
+    end = html.find("</section>", start) if start >= 0 else -1
+    if end < 0:
+        start = end = len(html)
+    parts = [html[:start], html[end:]]
+    for words in ties:
+        tie = re.compile(
+            f"(?<!{edge})({between.join(map(spelled, words[:-1]))}{inside})"
+            f"{NO_BREAK_SPACE}(?={inside}{spelled(words[-1])}(?!{edge}))"
+        )
+        parts = [tie.sub(lambda hit: hit.group(1) + " ", part) for part in parts]
+    return parts[0] + html[start:end] + parts[1]
