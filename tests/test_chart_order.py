@@ -6,7 +6,8 @@ chart is laid out in) and read back from the PDF."""
 from __future__ import annotations
 
 import io
-from itertools import combinations
+import math
+from itertools import combinations, pairwise
 from pathlib import Path
 from typing import Any
 
@@ -165,20 +166,17 @@ def test_every_game_draws_the_sides_in_the_order_of_their_totals(
     chart = race_chart(result, paper(name).landscape, "Close", string_width)
     assert_true_order(result, chart)
     assert_markers_show_ties(result, chart)
-    assert_shared_stretches_drawn_once(chart)
+    assert_shared_stretches_drawn_in_turn(chart)
 
 
-def assert_shared_stretches_drawn_once(chart: Chart) -> None:
+def assert_shared_stretches_drawn_in_turn(chart: Chart) -> None:
     """Every stretch between two games that lines share (the same heights at both ends) is
-    drawn once more over them in the first one's look, and nothing else is (print review
-    15: three dash patterns on the zero line printed over each other)."""
+    drawn once more over them, whole, in pieces that take the looks of the lines sharing it
+    in turn, every one of them shown; nothing else is (print review 15: three dash patterns
+    on the zero line printed over each other; review 19: the first line's look alone hid
+    the others)."""
     lines = chart.traces[len(chart.traces) // 2 :]
-    drawn: dict[tuple[tuple[float, float], tuple[float, float]], list[Any]] = {}
-    for trace in chart.shared:
-        assert len(trace.points) >= 2
-        for a, b in zip(trace.points, trace.points[1:], strict=False):
-            drawn.setdefault((a, b), []).append((trace.dash, trace.gray))
-    wanted = {}
+    wanted: dict[tuple[tuple[float, float], ...], frozenset[int]] = {}
     for step in range(len(lines[0].points) - 1):
         groups: dict[tuple[float, float], list[int]] = {}
         for index, line in enumerate(lines):
@@ -186,9 +184,25 @@ def assert_shared_stretches_drawn_once(chart: Chart) -> None:
             groups.setdefault((round(y1, 2), round(y2, 2)), []).append(index)
         for group in groups.values():
             if len(group) > 1:
-                first = lines[group[0]]
-                wanted[tuple(first.points[step : step + 2])] = [(first.dash, first.gray)]
-    assert drawn == wanted
+                wanted[tuple(lines[group[0]].points[step : step + 2])] = frozenset(group)
+
+    def on(stretch: tuple[tuple[float, float], ...], point: tuple[float, float]) -> bool:
+        (x1, y1), (x2, y2) = stretch
+        share = (point[0] - x1) / (x2 - x1)
+        return -1e-6 <= share <= 1 + 1e-6 and abs(y1 + (y2 - y1) * share - point[1]) < 1e-6
+
+    covered = dict.fromkeys(wanted, 0.0)
+    shown: dict[frozenset[int], set[tuple[tuple[float, ...], float]]] = {}
+    for trace in chart.shared:
+        assert len(trace.points) >= 2
+        for a, b in pairwise(trace.points):
+            (stretch,) = [s for s in wanted if on(s, a) and on(s, b)]  # on one shared stretch
+            covered[stretch] += math.dist(a, b)
+            shown.setdefault(wanted[stretch], set()).add((trace.dash, trace.gray))
+    for stretch, length in covered.items():
+        assert length == pytest.approx(math.dist(*stretch), abs=1e-6), stretch
+    for group, looks in shown.items():
+        assert looks == {(lines[i].dash, lines[i].gray) for i in group}, group
 
 
 @pytest.mark.parametrize("sides", range(2, 13))
@@ -332,7 +346,7 @@ def test_the_names_at_the_lines_ends_stand_clear_of_the_markers(tmp_path: Path) 
 
 @pytest.mark.parametrize("cards_left", [False, True], ids=["winner", "cards-left"])
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_the_printed_chart_names_its_y_axis_and_draws_a_shared_stretch_once(
+def test_the_printed_chart_names_its_y_axis_and_draws_a_shared_stretch_in_turn(
     lang: str, cards_left: bool
 ) -> None:
     """The y axis says what it counts, over its figures and flush with them (print review

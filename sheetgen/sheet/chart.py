@@ -141,8 +141,9 @@ class Chart:
     texts: tuple[Text, ...]
     leaders: tuple[Rule, ...] = ()  # from a line's end to its label, where the label moved
     # Each stretch two lines or more run along together, drawn once more over a white band
-    # in the look of the first of them (print review 15: three dash patterns printed over
-    # each other on the zero line read as one odd line); the markers at its ends say whose.
+    # in pieces that take their looks in turn (print review 15: three dash patterns printed
+    # over each other on the zero line read as one odd line; review 19: in the first line's
+    # look alone, it hid the others); the markers at its ends say whose.
     shared: tuple[Trace, ...] = ()
 
 
@@ -315,28 +316,68 @@ def race_chart(
 
 def _shared(lines: list[Trace]) -> tuple[Trace, ...]:
     """The stretches between games that two lines or more share (the same totals at both
-    ends), each in the look of the first line that has it, a run of them as one stretch."""
-    found: list[Trace] = []
-    running: dict[int, int] = {}  # a line's stretch that reaches the game before: its place
+    ends), a run of them among the same lines as one, each cut into pieces that take those
+    lines' looks in turn (``_pieces``)."""
+    runs: list[tuple[tuple[int, ...], list[tuple[float, float]]]] = []
+    running: dict[tuple[int, ...], int] = {}  # a run that reaches the game before: its place
     for step in range(len(lines[0].points) - 1 if lines else 0):
         ends: dict[tuple[float, float], list[int]] = {}
         for index, line in enumerate(lines):
             (_, y1), (_, y2) = line.points[step], line.points[step + 1]
             ends.setdefault((round(y1, 2), round(y2, 2)), []).append(index)
-        now: dict[int, int] = {}
-        for owner, *_ in (group for group in ends.values() if len(group) > 1):
-            line, second = lines[owner], lines[owner].points[step + 1]
-            if owner in running:
-                place = running[owner]
-                found[place] = replace(found[place], points=(*found[place].points, second))
+        now: dict[tuple[int, ...], int] = {}
+        for group in (tuple(group) for group in ends.values() if len(group) > 1):
+            stretch = lines[group[0]].points[step : step + 2]
+            if group in running:
+                place = running[group]
+                runs[place][1].append(stretch[1])
             else:
-                place = len(found)
-                found.append(
-                    Trace(line.points[step : step + 2], line.dash, line.marker, gray=line.gray)
-                )
-            now[owner] = place
+                place = len(runs)
+                runs.append((group, list(stretch)))
+            now[group] = place
         running = now
-    return tuple(found)
+    return tuple(
+        piece for group, points in runs for piece in _pieces([lines[i] for i in group], points)
+    )
+
+
+# A stretch lines share is cut into pieces about this long (points), each in one line's look
+# in turn: long enough to show a whole dash pattern, short enough that every line shows.
+SHARED_PIECE = 15.0
+
+
+def _pieces(owners: list[Trace], points: list[tuple[float, float]]) -> list[Trace]:
+    """The polyline ``points`` cut into pieces of equal length, a multiple of the owners'
+    number and at least one each, the pieces in the owners' looks in turn (print review
+    19: drawn in the first line's look alone, the stretch hid the other lines)."""
+    lengths = [((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5 for (x1, y1), (x2, y2) in pairwise(points)]
+    total = sum(lengths)
+    rounds = max(1, round(total / (SHARED_PIECE * len(owners))))
+    count = rounds * len(owners)
+
+    def at(distance: float) -> tuple[float, float]:
+        """The point ``distance`` along the polyline."""
+        for (x1, y1), (x2, y2), length in zip(points, points[1:], lengths, strict=False):
+            if distance <= length or (x2, y2) == points[-1]:
+                share = min(distance / length, 1.0) if length else 0.0
+                return x1 + (x2 - x1) * share, y1 + (y2 - y1) * share
+            distance -= length
+        return points[-1]
+
+    pieces = []
+    corners = [sum(lengths[: index + 1]) for index in range(len(lengths) - 1)]
+    for number in range(count):
+        start, end = total * number / count, total * (number + 1) / count
+        inner = [
+            points[i + 1]
+            for i, at_corner in enumerate(corners)
+            if start + 1e-6 < at_corner < end - 1e-6
+        ]
+        owner = owners[number % len(owners)]
+        pieces.append(
+            Trace((at(start), *inner, at(end)), owner.dash, owner.marker, gray=owner.gray)
+        )
+    return pieces
 
 
 def _titles(

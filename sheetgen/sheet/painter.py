@@ -124,14 +124,16 @@ class Painter:
             canvas.setDash(list(trace.dash) or [], 0)
             canvas.setStrokeGray(trace.gray)
             canvas.addLiteral(_stroked(trace.points))
+        # A shared stretch: its white band, then its pieces over it.
+        canvas.setDash([], 0)
+        canvas.setStrokeGray(1)
+        canvas.setLineWidth(SHARED_BAND)
         for trace in chart.shared:
-            canvas.setDash([], 0)
-            canvas.setStrokeGray(1)
-            canvas.setLineWidth(SHARED_BAND)
             canvas.addLiteral(_stroked(trace.points))
+        canvas.setLineWidth(STROKE)
+        for trace in chart.shared:
             canvas.setDash(list(trace.dash) or [], 0)
             canvas.setStrokeGray(trace.gray)
-            canvas.setLineWidth(STROKE)
             canvas.addLiteral(_stroked(trace.points))
         canvas.setDash([], 0)
         canvas.setStrokeGray(0)

@@ -153,6 +153,7 @@ def _lines(chart: Chart) -> list[str]:
             f'<path class="shared-band" d="{band}" fill="none"'
             f' stroke="#ffffff" stroke-width="{number(SHARED_BAND)}"/>'
         )
+    for trace in chart.shared:
         out.append(
             f'<polyline class="shared" points="{_points(trace, chart.height)}" fill="none"'
             f' stroke="{gray(trace.gray)}"'
