@@ -319,10 +319,11 @@ SHORT_WORD = re.compile(
 
 
 # A line may end on a short word where the word tied to it would leave the line more than
-# this share of its measure short (sheetgen.booklet.flow.RAGGED, 0.15, read from the layout;
-# a little less here, where a word's width is guessed from its letters: print review 19),
-# and a letter of body type is taken as this many ems wide at the least.
-RAGGED = 0.12
+# this share of its measure short (sheetgen.booklet.flow.RAGGED, 0.15, read from the layout
+# against the text block's edge; less here, where the edge is the page's longest line and a
+# word's width is guessed from its letters: print review 19), and a letter of body type is
+# taken as this many ems wide at the least.
+RAGGED = 0.1
 NARROWEST = 0.5
 
 

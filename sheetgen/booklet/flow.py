@@ -60,9 +60,6 @@ class Flow(NamedTuple):
     # References to a heading on their own page (their numbers, ``number_blocks``), each
     # with where the heading stands: "below" or "above" instead of the page.
     near: tuple[tuple[int, str], ...] = ()
-    # Ties loosened where they left a line far short (``ragged_ties``): each the words
-    # before a short word, the short word and the word it was tied to.
-    untied: tuple[tuple[str, ...], ...] = ()
 
 
 PLAIN = Flow()
@@ -569,11 +566,11 @@ _SHORT = frozenset(SHORT_WORDS)
 def ragged_ties(document: Any) -> tuple[tuple[str, ...], ...]:
     """The ties (``typography.untied``) that leave a line of running text of ``document``
     more than RAGGED short: where the next line opens with words tied together (an article
-    or a number to its word, a word to the one after its colon) and the first of them would
-    have fitted at the line's end, that tie: the line's last two words, the short word and
-    the word after it; the first such line
-    of a paragraph only. Table cells, centred lines and the pages that are no running text
-    (the back cover, the score sheet) are left out."""
+    or a number to its word, a word to the one after its colon), the ties after those of
+    them that would have fitted at the line's end, each named by the words before it and
+    the word after it; the first such line of a paragraph only, and never the tie of a
+    paragraph's last two words. Table cells, centred lines and the pages that are no
+    running text (the back cover, the score sheet) are left out."""
     from weasyprint.formatting_structure import boxes
 
     found: list[tuple[str, ...]] = []
@@ -607,9 +604,13 @@ def ragged_ties(document: Any) -> tuple[tuple[str, ...], ...]:
         # Each short word of the group that fits in the gap (at least 0.62 em a letter, and
         # a space) may end the line, while the line without it would still be more than
         # RAGGED short: its tie to the next is loosened, named by the words before it (the
-        # line's last two, then the group's own).
+        # line's, then the group's own: a sentence may stand twice in a booklet, on the
+        # cover and in the text). The line's first word may be the end of a word hyphenated
+        # on the line before: it names nothing.
         found: list[tuple[str, ...]] = []
-        before = re.split(f"[ {NO_BREAK_SPACE}]+", ending)[-2:]
+        before = re.split(f"[ {NO_BREAK_SPACE}]+", ending)[1:]
+        if not before:
+            return []
         for index, word in enumerate(words[: len(words) - 1 - ends]):
             width = (len(word) + 1) * after.style["font_size"] * 0.62
             if not short(word) or gap <= RAGGED * box.width or width > gap:

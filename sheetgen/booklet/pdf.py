@@ -166,7 +166,12 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
     # and given to every one after it (the cover is a page of its own, so the running text
     # is set as before), and the room each layout was set with.
     room = 0.0
-    rooms: dict[int, float] = {}
+    # A folded booklet's ties that left a line far short in its first layout, loosened in
+    # every layout after it (``flow.ragged_ties``: a paragraph breaks its lines alike on
+    # every page of the half-page measure, so the first layout finds them all); and the
+    # room and ties each layout was set with.
+    loose: tuple[tuple[str, ...], ...] = ()
+    rooms: dict[int, tuple[float, tuple[tuple[str, ...], ...]]] = {}
 
     def set_once(flow: Flow, moves: Moves) -> tuple[Any, list[Page]]:
         html = weasyprint.HTML(
@@ -179,7 +184,7 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
                     ),
                     flow.whole,
                 ),
-                flow.untied,
+                loose,
             ),
             base_url=templates_dir().as_uri(),
             url_fetcher=_fetcher(drawn),
@@ -189,7 +194,7 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
         # alternatives a screen reader needs) is asked of write_pdf below, which writes the
         # same bytes for a layout so made, and each of a booklet's layouts is a fifth quicker.
         document = html.render(font_config=fonts)
-        rooms[id(document)] = room
+        rooms[id(document)] = (room, loose)
         return document, measure(html, document)
 
     def lay_out(flow: Flow) -> tuple[float, Any, list[Page]]:
@@ -213,6 +218,8 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
     chosen = PLAIN._replace(breaks=(CONTENTS_APART,)) if folded else PLAIN
     tried = [chosen]
     emptiest, document, pages = lay_out(chosen)
+    if folded:
+        loose = ragged_ties(document)
     # A box of choices so long that the fan has no room to grow, or none at all, keeps the
     # table's choices only: the booklet's own suggestions go under the contents (print
     # review 12: the heavy set's fan 1.3 in tall in English, left off in German).
@@ -276,17 +283,15 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
         document, chosen = _fill_sheets(lay_out, document, pages, chosen, tried)
         document, chosen = _ruled_tail(lay_out, document, measured[chosen], chosen, tried)
 
-    def set_again(flow: Flow, near: tuple[tuple[int, str], ...], *, even: bool = False) -> None:
+    def set_again(flow: Flow, near: tuple[tuple[int, str], ...]) -> None:
         """Keep ``flow`` (one layout more) where it keeps the booklet's pages, the references
         ``near`` their headings, and its pages as full (print review 12: a layout set again
-        for a reference broke a page a sixth short); if ``even``, only where it leaves no
-        page of running text short that was full (``_none_shorter``)."""
+        for a reference broke a page a sixth short)."""
         nonlocal document, chosen
         before = measured.get(chosen, pages)
         tried.append(flow)
         found = lay_out(flow)
         kept = len(found[1].pages) == len(document.pages) and nearby(found[1]) == near
-        kept = kept and (not even or _none_shorter(before, found[2]))
         if kept and _as_full(before, found[2]):
             document, chosen = found[1], flow
 
@@ -299,16 +304,21 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
     split = split_over_pages(document)
     if split:
         set_again(chosen._replace(whole=split), chosen.near)
-    # A tie that leaves a line far short of the measure is loosened (print review 19).
-    ragged = ragged_ties(document) if folded else ()
-    if ragged:
-        set_again(chosen._replace(untied=ragged), chosen.near, even=True)
-    # A cover set before its room was known is set again with it (one layout more, only
-    # where the first layout was already the last).
-    if rooms.get(id(document)) != room:
+    # A cover set before its room was known, or a folded booklet's text before its ties
+    # were loosened, is set again with them (one layout more, only where the first layout
+    # was already the last, or a line set anew, by a page number in a reference, leaves a
+    # tie of its own far short), where that keeps its pages and leaves them as full.
+    if folded:
+        loose += tuple(tie for tie in ragged_ties(document) if tie not in loose)
+    if rooms.get(id(document)) != (room, loose):
+        before = measured.get(chosen, pages)
         tried.append(chosen)
         found = lay_out(chosen)
-        if len(found[1].pages) == len(document.pages) and sum(p.choices for p in found[2]) == 1:
+        if (
+            len(found[1].pages) == len(document.pages)
+            and sum(p.choices for p in found[2]) == 1
+            and _as_full(before, found[2])
+        ):
             document = found[1]
     log.debug(
         "booklet laid out %d time(s), emptiest page %.0f%% full",
@@ -451,24 +461,6 @@ def _as_full(before: list[Page], after: list[Page]) -> bool:
     """Whether ``after`` (a layout set again) leaves no more white inside its text, and on
     its last page, than ``before``."""
     return white(after, 0) <= white(before, 0) + AS_FULL
-
-
-# A page of running text at least this full, as a share of the fullest, is full: a
-# layout set again for its rag alone keeps it so.
-FULL = 0.87
-
-
-def _none_shorter(before: list[Page], after: list[Page]) -> bool:
-    """Whether no page of running text of ``after`` but its last is less than FULL as full
-    as the fullest where the same page of ``before`` was not."""
-    shares = []
-    for pages in (before, after):
-        running = [page for page in pages if not page.cover]
-        capacity = max((page.fill for page in running), default=1.0)
-        shares.append([fill / capacity for fill in fills(running)[:-1]])
-    return len(shares[0]) == len(shares[1]) and all(
-        new >= FULL or old < FULL for old, new in zip(*shares, strict=True)
-    )
 
 
 def _planned(
