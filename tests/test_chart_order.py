@@ -131,7 +131,8 @@ def assert_true_order(result: SeriesResult, chart: Chart) -> None:
 
 def assert_markers_show_ties(result: SeriesResult, chart: Chart) -> None:
     """Where sides stand level at a game (and markers have room to stand apart), each of them
-    shows its marker there; no two markers of a game touch."""
+    shows its marker there; no two markers of a game touch; the winner's stands on the
+    game's point."""
     sides = result.series.table.sides
     lines = chart.traces[len(sides) :]
     if len(lines[0].points) < 2:
@@ -148,6 +149,8 @@ def assert_markers_show_ties(result: SeriesResult, chart: Chart) -> None:
         for side, here in marks.items():
             assert len(here) <= 1, (game.number, side, here)
         assert marks[game.winner] or not fits, (game.number, game.winner)
+        # The winner's marker, ringed, stands on the game's point (print review 20).
+        assert all(mark[0] == x for mark in marks[game.winner]), (game.number, marks)
         level = [side for side in sides if list(game.totals.values()).count(game.totals[side]) > 1]
         if fits:
             for side in level:

@@ -14,10 +14,11 @@ every side has its own dash pattern and marker (past six sides, lines are also
 black or grey), is named at the end of its line and in the key. A side's marker
 stands on each game it won, and wherever lines meet (level, or so close that
 their strokes touch) every one of them shows its marker there; markers that would
-touch stand side by side across the game's point, their heights untouched, so a
-reader sees whose lines share the stretch. Sides that finish level share a label;
-a label pushed off its line's end gets a thin leader. The zero line sits above the
-axis, and the ink is centred on the page. The x axis runs to the last game played,
+touch stand side by side across the game's point, their heights untouched, the
+winner's (ringed) on the point itself, so a reader sees whose lines share the
+stretch. Sides that finish level share a label; a label pushed off its line's end
+gets a thin leader. The zero line sits above the axis, and the ink is centred on
+the page. The x axis runs to the last game played,
 or, with cards-left scoring, to the last game agreed.
 """
 
@@ -615,9 +616,11 @@ def _traces(result: SeriesResult, plot: _Plot) -> list[Trace]:
 def _markers(heights: list[float], winner: int, room: float) -> list[tuple[int, float]]:
     """The sides with a marker at one game, and how far each stands right (+) or left of the
     game's point: the winner, and every side whose line meets another's there (drawn so close
-    that the two strokes touch). Markers that would touch stand side by side, in the order of
-    the key, at their own heights; where they cannot within ``room`` (the space between two
-    games' points), only the winner's is shown."""
+    that the two strokes touch). Markers that would touch stand side by side at their own
+    heights: the winner's on the game's point, with its ring (print review 20: a ring moved
+    off its game), the others right and left of it in turn, in the order of the key; a group
+    without the winner centred on the point. Where they cannot within ``room`` (the space
+    between two games' points), only the winner's is shown."""
     order = sorted(range(len(heights)), key=lambda index: heights[index])
     marked = {winner}
     for low, high in pairwise(order):
@@ -631,15 +634,24 @@ def _markers(heights: list[float], winner: int, room: float) -> list[tuple[int, 
             groups.append([index])
     found: list[tuple[int, float]] = []
     for group in groups:
-        apart = APART if len(group) < 2 else (room - 2 * MARKER_SIZE - 2) / (len(group) - 1)
-        if min(apart, APART) < SQUEEZED:
+        places: list[float]
+        if winner in group:
+            others = sorted(index for index in group if index != winner)
+            # Places from the point: 0 for the winner, then 1, -1, 2, -2 ... steps apart.
+            places = [
+                0,
+                *((step // 2 + 1) * (1 if step % 2 == 0 else -1) for step in range(len(others))),
+            ]
+            members = [winner, *others]
+        else:
+            members = sorted(group)
+            places = [place - (len(group) - 1) / 2 for place in range(len(group))]
+        widest = max(abs(place) for place in places)
+        apart = APART if not widest else min(APART, (room / 2 - MARKER_SIZE - 1) / widest)
+        if apart < SQUEEZED:
             found.extend((index, 0.0) for index in group if index == winner)
             continue
-        middle = (len(group) - 1) / 2
-        found.extend(
-            (index, (place - middle) * min(apart, APART))
-            for place, index in enumerate(sorted(group))
-        )
+        found.extend((index, place * apart) for index, place in zip(members, places, strict=True))
     return found
 
 
