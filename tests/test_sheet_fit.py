@@ -440,12 +440,15 @@ def test_ties_stay_visible_and_lines_at_zero_clear_the_axis(series_folder: Path)
     lines = {
         side: trace for side, trace in zip(["Ann", "Bob", "Cy"], chart.traces[3:], strict=True)
     }
-    # Tied lines share their height; each shows its marker there, one beside the other.
+    # Tied lines share their height; each shows its marker there, one beside the other, the
+    # winner's (Bob's) on the game's point.
     (x, y) = lines["Ann"].points[-1]
     assert lines["Bob"].points[-1] == (x, y)
-    ann = [mark for mark in lines["Ann"].marks if abs(mark[0] - x) < 10]
-    bob = [mark for mark in lines["Bob"].marks if abs(mark[0] - x) < 10]
+    room = x - lines["Ann"].points[-2][0]
+    ann = [mark for mark in lines["Ann"].marks if abs(mark[0] - x) < room / 2]
+    bob = [mark for mark in lines["Bob"].marks if abs(mark[0] - x) < room / 2]
     assert len(ann) == len(bob) == 1 and ann[0][1] == bob[0][1] == y
+    assert bob[0][0] == x
     assert abs(ann[0][0] - bob[0][0]) >= 2 * MARKER_SIZE
     # One joint label at the end of the tied lines.
     assert any(text.text == "Ann, Bob" for text in chart.texts)

@@ -342,38 +342,26 @@ def _shared(lines: list[Trace]) -> tuple[Trace, ...]:
     )
 
 
-# A stretch lines share is cut into pieces about this long (points), each in one line's look
+# A stretch lines share is cut into pieces about this wide (points), each in one line's look
 # in turn: long enough to show a whole dash pattern, short enough that every line shows.
 SHARED_PIECE = 15.0
 
 
 def _pieces(owners: list[Trace], points: list[tuple[float, float]]) -> list[Trace]:
-    """The polyline ``points`` cut into pieces of equal length, a multiple of the owners'
-    number and at least one each, the pieces in the owners' looks in turn (print review
-    19: drawn in the first line's look alone, the stretch hid the other lines)."""
-    lengths = [((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5 for (x1, y1), (x2, y2) in pairwise(points)]
-    total = sum(lengths)
-    rounds = max(1, round(total / (SHARED_PIECE * len(owners))))
-    count = rounds * len(owners)
+    """The polyline ``points`` (left to right) cut into pieces of equal width, a multiple of
+    the owners' number and at least one each, the pieces in the owners' looks in turn (print
+    review 19: drawn in the first line's look alone, the stretch hid the other lines)."""
+    (left, _), (right, _) = points[0], points[-1]
+    count = len(owners) * max(1, round((right - left) / (SHARED_PIECE * len(owners))))
 
-    def at(distance: float) -> tuple[float, float]:
-        """The point ``distance`` along the polyline."""
-        for (x1, y1), (x2, y2), length in zip(points, points[1:], lengths, strict=False):
-            if distance <= length or (x2, y2) == points[-1]:
-                share = min(distance / length, 1.0) if length else 0.0
-                return x1 + (x2 - x1) * share, y1 + (y2 - y1) * share
-            distance -= length
-        return points[-1]
+    def at(x: float) -> tuple[float, float]:
+        (x1, y1), (x2, y2) = next((a, b) for a, b in pairwise(points) if x <= b[0] + 1e-9)
+        return x, y1 + (y2 - y1) * (x - x1) / (x2 - x1)
 
     pieces = []
-    corners = [sum(lengths[: index + 1]) for index in range(len(lengths) - 1)]
     for number in range(count):
-        start, end = total * number / count, total * (number + 1) / count
-        inner = [
-            points[i + 1]
-            for i, at_corner in enumerate(corners)
-            if start + 1e-6 < at_corner < end - 1e-6
-        ]
+        start, end = (left + (right - left) * n / count for n in (number, number + 1))
+        inner = [point for point in points if start + 1e-6 < point[0] < end - 1e-6]
         owner = owners[number % len(owners)]
         pieces.append(
             Trace((at(start), *inner, at(end)), owner.dash, owner.marker, gray=owner.gray)
