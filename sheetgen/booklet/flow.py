@@ -561,6 +561,8 @@ def _fitting(following: list[tuple[_Block, float, float]], room: float, chapter:
 # short, "den einen beginnt" tied on the next line).
 RAGGED = 0.15
 _SHORT = frozenset(SHORT_WORDS)
+# A paragraph's last word of this many letters or more may stand alone on its last line.
+ALONE = 8
 
 
 def ragged_ties(document: Any) -> tuple[tuple[str, ...], ...]:
@@ -568,9 +570,10 @@ def ragged_ties(document: Any) -> tuple[tuple[str, ...], ...]:
     more than RAGGED short: where the next line opens with words tied together (an article
     or a number to its word, a word to the one after its colon), the ties after those of
     them that would have fitted at the line's end, each named by the words before it and
-    the word after it; the first such line of a paragraph only, and never the tie of a
-    paragraph's last two words. Table cells, centred lines and the pages that are no
-    running text (the back cover, the score sheet) are left out."""
+    the word after it; the first such line of a paragraph only, and the tie of a
+    paragraph's last two words only where the last is ALONE letters or more. Table cells,
+    centred lines and the pages that are no running text (the back cover, the score
+    sheet) are left out."""
     from weasyprint.formatting_structure import boxes
 
     found: list[tuple[str, ...]] = []
@@ -596,8 +599,11 @@ def ragged_ties(document: Any) -> tuple[tuple[str, ...], ...]:
         ending = text(line).rstrip()
         opening = text(after).strip()
         words = opening.split(" ", 1)[0].split(NO_BREAK_SPACE)
-        # A paragraph's last two words kept together (typography.whole_last_words) stay so.
-        ends = last and NO_BREAK_SPACE.join(words) == opening
+        # A paragraph's last two words are kept together (typography.whole_last_words): so
+        # they stay, unless the last is long enough to stand alone on the last line (print
+        # review 21: "für / alle gemeinsam." 22 % short).
+        final = last and NO_BREAK_SPACE.join(words) == opening
+        ends = final and len(re.sub(r"\W", "", words[-1])) < ALONE
         if len(words) < 2 + ends or not ending or ending.endswith(("-", "\xad")):
             return []
         gap = box.content_box_x() + box.width - right(line)
@@ -613,7 +619,8 @@ def ragged_ties(document: Any) -> tuple[tuple[str, ...], ...]:
             return []
         for index, word in enumerate(words[: len(words) - 1 - ends]):
             width = (len(word) + 1) * after.style["font_size"] * 0.62
-            if not short(word) or gap <= RAGGED * box.width or width > gap:
+            runt = final and index == len(words) - 2  # the last word's tie
+            if not (short(word) or runt) or gap <= RAGGED * box.width or width > gap:
                 break
             gap -= width
             found.append((*before, *words[: index + 2]))
