@@ -373,20 +373,28 @@ def stranded_short_words(pages: list[Page]) -> list[str]:
 HOLE = 0.18
 
 
-def ragged_ties(pages: list[Page]) -> list[str]:
+# A paragraph's last word this long or longer may stand alone on its last line
+# (sheetgen.booklet.flow.ALONE).
+ALONE = 8
+
+
+def ragged_ties(pages: list[Page], *, last_words: bool = True) -> list[str]:
     """Lines of running text that end more than HOLE short of the measure where the next
     line opens with an article or a number that would have fitted after them: a tie that
     took its word over to the next line left a hole in the rag. A paragraph's last two
-    words, kept together, are left out."""
+    words, kept together, count only where the last is ALONE letters or more (print review
+    21: "für / alle gemeinsam."), and only if ``last_words``: the layout loosens them only
+    on the first short line of a paragraph, and a paragraph set anew may end so."""
     found = []
     for number, line, after, right in _sentences_going_on(pages):
         words = after.text.split()
         gap = right - line.x1
+        last = len(words) == 2 and words[-1][-1] in ".!?:"
         if (
-            SHORT_WORD.fullmatch(words[0])
-            and not (len(words) == 2 and words[-1][-1] in ".!?")
+            (SHORT_WORD.fullmatch(words[0]) or (last and last_words))
+            and not (last and len(re.sub(r"\W", "", words[-1])) < ALONE)
             and gap > HOLE * (right - line.x0)
-            and gap > (len(words[0]) + 1) * 0.6 * line.size
+            and gap > (len(words[0]) + 1) * 0.62 * line.size  # as the layout guesses a width
         ):
             found.append(f"page {number}: {line.text!r} / {after.text!r}")
     return found

@@ -30,6 +30,7 @@ from pagecheck import (
     lone_first_words,
     page_texts,
     problems,
+    ragged_ties,
     read_chars,
     stranded_short_words,
 )
@@ -243,10 +244,16 @@ def test_the_printing_box_and_back_cover_are_set_at_reading_size(case: Any) -> N
 
 
 def test_no_line_ends_on_an_article_or_a_number(case: Any) -> None:
-    """ "Eine" / "Karte", "25" / "Punkte": an article or a number stays with its word."""
+    """ "Eine" / "Karte", "25" / "Punkte": an article or a number stays with its word; in a
+    folded booklet, where that would leave a line far short, it goes up to it, and so does
+    a paragraph's last word but one before a long last word (print review 21: "für / alle
+    gemeinsam." 22 % short)."""
     _, booklet, _ = case
     assert stranded_short_words(booklet.pages) == []
     assert early_hyphens(booklet.pages) == []
+    if booklet.folded:
+        portrait = [page for page in booklet.pages if not page.landscape]
+        assert ragged_ties(portrait[:-1]) == []
     assert lone_first_words(booklet.pages) == []  # print review: "• Nichts" alone
     assert broken_ends(booklet.pages, folded=booklet.folded) == []
 

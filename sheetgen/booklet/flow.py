@@ -565,6 +565,21 @@ _SHORT = frozenset(SHORT_WORDS)
 ALONE = 8
 
 
+def _text(box: Any) -> str:
+    """The text a laid-out box holds, its children's in order."""
+    from weasyprint.formatting_structure import boxes
+
+    if isinstance(box, boxes.TextBox):
+        return str(box.text)
+    return "".join(_text(child) for child in getattr(box, "children", ()))
+
+
+def _right(line: Any) -> float:
+    """Where a laid-out line's ink ends on the right."""
+    ends = (child.position_x + child.margin_width() for child in line.children)
+    return float(max(ends, default=line.position_x))
+
+
 def ragged_ties(document: Any) -> tuple[tuple[str, ...], ...]:
     """The ties (``typography.untied``) that leave a line of running text of ``document``
     more than RAGGED short: where the next line opens with words tied together (an article
@@ -578,26 +593,13 @@ def ragged_ties(document: Any) -> tuple[tuple[str, ...], ...]:
 
     found: list[tuple[str, ...]] = []
 
-    def text(box: Any) -> str:
-        if isinstance(box, boxes.TextBox):
-            return str(box.text)
-        return "".join(text(child) for child in getattr(box, "children", ()))
-
-    def right(line: Any) -> float:
-        return float(
-            max(
-                (child.position_x + child.margin_width() for child in line.children),
-                default=line.position_x,
-            )
-        )
-
     def short(word: str) -> bool:
         plain = word.replace("\xad", "").replace("\u2060", "")
         return plain.lower() in _SHORT or plain.isdigit() or plain.endswith(":")
 
     def ties(line: Any, after: Any, box: Any, last: bool) -> list[tuple[str, ...]]:
-        ending = text(line).rstrip()
-        opening = text(after).strip()
+        ending = _text(line).rstrip()
+        opening = _text(after).strip()
         words = opening.split(" ", 1)[0].split(NO_BREAK_SPACE)
         # A paragraph's last two words are kept together (typography.whole_last_words): so
         # they stay, unless the last is long enough to stand alone on the last line (print
@@ -606,7 +608,7 @@ def ragged_ties(document: Any) -> tuple[tuple[str, ...], ...]:
         ends = final and len(re.sub(r"\W", "", words[-1])) < ALONE
         if len(words) < 2 + ends or not ending or ending.endswith(("-", "\xad")):
             return []
-        gap = box.content_box_x() + box.width - right(line)
+        gap = box.content_box_x() + box.width - _right(line)
         # Each short word of the group that fits in the gap (at least 0.62 em a letter, and
         # a space) may end the line, while the line without it would still be more than
         # RAGGED short: its tie to the next is loosened, named by the words before it (the
