@@ -287,7 +287,6 @@ class Painter:
         return texts
 
 
-@lru_cache(maxsize=4096)  # the same numbers go into the same slots, sheet after sheet
 def _stroked(points: tuple[tuple[float, float], ...]) -> str:
     """A line through ``points``, stroked, as drawPath writes it ("n", the moves and lines,
     then "S"), without a method call per point of every side's line."""
@@ -295,6 +294,7 @@ def _stroked(points: tuple[tuple[float, float], ...]) -> str:
     return " ".join(["n", f"{fp_str(*start)} m", *(f"{fp_str(*point)} l" for point in rest), "S"])
 
 
+@lru_cache(maxsize=4096)  # the same numbers go into the same slots, sheet after sheet
 def _in_box(box: Box, value: str, bold: bool = False) -> Text:
     size = min(VALUE_SIZE, box.height * 0.5)
     if fonts.string_width(value, size, bold) > box.width - 4:  # only an absurdly long number
