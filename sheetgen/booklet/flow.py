@@ -591,15 +591,16 @@ def ragged_ties(document: Any) -> tuple[tuple[str, ...], ...]:
     sheet) are left out."""
     from weasyprint.formatting_structure import boxes
 
-    found: list[tuple[str, ...]] = []
+    Ties = list[tuple[str, ...]]
+    found: Ties = []
 
     def short(word: str) -> bool:
         plain = word.replace("\xad", "").replace("\u2060", "")
         return plain.lower() in _SHORT or plain.isdigit() or plain.endswith(":")
 
-    def ties(line: Any, after: Any, box: Any, last: bool) -> list[tuple[str, ...]]:
-        ending = _text(line).rstrip()
-        opening = _text(after).strip()
+    def ties(
+        ending: str, opening: str, gap: float, size: float, measure: float, last: bool
+    ) -> Ties:
         words = opening.split(" ", 1)[0].split(NO_BREAK_SPACE)
         # A paragraph's last two words are kept together (typography.whole_last_words): so
         # they stay, unless the last is long enough to stand alone on the last line (print
@@ -608,21 +609,20 @@ def ragged_ties(document: Any) -> tuple[tuple[str, ...], ...]:
         ends = final and len(re.sub(r"\W", "", words[-1])) < ALONE
         if len(words) < 2 + ends or not ending or ending.endswith(("-", "\xad")):
             return []
-        gap = box.content_box_x() + box.width - _right(line)
         # Each short word of the group that fits in the gap (at least 0.62 em a letter, and
         # a space) may end the line, while the line without it would still be more than
         # RAGGED short: its tie to the next is loosened, named by the words before it (the
         # line's, then the group's own: a sentence may stand twice in a booklet, on the
         # cover and in the text). The line's first word may be the end of a word hyphenated
         # on the line before: it names nothing.
-        found: list[tuple[str, ...]] = []
+        found: Ties = []
         before = re.split(f"[ {NO_BREAK_SPACE}]+", ending)[1:]
         if not before:
             return []
         for index, word in enumerate(words[: len(words) - 1 - ends]):
-            width = (len(word) + 1) * after.style["font_size"] * 0.62
+            width = (len(word) + 1) * size * 0.62
             runt = final and index == len(words) - 2  # the last word's tie
-            if not (short(word) or runt) or gap <= RAGGED * box.width or width > gap:
+            if not (short(word) or runt) or gap <= RAGGED * measure or width > gap:
                 break
             gap -= width
             found.append((*before, *words[: index + 2]))
@@ -635,9 +635,14 @@ def ragged_ties(document: Any) -> tuple[tuple[str, ...], ...]:
         lines = [child for child in children if isinstance(child, boxes.LineBox)]
         if lines and box.style["text_align_all"] in ("start", "left", "justify"):
             # The first such line of a paragraph only: the lines after it are set anew once
-            # its ties are loosened.
-            for index, (line, after) in enumerate(itertools.pairwise(lines)):
-                loose = ties(line, after, box, index == len(lines) - 2)
+            # its ties are loosened. Each line's text is read once.
+            texts = [_text(line) for line in lines]
+            end = box.content_box_x() + box.width
+            for index, line in enumerate(lines[:-1]):
+                gap, size = end - _right(line), lines[index + 1].style["font_size"]
+                last = index == len(lines) - 2
+                ending, opening = texts[index].rstrip(), texts[index + 1].strip()
+                loose = ties(ending, opening, gap, size, box.width, last)
                 if loose:
                     found.extend(loose)
                     break
