@@ -634,11 +634,15 @@ def test_the_spite_and_malice_picture_names_the_centre_stacks_without_their_rule
     assert label in drawn.replace("centre", "center")
 
 
-@pytest.mark.parametrize(
+# The heavy set's folded booklet on both papers in both languages.
+EVERY_PAPER_AND_LANGUAGE = pytest.mark.parametrize(
     ("paper", "lang"),
     [("a4", "en"), ("letter", "en"), ("a4", "de"), ("letter", "de")],
     ids=["a4-en", "letter-en", "a4-de", "letter-de"],
 )
+
+
+@EVERY_PAPER_AND_LANGUAGE
 def test_the_heavy_sets_quick_reference_with_its_suggestions_is_still_the_back_cover(
     booklet_pdf: Callable[..., bytes], paper: str, lang: str
 ) -> None:
@@ -688,11 +692,7 @@ def _assert_full_but_the_last(text: list[Page], share: float) -> None:
     ]
 
 
-@pytest.mark.parametrize(
-    ("paper", "lang"),
-    [("a4", "en"), ("letter", "en"), ("a4", "de"), ("letter", "de")],
-    ids=["a4-en", "letter-en", "a4-de", "letter-de"],
-)
+@EVERY_PAPER_AND_LANGUAGE
 def test_the_heavy_sets_folded_pages_end_full(
     booklet_pdf: Callable[..., bytes], paper: str, lang: str
 ) -> None:
