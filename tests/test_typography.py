@@ -160,6 +160,11 @@ def test_a_paragraphs_last_word_and_a_range_are_kept_whole_in_print() -> None:
     # A flat booklet's quick reference is a page of its own like the others.
     flat = whole_last_words(html.replace(' class="folded"', ""))
     assert joiner.join("Kartenstock") + ".</p>" in flat
+    # A back cover set closer is a back cover too (it was taken for running text).
+    closer = html.replace("back-cover", "back-cover closer")
+    assert '<section class="chapter back-cover closer"><p>Kartenstock.</p>' in (
+        whole_last_words(closer)
+    )
 
 
 def test_a_short_last_word_keeps_the_word_before_it() -> None:
@@ -253,6 +258,7 @@ def test_a_loosened_tie_is_the_one_at_its_place() -> None:
     # Nor on a folded booklet's back cover, fitted to its page (its quick reference may
     # repeat a sentence of the text).
     back = f'<section class="chapter back-cover closer"><p>see “After the{nbsp}game”</p></section>'
-    assert (
-        untied(link + back, (("see", "“After", "the", "game”"),)) == link.replace(nbsp, " ") + back
+    folded = f'<body class="folded">{link}{back}'
+    assert untied(folded, (("see", "“After", "the", "game”"),)) == folded.replace(
+        link, link.replace(nbsp, " ")
     )

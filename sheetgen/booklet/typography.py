@@ -150,7 +150,17 @@ def _kept_whole(word: str) -> str:
     return _JOINER.join(word.replace("\xad", ""))
 
 
-_BACK_COVER = '<section class="chapter back-cover">'
+# A folded booklet's back cover, however it is set (``closer`` too): its quick reference is
+# fitted to that one page as it is set, so the typography of running text leaves it alone.
+_BACK_COVER = '<section class="chapter back-cover'
+
+
+def _back_cover(html: str) -> tuple[int, int]:
+    """Where a folded booklet's back cover stands in ``html`` (its start and end), or an
+    empty span at the end if it has none."""
+    start = html.find(_BACK_COVER) if '<body class="folded' in html else -1
+    end = html.find("</section>", start) if start >= 0 else -1
+    return (start, end) if end >= 0 else (len(html), len(html))
 
 
 def whole_last_words(html: str) -> str:
@@ -172,14 +182,8 @@ def whole_last_words(html: str) -> str:
         part = _NUMBER_WORD.sub("-" + _JOINER, part)
         return _RANGE.sub(lambda found: _JOINER + found.group(1) + _JOINER, part)
 
-    # Not on a folded booklet's back cover: its quick reference is fitted to that one page
-    # as it is set.
-    start = html.find(_BACK_COVER) if '<body class="folded' in html else -1
-    if start < 0:
-        html = ends(html)
-    else:
-        end = html.find("</section>", start)
-        html = ends(html[:start]) + html[start:end] + ends(html[end:])
+    start, end = _back_cover(html)
+    html = ends(html[:start]) + html[start:end] + ends(html[end:])
     return in_text_of_html(html, text, skip=tuple(_NOT_RUNNING))
 
 
@@ -241,12 +245,9 @@ def untied(html: str, ties: tuple[tuple[str, ...], ...]) -> str:
 
     edge = "[\\w\xad\u2060]"
     between = f"(?:[ \n{NO_BREAK_SPACE}]|{_TAG})+"
-    # Not on a folded booklet's back cover, fitted to its page as it is set (its quick
-    # reference may repeat a sentence of the text).
-    start = html.find(_BACK_COVER.removesuffix('">'))
-    end = html.find("</section>", start) if start >= 0 else -1
-    if end < 0:
-        start = end = len(html)
+    # Not on a folded booklet's back cover (its quick reference may repeat a sentence of
+    # the text).
+    start, end = _back_cover(html)
     parts = [html[:start], html[end:]]
     for words in ties:
         tie = re.compile(
