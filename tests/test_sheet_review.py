@@ -22,7 +22,7 @@ from sheetgen.sheet.fill import fill_pdf, filled_pages
 from sheetgen.sheet.fitting import syllable_breaks
 from sheetgen.sheet.grid import GAME_COLUMN, MARGIN
 from sheetgen.sheet.layout import MAX_ROW, MIN_ROW, OPEN_ROWS, WRITING_ROW
-from sheetgen.sheet.shapes import MARKER_SIZE
+from sheetgen.sheet.shapes import MARKER_HALO, MARKER_SIZE
 from tests.test_sheet_fit import (
     LONG_NAMES,
     Words,
@@ -387,12 +387,15 @@ def test_the_key_marks_only_sides_whose_lines_carry_markers_and_titles_share_one
     ]  # the "F" of "Friday nights", the largest text on each page
     assert sizes[0] == pytest.approx(sizes[1], abs=0.01)
     assert sizes[0] >= 16
-    # The key's markers in the PDF: one, not two (the lines' own markers stand higher).
+    # The key's markers in the PDF: one, not two (the lines' own markers stand higher; each
+    # marker's white halo, MARKER_HALO wide, is not one).
     key_top = max(w["top"] for w in drawn.extract_words() if w["text"] in ("Ann", "Bob"))
     marks = [
         shape
         for shape in drawn.curves + drawn.rects
-        if abs((shape["top"] + shape["bottom"]) / 2 - key_top - 4) < 8 and shape["height"] < 10
+        if abs((shape["top"] + shape["bottom"]) / 2 - key_top - 4) < 8
+        and shape["height"] < 10
+        and abs(shape["linewidth"] - MARKER_HALO) > 0.01
     ]
     assert len(marks) == 1, marks
 

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pdfplumber
 import pytest
@@ -24,7 +25,15 @@ from sheetgen.paper import paper
 from sheetgen.sheet import svg
 from sheetgen.sheet.chart import STROKE, Chart, chart_title, race_chart, side_look
 from sheetgen.sheet.fill import fill_pdf
-from sheetgen.sheet.shapes import HOLLOW, MARKER_SIZE, RING, RING_HALO, as_printed, marker_path
+from sheetgen.sheet.shapes import (
+    HOLLOW,
+    MARKER_HALO,
+    MARKER_SIZE,
+    RING,
+    RING_HALO,
+    as_printed,
+    marker_path,
+)
 from sheetgen.sheet.svg import chart_svg
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
@@ -359,6 +368,38 @@ def test_each_games_winner_is_ringed_and_no_other_marker(result: SeriesResult) -
         ]
         reach = max((x * x + y * y) ** 0.5 for x, y in points) + stroke
         assert reach <= RING - RING_HALO / 2, (kind, reach)
+
+
+def test_every_marker_stands_on_a_white_halo() -> None:
+    """Print review 21: a rising line crossed another side's marker and read as part of it.
+    Every marker's outline is first stroked in white, wider than the outline, under all the
+    markers: a line stops short of a marker, and no halo cuts another marker. The same in
+    the web page's drawing and the PDF's."""
+    result = four_close()
+    drawn = svg.chart_svg(result, ENGLISH, 792.0, 612.0)
+    halo = re.search(
+        r'<path class="marker-halo" d="([^"]+)" fill="none" stroke="#ffffff"'
+        r' stroke-width="([\d.]+)"',
+        drawn,
+    )
+    outlines = re.findall(r'<path class="markers \w+" d="([^"]+)"', drawn)
+    assert halo is not None and halo.group(1) == " ".join(outlines)
+    assert float(halo.group(2)) == MARKER_HALO and (MARKER_HALO - 0.9) / 2 >= 0.75
+    assert drawn.index('class="marker-halo"') < drawn.index('class="markers ')
+    with pdfplumber.open(io.BytesIO(fill_pdf([result], paper("a4")))) as document:
+        curves = document.pages[-1].curves
+    reach = 2 * MARKER_SIZE * 1.2 + 0.01
+
+    def box(curve: dict[str, Any]) -> tuple[float, ...]:
+        return tuple(round(curve[key], 2) for key in ("x0", "top", "x1", "bottom"))
+
+    small = [c for c in curves if c["x1"] - c["x0"] <= reach and c["bottom"] - c["top"] <= reach]
+    halos = [c for c in small if abs(c["linewidth"] - MARKER_HALO) < 0.01]
+    markers = [c for c in small if abs(c["linewidth"] - 0.9) < 0.01]
+    assert len(markers) >= 4 + len(result.games)  # the key's four, and each game's winner
+    assert all(c["stroking_color"] in ((1.0,), 1.0, (1,), 1) for c in halos)
+    assert sorted(map(box, halos)) == sorted(map(box, markers))
+    assert max(map(curves.index, halos)) < min(map(curves.index, markers))
 
 
 def test_a_name_at_a_lines_end_stands_clear_of_the_last_winners_ring() -> None:

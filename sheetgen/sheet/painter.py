@@ -24,6 +24,7 @@ from sheetgen.sheet.fitting import fit
 from sheetgen.sheet.layout import MIN_TEXT, Layout
 from sheetgen.sheet.shapes import (
     HOLLOW,
+    MARKER_HALO,
     RING_HALO,
     Box,
     Grid,
@@ -149,6 +150,13 @@ class Painter:
         for trace in chart.traces:
             for x, y in trace.marks:
                 _marker(hollow, solid, trace.marker, x, y)
+        # Each marker's halo first (all of them, so that none cuts another marker).
+        canvas.saveState()
+        canvas.setStrokeGray(1)
+        canvas.setLineWidth(MARKER_HALO)
+        canvas.drawPath(hollow, stroke=1, fill=0)
+        canvas.drawPath(solid, stroke=1, fill=0)
+        canvas.restoreState()
         canvas.setFillGray(1)
         canvas.drawPath(hollow, stroke=1, fill=1)
         canvas.setFillGray(0)

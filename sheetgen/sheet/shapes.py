@@ -113,6 +113,10 @@ def quarters(
 MARKER_CORNER = MARKER_SIZE * 2**0.5 + 0.45  # a square's corner with its stroke
 RING_HALO = 2.0
 RING = MARKER_CORNER + RING_HALO / 2 + 0.1
+# Every marker stands on a white halo, its outline stroked this wide in white under it, so a
+# line that crosses a marker stops short of it, 0.8 pt each side of its 0.9 pt outline (print
+# review 21: a rising line crossed another side's marker and read as part of it).
+MARKER_HALO = 0.9 + 2 * 0.8
 
 
 def ring_path(x: float, y: float) -> tuple[Step, ...]:

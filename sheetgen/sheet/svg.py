@@ -32,6 +32,7 @@ from sheetgen.sheet.chart import (
 )
 from sheetgen.sheet.shapes import (
     HOLLOW,
+    MARKER_HALO,
     RING_HALO,
     Grid,
     Rule,
@@ -177,6 +178,11 @@ def _markers(chart: Chart) -> list[str]:
             outline = _path(marker_path(trace.marker, x, y), chart.height)
             (hollow if trace.marker in HOLLOW else solid).append(outline)
     out = []
+    if hollow or solid:  # each marker's halo first, so that none cuts another marker
+        out.append(
+            f'<path class="marker-halo" d="{" ".join(hollow + solid)}" fill="none"'
+            f' stroke="#ffffff" stroke-width="{MARKER_HALO}" stroke-linejoin="round"/>'
+        )
     for kind, steps, fill in (("hollow", hollow, "#ffffff"), ("solid", solid, "#000000")):
         if steps:
             out.append(
