@@ -322,10 +322,31 @@ def test_real_booklet_keeps_clear_of_the_paper_edge(letter_booklet: bytes) -> No
     assert marks_near_edge(letter_booklet) == []
 
 
-def test_real_booklet_has_the_printing_guidance(letter_booklet: bytes) -> None:
-    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(letter_booklet)).pages)
+def test_real_booklet_has_the_printing_guidance(
+    letter_booklet: bytes, booklet_pdf: Callable[..., bytes]
+) -> None:
+    """The printing box says how to print the sheets both ways; by hand (odd sides, then
+    even ones), the score sheet, the file's last page, is left out of the two runs, or it
+    takes a back meant for a sheet of the booklet (print review 21)."""
+
+    def said(pdf: bytes) -> tuple[str, int]:
+        pages = PdfReader(io.BytesIO(pdf)).pages
+        text = "\n".join(page.extract_text() for page in pages)
+        text = re.sub("[-\u2010]\n(?=[a-zäöüß])", "", text)  # hyphenated at a line's end
+        return " ".join(text.replace("\N{NO-BREAK SPACE}", " ").split()), len(pages)
+
+    text, count = said(letter_booklet)
     assert "Printing these rules" in text
-    assert "Print both sides, flipped on the short edge." in " ".join(text.split())
+    assert "Print both sides, flipped on the short edge." in text
+    assert "leave out the last page (the score sheet), print the odd sides" in text
+    assert count % 2 == 1  # the sheets' sides pair up, the score sheet after them
+    german, count = said(booklet_pdf("skip-bo", LETTER, "booklet", lang="de"))
+    assert "die letzte Seite (den Spielblock) auslassen, erst die ungeraden Seiten" in german
+    assert count % 2 == 1
+    # Without a score sheet, every page is a side of the booklet.
+    plain, count = said(booklet_pdf("skip-bo", LETTER, "booklet", series=False))
+    assert "two-sided printing: print the odd sides" in plain and "leave out" not in plain
+    assert count % 2 == 0
 
 
 def fake_booklet(
