@@ -325,9 +325,11 @@ def test_real_booklet_keeps_clear_of_the_paper_edge(letter_booklet: bytes) -> No
 def test_real_booklet_has_the_printing_guidance(
     letter_booklet: bytes, booklet_pdf: Callable[..., bytes]
 ) -> None:
-    """The printing box says how to print the sheets both ways; by hand (odd sides, then
-    even ones), the score sheet, the file's last page, is left out of the two runs, or it
-    takes a back meant for a sheet of the booklet (print review 21)."""
+    """The printing box says how to print the sheets both ways, by the file's pages (each
+    side of a sheet carries two of the booklet's page numbers); the score sheet, the file's
+    last page, is left out of the two-sided run and of the odd and even runs by hand, or it
+    takes a back meant for a sheet of the booklet or is folded in with it (print reviews 21
+    and 22)."""
 
     def said(pdf: bytes) -> tuple[str, int]:
         pages = PdfReader(io.BytesIO(pdf)).pages
@@ -337,15 +339,17 @@ def test_real_booklet_has_the_printing_guidance(
 
     text, count = said(letter_booklet)
     assert "Printing these rules" in text
-    assert "Print both sides, flipped on the short edge." in text
-    assert "leave out the last page (the score sheet), print the odd sides" in text
+    assert "Print every page of this file but the last both sides, flipped on the short" in text
+    assert "print the file’s odd pages (1, 3, 5 and so on, not the last)" in text
     assert count % 2 == 1  # the sheets' sides pair up, the score sheet after them
     german, count = said(booklet_pdf("skip-bo", LETTER, "booklet", lang="de"))
-    assert "die letzte Seite (den Spielblock) auslassen, erst die ungeraden Seiten" in german
+    assert "Alle Seiten dieser Datei außer der letzten beidseitig drucken" in german
+    assert "die ungeraden Seiten der Datei drucken (1, 3, 5 und so weiter, ohne die" in german
     assert count % 2 == 1
     # Without a score sheet, every page is a side of the booklet.
     plain, count = said(booklet_pdf("skip-bo", LETTER, "booklet", series=False))
-    assert "two-sided printing: print the odd sides" in plain and "leave out" not in plain
+    assert "Print both sides, flipped on the short edge." in plain
+    assert "odd pages (1, 3, 5 and so on), turn" in plain and "not the last" not in plain
     assert count % 2 == 0
 
 
