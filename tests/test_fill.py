@@ -11,13 +11,14 @@ import pikepdf
 import pytest
 
 from sheetgen.batching import Workers
+from sheetgen.game.language import language
 from sheetgen.game.scoring import score_series
 from sheetgen.paper import paper
 from sheetgen.series.file import load_series
 from sheetgen.series.inputs import series_paths
 from sheetgen.series.markdown import markdown_export
 from sheetgen.sheet import fill
-from sheetgen.sheet.fill import fill_pdf, filled_pages, load_results
+from sheetgen.sheet.fill import fill_pdf, filled_pages, load_results, status_line
 
 # The module's series and sheets are made once: its tests run in one xdist worker.
 pytestmark = pytest.mark.xdist_group("test_fill")
@@ -138,7 +139,14 @@ def test_winner_named_and_winning_game_marked(series_dir: Path) -> None:
     assert values.won == {(0, 0), (1, 0), (2, 0), (3, 0)}
     pdf = fill_pdf([result], paper("letter"))
     text = " ".join(pages_text(pdf)[0].split())
-    assert "Series winner: Ann, reaching 500 in game 4 (500 points)" in text
+    # Exactly the target: said once (print review 22: "reaching 500 in game 16 (500
+    # points)"); past it, with the total.
+    assert "Series winner: Ann, reaching 500 in game 4" in text
+    assert "(500 points)" not in text
+    assert result.totals["Ann"] == 500
+    over = result._replace(totals={**result.totals, "Ann": 525})
+    assert status_line(over) == "Ann, reaching 500 in game 4 (525 points)"
+    assert status_line(result, language("de")) == "Ann, erreicht 500 im 4. Spiel"
     assert "won the game" in text and "reached the target" in text
 
 
