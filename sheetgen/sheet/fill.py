@@ -112,11 +112,11 @@ def status_line(result: SeriesResult, lang: Language = ENGLISH) -> str:
     if rules.cards_left:
         return _cards_left_status(result, lang)
     if result.winner is not None:
-        total = number(result.totals[result.winner])
         if result.totals[result.winner] == rules.target:  # not "500 ... (500 points)"
             return _("{winner}, reaching {target} in game {game}").format(
                 winner=result.winner, target=target, game=result.won_in_game
             )
+        total = number(result.totals[result.winner])
         return _("{winner}, reaching {target} in game {game} ({total} points)").format(
             winner=result.winner, target=target, game=result.won_in_game, total=total
         )
