@@ -353,9 +353,12 @@ def test_each_games_winner_is_ringed_and_no_other_marker(result: SeriesResult) -
     assert rings is not None and rings.group(1).count("M") == len(result.games)
     # Print review 14: a solid marker nearly filled its ring, a blob in grey. The ring
     # stands two points off the marker, over a white band that parts the two.
-    halo = re.search(r'<path class="ring-halo" d="([^"]+)" fill="none" stroke="#ffffff"', drawn)
+    # Print review 23: bits of lines (and of the target's line) showed inside the ring. Its
+    # inside is white too, drawn before every marker, so that it cuts none of them.
+    halo = re.search(r'<path class="ring-halo" d="([^"]+)" fill="#ffffff" stroke="#ffffff"', drawn)
     assert halo is not None and halo.group(1) == rings.group(1)
-    assert drawn.index('class="ring-halo"') < drawn.index('class="rings"')
+    assert drawn.index('class="ring-halo"') < drawn.index('class="markers ')
+    assert drawn.index('class="markers ') < drawn.index('class="rings"')
     assert RING - MARKER_SIZE >= 2.0 and RING_HALO > 0.9
     # The band's inside clears every marker's outline, a square's corners included (print
     # reviews 17 and 18: it cut them off, and a ringed square read as a disc).
@@ -400,6 +403,12 @@ def test_every_marker_stands_on_a_white_halo() -> None:
     assert all(c["stroking_color"] in ((1.0,), 1.0, (1,), 1) for c in halos)
     assert sorted(map(box, halos)) == sorted(map(box, markers))
     assert max(map(curves.index, halos)) < min(map(curves.index, markers))
+    # Each winner's ring is a white disc under the markers (print review 23: stubs of lines
+    # showed between the marker and its ring).
+    discs = [c for c in curves if abs(c["linewidth"] - RING_HALO) < 0.01]
+    assert len(discs) == len(result.games)
+    assert all(c["fill"] and c["non_stroking_color"] in ((1.0,), 1.0, (1,), 1) for c in discs)
+    assert max(map(curves.index, discs)) < min(map(curves.index, markers))
 
 
 def test_a_name_at_a_lines_end_stands_clear_of_the_last_winners_ring() -> None:

@@ -150,9 +150,18 @@ class Painter:
         for trace in chart.traces:
             for x, y in trace.marks:
                 _marker(hollow, solid, trace.marker, x, y)
-        # Each marker's halo first (all of them, so that none cuts another marker).
+        rings = canvas.beginPath()
+        for trace in chart.traces:
+            for x, y in trace.wins:
+                _marker_steps(rings, ring_path(x, y))
+        # White first, all of it before any marker, so that none cuts another marker: each
+        # winner's ring a white disc with its band (no stub of a line, nor of the target's,
+        # inside the ring: print review 23), and each marker's halo.
         canvas.saveState()
         canvas.setStrokeGray(1)
+        canvas.setFillGray(1)
+        canvas.setLineWidth(RING_HALO)
+        canvas.drawPath(rings, stroke=1, fill=1)
         canvas.setLineWidth(MARKER_HALO)
         canvas.drawPath(hollow, stroke=1, fill=0)
         canvas.drawPath(solid, stroke=1, fill=0)
@@ -161,15 +170,6 @@ class Painter:
         canvas.drawPath(hollow, stroke=1, fill=1)
         canvas.setFillGray(0)
         canvas.drawPath(solid, stroke=1, fill=1)
-        rings = canvas.beginPath()
-        for trace in chart.traces:
-            for x, y in trace.wins:
-                _marker_steps(rings, ring_path(x, y))
-        canvas.saveState()
-        canvas.setStrokeGray(1)
-        canvas.setLineWidth(RING_HALO)
-        canvas.drawPath(rings, stroke=1, fill=0)
-        canvas.restoreState()
         canvas.drawPath(rings, stroke=1, fill=0)
         self._texts(list(chart.texts))
         self.end_page()

@@ -177,8 +177,17 @@ def _markers(chart: Chart) -> list[str]:
         for x, y in trace.marks:
             outline = _path(marker_path(trace.marker, x, y), chart.height)
             (hollow if trace.marker in HOLLOW else solid).append(outline)
+    rings = [_path(ring_path(x, y), chart.height) for trace in chart.traces for x, y in trace.wins]
+    drawn = " ".join(rings)
     out = []
-    if hollow or solid:  # each marker's halo first, so that none cuts another marker
+    # White first, as on the PDF: each winner's ring a white disc with its band, and each
+    # marker's halo, before any marker, so that none cuts another marker.
+    if rings:
+        out.append(
+            f'<path class="ring-halo" d="{drawn}" fill="#ffffff" stroke="#ffffff"'
+            f' stroke-width="{RING_HALO}"/>'
+        )
+    if hollow or solid:
         out.append(
             f'<path class="marker-halo" d="{" ".join(hollow + solid)}" fill="none"'
             f' stroke="#ffffff" stroke-width="{MARKER_HALO}" stroke-linejoin="round"/>'
@@ -189,13 +198,7 @@ def _markers(chart: Chart) -> list[str]:
                 f'<path class="markers {kind}" d="{" ".join(steps)}" fill="{fill}"'
                 ' stroke="#000000" stroke-width="0.9" stroke-linejoin="round"/>'
             )
-    rings = [_path(ring_path(x, y), chart.height) for trace in chart.traces for x, y in trace.wins]
     if rings:
-        drawn = " ".join(rings)
-        out.append(
-            f'<path class="ring-halo" d="{drawn}" fill="none" stroke="#ffffff"'
-            f' stroke-width="{RING_HALO}"/>'
-        )
         out.append(
             f'<path class="rings" d="{drawn}" fill="none" stroke="#000000" stroke-width="0.9"/>'
         )
