@@ -341,15 +341,23 @@ def test_real_booklet_has_the_printing_guidance(
     assert "Printing these rules" in text
     assert "Print every page of this file but the last both sides, flipped on the short" in text
     assert "print the file’s odd pages (1, 3, 5 and so on, not the last)" in text
+    # Turned over on the short edge, as the two-sided run is flipped (print review 23: a
+    # printer's manual shows the turn for the long edge, which sets these backs upside
+    # down), and tried with one sheet first.
+    assert "put the stack back in turned over on its short edge" in text
+    assert "Try it with one sheet first." in text
     assert count % 2 == 1  # the sheets' sides pair up, the score sheet after them
     german, count = said(booklet_pdf("skip-bo", LETTER, "booklet", lang="de"))
     assert "Alle Seiten dieser Datei außer der letzten beidseitig drucken" in german
     assert "die ungeraden Seiten der Datei drucken (1, 3, 5 und so weiter, ohne die" in german
+    assert "den Stapel über die kurze Kante gewendet wieder einlegen" in german
+    assert "Erst mit einem Blatt probieren." in german
     assert count % 2 == 1
     # Without a score sheet, every page is a side of the booklet.
     plain, count = said(booklet_pdf("skip-bo", LETTER, "booklet", series=False))
     assert "Print both sides, flipped on the short edge." in plain
-    assert "odd pages (1, 3, 5 and so on), turn" in plain and "not the last" not in plain
+    assert "odd pages (1, 3, 5 and so on), put the stack back in" in plain
+    assert "not the last" not in plain
     assert count % 2 == 0
 
 
