@@ -143,6 +143,26 @@ def test_fonts_are_embedded_subsets_only(six_long: dict[str, bytes]) -> None:
         assert "/FontFile2" in descendant.FontDescriptor
 
 
+def _subset_names(pdf_bytes: bytes) -> set[str]:
+    pdf = pikepdf.open(io.BytesIO(pdf_bytes))
+    names = set()
+    for page in pdf.pages:
+        for font in page.Resources.get("/Font", {}).values():
+            descendant = font.DescendantFonts[0] if font.Subtype == "/Type0" else font
+            assert descendant.FontDescriptor.FontName == font.BaseFont
+            names.add(str(font.BaseFont))
+    return names
+
+
+def test_each_document_tags_its_subsets_its_own_way(six_long: dict[str, bytes]) -> None:
+    """Print review 22, finding 14: reportlab tags every subset AAAAAA+, so a print shop
+    merging two sheets takes two different subsets under one name."""
+    letter, a4 = _subset_names(six_long["letter"]), _subset_names(six_long["a4"])
+    assert len(letter) == 2 and len(a4) == 2
+    assert not any(name.startswith("/AAAAAA+") for name in letter | a4)
+    assert not letter & a4
+
+
 def test_metadata_and_print_at_actual_size(six_long: dict[str, bytes]) -> None:
     pdf = pikepdf.open(io.BytesIO(six_long["a4"]))
     info = pdf.docinfo
