@@ -34,6 +34,7 @@ from sheetgen.game.wording import games_count, series_name
 from sheetgen.sheet.fitting import Fitted, Measure, fit, wrap_whole
 from sheetgen.sheet.grid import MARGIN
 from sheetgen.sheet.layout import MIN_TEXT, TITLE_SIZE
+from sheetgen.sheet.markers import STROKE, place_markers
 from sheetgen.sheet.shapes import MARKER_SIZE, RING, Grid, Rule, Text
 
 Marker = Literal[
@@ -74,16 +75,7 @@ KEY_GAP = 18.0
 WEB_EDGE = 4.0  # a web page's chart: the ink this near its top and foot
 END_ROOM = 160.0  # at most this much beside the plot for the names at the lines' ends
 ZERO_LIFT = 10.0  # the zero line stands clear of the axis
-STROKE = 1.4  # the width of a side's line
 SHARED_BAND = STROKE + 1.6  # the white under a stretch lines share, drawn once over it
-# Lines closer than this (centre to centre) touch: where they meet, each shows its marker.
-MEET = STROKE + 1.0
-NEAR = 2 * MARKER_SIZE + 1.0  # markers closer than this, up or down, would touch
-# Markers of sides that meet stand this far apart across the game's point; never so close
-# that they touch (SQUEEZED), nor so far that they reach the next game's: a series too long
-# for that shows only the markers of the games won.
-APART = RING + 0.45 + MARKER_SIZE + 0.8  # a winner's ring clear of the next marker
-SQUEEZED = 2 * MARKER_SIZE + 0.5
 STEPS = (10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10_000)
 # While the leader is far from the target, the y axis runs only a step above the highest
 # total (in finer steps, so close low totals use the plot's height) and the target is named
@@ -571,20 +563,14 @@ def _traces(result: SeriesResult, plot: _Plot) -> list[Trace]:
     """Every side's line through its running totals, at their true values, with its markers
     (see ``_markers``)."""
     sides = result.series.table.sides
-    points: list[list[tuple[float, float]]] = [[(plot.x(0), plot.y(0))] for _ in sides]
-    marks: list[list[tuple[float, float]]] = [[] for _ in sides]
-    wins: list[list[tuple[float, float]]] = [[] for _ in sides]
-    room = plot.x(1) - plot.x(0)  # between one game's point and the next
-    for game in result.games:
-        x = plot.x(game.number)
-        heights = [plot.y(game.totals[side]) for side in sides]
-        for index, y in enumerate(heights):
-            points[index].append((x, y))
-        winner = sides.index(game.winner)
-        for index, shift in _markers(heights, winner, room):
-            marks[index].append((x + shift, heights[index]))
-            if index == winner:
-                wins[index].append(marks[index][-1])
+    xs = [plot.x(0)] + [plot.x(game.number) for game in result.games]
+    heights = [[plot.y(0)] * len(sides)]
+    heights += [[plot.y(game.totals[side]) for side in sides] for game in result.games]
+    points = [
+        [(x, level[index]) for x, level in zip(xs, heights, strict=True)]
+        for index in range(len(sides))
+    ]
+    marks, wins = place_markers(xs, heights, [sides.index(game.winner) for game in result.games])
     traces = []
     for index in range(len(sides)):
         look = side_look(index)
@@ -599,48 +585,6 @@ def _traces(result: SeriesResult, plot: _Plot) -> list[Trace]:
             )
         )
     return traces
-
-
-def _markers(heights: list[float], winner: int, room: float) -> list[tuple[int, float]]:
-    """The sides with a marker at one game, and how far each stands right (+) or left of the
-    game's point: the winner, and every side whose line meets another's there (drawn so close
-    that the two strokes touch). Markers that would touch stand side by side at their own
-    heights: the winner's on the game's point, with its ring (print review 20: a ring moved
-    off its game), the others right and left of it in turn, in the order of the key; a group
-    without the winner centred on the point. Where they cannot within ``room`` (the space
-    between two games' points), only the winner's is shown."""
-    order = sorted(range(len(heights)), key=lambda index: heights[index])
-    marked = {winner}
-    for low, high in pairwise(order):
-        if heights[high] - heights[low] < MEET:
-            marked |= {low, high}
-    groups: list[list[int]] = []
-    for index in (index for index in order if index in marked):
-        if groups and heights[index] - heights[groups[-1][-1]] < NEAR:
-            groups[-1].append(index)
-        else:
-            groups.append([index])
-    found: list[tuple[int, float]] = []
-    for group in groups:
-        places: list[float]
-        if winner in group:
-            others = sorted(index for index in group if index != winner)
-            # Places from the point: 0 for the winner, then 1, -1, 2, -2 ... steps apart.
-            places = [
-                0,
-                *((step // 2 + 1) * (1 if step % 2 == 0 else -1) for step in range(len(others))),
-            ]
-            members = [winner, *others]
-        else:
-            members = sorted(group)
-            places = [place - (len(group) - 1) / 2 for place in range(len(group))]
-        widest = max(abs(place) for place in places)
-        apart = APART if not widest else min(APART, (room / 2 - MARKER_SIZE - 1) / widest)
-        if apart < SQUEEZED:
-            found.extend((index, 0.0) for index in group if index == winner)
-            continue
-        found.extend((index, place * apart) for index, place in zip(members, places, strict=True))
-    return found
 
 
 def _end_labels(
