@@ -172,6 +172,66 @@ def test_tied_lines_share_one_height_and_show_their_markers_side_by_side(
     assert all(b - a >= 2 * MARKER_SIZE for a, b in pairwise(xs))
 
 
+FRIDAY = {
+    "players": ["Ann", "Bob", "Cy", "Di"],
+    "stock": 30,
+    "target": 500,
+    "games": [
+        {
+            "winner": winner,
+            "left": dict(
+                zip([n for n in ["Ann", "Bob", "Cy", "Di"] if n != winner], left, strict=True)
+            ),
+        }
+        for winner, left in [
+            ("Ann", (7, 12, 3)),
+            ("Bob", (5, 10, 8)),
+            ("Cy", (4, 3, 9)),
+            ("Di", (6, 6, 2)),
+            ("Ann", (2, 4, 5)),
+            ("Bob", (3, 5, 1)),
+            ("Cy", (2, 4, 3)),
+            ("Di", (5, 5, 4)),
+            ("Cy", (1, 1, 1)),
+            ("Di", (1, 1, 1)),
+            ("Ann", (3, 2, 1)),
+            ("Bob", (5, 1, 6)),
+            ("Cy", (1, 1, 1)),
+            ("Di", (1, 1, 1)),
+            ("Cy", (1, 1, 1)),
+            ("Bob", (12, 12, 12)),
+        ]
+    ],
+}
+
+
+def test_a_marker_set_beside_the_point_stands_on_its_own_line(tmp_path: Path) -> None:
+    """Print review 22, finding 3: Bob met Cy at 295 in game 15 and climbed to 500 in the
+    next; his marker, set aside for Cy's ring, stood on the 295 level, 37 pt below his
+    line. It now stands on his line, toward the side where it runs level (game 14's)."""
+    result, chart = _chart(tmp_path, FRIDAY)
+    sides = result.series.table.sides
+    lines = dict(zip(sides, chart.traces[len(sides) :], strict=True))
+    fifteenth = result.games[14]
+    assert fifteenth.totals["Bob"] == fifteenth.totals["Cy"] == 295
+    assert fifteenth.winner == "Cy" and result.games[15].totals["Bob"] == 500
+    bob = lines["Bob"]
+    x, y = bob.points[15]
+    room = x - bob.points[14][0]
+    (mark,) = [m for m in bob.marks if abs(m[0] - x) < room / 2]
+    assert mark[0] < x and mark[1] == y  # left of the point, on his level line
+    # Every marker of the series stands on its own line.
+    for trace in lines.values():
+        for mx, my in trace.marks:
+            if mx >= trace.points[-1][0]:
+                assert my == trace.points[-1][1]
+                continue
+            (x1, y1), (x2, y2) = next(
+                (a, b) for a, b in pairwise(trace.points) if a[0] <= mx <= b[0]
+            )
+            assert my == pytest.approx(y1 + (y2 - y1) * (mx - x1) / (x2 - x1))
+
+
 def test_moved_end_labels_have_leaders_from_their_lines_ends(tmp_path: Path) -> None:
     # Six sides ending 5 points apart near 500 (a few points of height even on an axis
     # zoomed to 600, far below a target of 5,000) push their labels apart.
