@@ -10,6 +10,7 @@ that prints as the same grey as another; and every picture keeps one style.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import xml.etree.ElementTree as ElementTree
@@ -715,6 +716,17 @@ def test_nothing_is_told_apart_by_a_colour_that_prints_as_the_same_grey(
         assert weighed >= 10  # the pastel spaces and piles were weighed, and told apart
     for svg in card_figures(game, lang, **options) if game != "skip-bo-board" else []:
         assert grey_clashes(svg) == ([], 0)  # cards are black on white
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_boards_named_colours_print_as_distinct_greys(lang: str) -> None:
+    """Print review 22, finding 5: the board's pink, orange and blue printed as one grey
+    (L* 87-89), told apart by their words alone. Now by their greys too."""
+    shapes = filled_shapes(table_picture("skip-bo-board", lang))
+    tints = {shape.colour: shape.grey for shape in shapes if shape.grey not in (0, 100)}
+    assert len(tints) == 3, tints
+    for one, other in itertools.combinations(sorted(tints.values()), 2):
+        assert other - one >= SAME_GREY, tints
 
 
 def test_the_grey_check_finds_pastels_told_apart_by_colour_alone() -> None:
