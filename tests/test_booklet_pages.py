@@ -232,6 +232,28 @@ def test_each_booklet_is_set_in_at_most_two_layouts(
     assert 1 <= layouts <= (MAX_LAYOUTS + FIGURE_ROUNDS if layout == "booklet" else flat) + 2
 
 
+def test_the_printing_box_names_the_files_own_pages(booklet: Booklet) -> None:
+    """Print review 23: the folded booklet's box named no pages ("every page but the
+    last", "odd pages (1, 3, 5 and so on)"), and a print dialog's odd pages took the score
+    sheet too. It names the file's pages as this booklet came out: the sides to print both
+    ways (by hand, their odd and then their even pages), the score sheet's page after
+    them. A booklet of whole pages prints all but the last, the score sheet."""
+    count = len(pdfplumber.open(io.BytesIO(booklet.pdf)).pages)
+    sheet = booklet.pages[-1].landscape
+    own = count - sheet
+    text = " ".join(booklet.text.replace("\N{NO-BREAK SPACE}", " ").replace("-\n", "-").split())
+    if booklet.folded:
+        assert f"Print pages 1–{own} of this file on both sides, flipped on the short" in text
+        assert f"print the odd pages of 1–{own}, put the stack back in turned over" in text
+        assert (f"Page {count}, the score sheet, is a landscape sheet of its own" in text) == sheet
+    elif sheet:
+        assert "Print every page of this file but the last one-sided, or both sides" in text
+        assert "The last page, the score sheet, is a landscape sheet of its own" in text
+    else:
+        assert "Print one-sided, or both sides flipped on the long edge" in text
+        assert "score sheet, is" not in text
+
+
 def test_contents_name_pages_that_carry_their_heading(booklet: Booklet) -> None:
     pages = booklet.pages
     entries = contents(pages)

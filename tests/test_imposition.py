@@ -337,28 +337,43 @@ def test_real_booklet_has_the_printing_guidance(
         text = re.sub("[-\u2010]\n(?=[a-zäöüß])", "", text)  # hyphenated at a line's end
         return " ".join(text.replace("\N{NO-BREAK SPACE}", " ").split()), len(pages)
 
-    text, count = said(letter_booklet)
-    assert "Printing these rules" in text
-    assert "Print every page of this file but the last both sides, flipped on the short" in text
-    assert "print the file’s odd pages (1, 3, 5 and so on, not the last)" in text
-    # Turned over on the short edge, as the two-sided run is flipped (print review 23: a
-    # printer's manual shows the turn for the long edge, which sets these backs upside
-    # down), and tried with one sheet first.
-    assert "put the stack back in turned over on its short edge" in text
-    assert "Try it with one sheet first." in text
-    assert count % 2 == 1  # the sheets' sides pair up, the score sheet after them
-    german, count = said(booklet_pdf("skip-bo", LETTER, "booklet", lang="de"))
-    assert "Alle Seiten dieser Datei außer der letzten beidseitig drucken" in german
-    assert "die ungeraden Seiten der Datei drucken (1, 3, 5 und so weiter, ohne die" in german
-    assert "den Stapel über die kurze Kante gewendet wieder einlegen" in german
-    assert "Erst mit einem Blatt probieren." in german
-    assert count % 2 == 1
+    # The box names the file's pages as they come out (print review 23: "every page but the
+    # last" and "1, 3, 5 and so on" left the reader to count them, and a print dialog's odd
+    # pages would have taken the score sheet too); by hand the stack goes back turned over
+    # on the short edge, as the two-sided run is flipped (print review 23: a printer's
+    # manual shows the turn for the long edge, which sets these backs upside down), and is
+    # tried with one sheet first.
+    english = (
+        "Printing these rules",
+        "Print pages 1–{sides} of this file on both sides, flipped on the short edge.",
+        "print the odd pages of 1–{sides}, put the stack back in turned over on its short edge",
+        "(the printer’s manual shows which side up), then the even ones.",
+        "Page {count}, the score sheet, is a landscape sheet of its own",
+        "Try it with one sheet first.",
+    )
+    german = (
+        "Seiten 1–{sides} dieser Datei beidseitig drucken",
+        "erst die ungeraden Seiten von 1–{sides} drucken, Stapel über die kurze Kante gewendet",
+        "dann die geraden.",
+        "Seite {count}, der Spielblock im Querformat, wird einseitig gedruckt",
+        "Erst mit einem Blatt probieren.",
+    )
+    german_pdf = booklet_pdf("skip-bo", LETTER, "booklet", lang="de")
+    for pdf, phrases in ((letter_booklet, english), (german_pdf, german)):
+        text, count = said(pdf)
+        assert count % 2 == 1  # the sheets' sides pair up, the score sheet after them
+        for phrase in phrases:
+            assert phrase.format(sides=count - 1, count=count) in text
     # Without a score sheet, every page is a side of the booklet.
     plain, count = said(booklet_pdf("skip-bo", LETTER, "booklet", series=False))
-    assert "Print both sides, flipped on the short edge." in plain
-    assert "odd pages (1, 3, 5 and so on), put the stack back in" in plain
-    assert "not the last" not in plain
     assert count % 2 == 0
+    assert f"Print pages 1–{count} of this file on both sides" in plain
+    assert f"print the odd pages of 1–{count}, put" in plain
+    assert "score sheet, is" not in plain
+    # A booklet of whole pages prints all but its last page, the score sheet, as before.
+    flat, count = said(booklet_pdf("skip-bo", LETTER, "pages"))
+    assert "Print every page of this file but the last one-sided, or both sides" in flat
+    assert "The last page, the score sheet, is a landscape sheet of its own" in flat
 
 
 def fake_booklet(

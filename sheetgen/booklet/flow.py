@@ -60,6 +60,9 @@ class Flow(NamedTuple):
     # References to a heading on their own page (their numbers, ``number_blocks``), each
     # with where the heading stands: "below" or "above" instead of the page.
     near: tuple[tuple[int, str], ...] = ()
+    # The pages of the file as last laid out (the score sheet's too), which the printing
+    # box names (print review 23); 0 before the first layout.
+    pages: int = 0
 
 
 PLAIN = Flow()

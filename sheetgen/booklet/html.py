@@ -320,6 +320,7 @@ class BookletText:
                 "motif": self.context["motif"] if flow.motif else None,
                 "motif_height": MOTIF_HEIGHT,
                 "motif_size": motif_size(flow.cover_room) if flow.cover_room else None,
+                "file_pages": flow.pages,
             },
         )
         html = _with_references(_lead_ins(_kept_with_lists(html)), self.chapters)

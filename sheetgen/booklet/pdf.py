@@ -39,6 +39,9 @@ from sheetgen.paper import Paper
 from sheetgen.resources import fonts_dir, templates_dir
 
 log = logging.getLogger(__name__)
+# The layouts a folded booklet is set in at most, at the end, until its printing box names
+# its own count of pages (one, unless that changes the count).
+MAX_RECOUNTS = 3
 # The most layouts one booklet is set in: the spacings, then the folded booklet's plan.
 MAX_LAYOUTS = len(SPACINGS) + 10
 # The spacings a folded booklet is tried in when its own would leave more than a page of
@@ -171,17 +174,20 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
     # every page of the half-page measure, so the first layout finds them all); and the
     # room and ties each layout was set with.
     loose: tuple[tuple[str, ...], ...] = ()
+    # The file's pages as the last layout came to, which a folded booklet's printing box
+    # names (Flow.pages; 0 for the first layout, whose box weasyprint counts), and the
+    # count each layout was given.
+    counted = 0
     rooms: dict[int, tuple[float, tuple[tuple[str, ...], ...]]] = {}
+    said: dict[int, int] = {}
 
     def set_once(flow: Flow, moves: Moves) -> tuple[Any, list[Page]]:
+        nonlocal counted
+        given = flow._replace(cover_room=room, pages=counted)
         html = weasyprint.HTML(
             string=untied(
                 unbroken(
-                    whole_last_words(
-                        brands_joined(
-                            tie_short_words_in_html(html_for(flow._replace(cover_room=room)))
-                        )
-                    ),
+                    whole_last_words(brands_joined(tie_short_words_in_html(html_for(given)))),
                     flow.whole,
                 ),
                 loose,
@@ -195,6 +201,11 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
         # same bytes for a layout so made, and each of a booklet's layouts is a fifth quicker.
         document = html.render(font_config=fonts)
         rooms[id(document)] = (room, loose)
+        said[id(document)] = counted
+        # The next layout's guess: this one's pages, the booklet's own rounded up to whole
+        # sheets, as the plan fills them (a trial short of a sheet is made to fill it).
+        sheet = int(document.pages[-1]._page_box.page_type.name == "sheet")
+        counted = -(-(len(document.pages) - sheet) // 4) * 4 + sheet if folded else 0
         return document, measure(html, document)
 
     def lay_out(flow: Flow) -> tuple[float, Any, list[Page]]:
@@ -320,6 +331,16 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
             and _as_full(before, found[2])
         ):
             document = found[1]
+
+    # A folded booklet's box names the pages the layout before it came to (the first
+    # layout's, which weasyprint counted, may have moved as it counted: print review 23):
+    # one that named another count, or was counted so, is set again with its own.
+    for _ in range(MAX_RECOUNTS if folded else 0):
+        if said[id(document)] == len(document.pages):
+            break
+        counted = len(document.pages)
+        tried.append(chosen)
+        document = lay_out(chosen)[1]
     log.debug(
         "booklet laid out %d time(s), emptiest page %.0f%% full",
         len(tried) + len(extra),

@@ -94,6 +94,7 @@ def _shifts(
         # Places from the point, steps apart: 0 for the winner, then 1, -1, 2, -2 ...; in a
         # group without the winner, centred on the point (-0.5, 0.5 for two). Farther ones
         # within ``room`` are there for a marker that would touch another at these.
+        widest: float
         if winner in group:
             members = [winner, *sorted(index for index in group if index != winner)]
             widest = len(members) // 2

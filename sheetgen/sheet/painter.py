@@ -134,7 +134,8 @@ class Painter:
 
     def chart(self, chart: Chart) -> None:
         """Paint a race chart on a page of its own."""
-        from sheetgen.sheet.chart import SHARED_BAND, STROKE
+        from sheetgen.sheet.chart import SHARED_BAND
+        from sheetgen.sheet.markers import STROKE
 
         canvas = self.canvas
         canvas.setPageSize((chart.width, chart.height))

@@ -23,13 +23,13 @@ from sheetgen.game.language import ENGLISH, Language
 from sheetgen.game.scoring import SeriesResult
 from sheetgen.sheet.chart import (
     SHARED_BAND,
-    STROKE,
     Chart,
     Trace,
     chart_subtitle,
     chart_title,
     race_chart,
 )
+from sheetgen.sheet.markers import STROKE
 from sheetgen.sheet.shapes import (
     HOLLOW,
     MARKER_HALO,
