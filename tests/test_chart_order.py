@@ -341,8 +341,10 @@ games:
 
 
 def test_the_names_at_the_lines_ends_stand_clear_of_the_markers(tmp_path: Path) -> None:
-    """A marker set beside a line's end (where ends meet: Bob and Cy both at 95) never
-    touches the name after it (print review: Cy's triangle over the "B" of "Bob, Cy")."""
+    """Where ends meet (Bob and Cy both at 95), their markers stand on their lines, not
+    past their end (print review 24: a marker 2 pt past its line's end, 3 pt from the
+    name), and never touch the name after them (print review: Cy's triangle over the "B"
+    of "Bob, Cy")."""
     from sheetgen.series.file import load_scored
 
     path = tmp_path / "series.yaml"
@@ -353,7 +355,7 @@ def test_the_names_at_the_lines_ends_stand_clear_of_the_markers(tmp_path: Path) 
     traces = chart.traces[len(sides) :]
     marks = [x for trace in traces for x, _ in trace.marks]
     last = max(x for trace in traces for x, _ in trace.points)
-    assert max(marks) > last  # a marker stands beside the end
+    assert max(marks) <= last  # none past the end of its line
     names = [t for t in chart.texts if any(side in t.text for side in sides) and t.x > last]
     assert names
     assert min(t.x for t in names) >= max(marks) + MARKER_SIZE + 2

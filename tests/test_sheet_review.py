@@ -232,6 +232,57 @@ def test_a_marker_set_beside_the_point_stands_on_its_own_line(tmp_path: Path) ->
             assert my == pytest.approx(y1 + (y2 - y1) * (mx - x1) / (x2 - x1))
 
 
+def height_at(points: tuple[tuple[float, float], ...], x: float) -> float:
+    """A line's height at ``x``; past its end, the end's."""
+    if x >= points[-1][0]:
+        return points[-1][1]
+    if x <= points[0][0]:
+        return points[0][1]
+    (x1, y1), (x2, y2) = next((a, b) for a, b in pairwise(points) if a[0] <= x <= b[0])
+    return y1 + (y2 - y1) * (x - x1) / (x2 - x1)
+
+
+def test_a_line_that_leaves_a_tie_leaves_from_its_own_marker(tmp_path: Path) -> None:
+    """Print review 24, finding 1: where a tie broke, the rising line ran across the corner
+    of the other side's marker (set on its level line beside the point), as if it left from
+    it; and a marker set right of the last game stood past its line's end. Now no line runs
+    through another side's marker within a game's reach of its point, where the two lines
+    part, and every marker stands on the drawn part of its line."""
+    result, chart = _chart(tmp_path, FRIDAY)
+    sides = result.series.table.sides
+    lines = chart.traces[len(sides) :]
+    points = lines[0].points
+    room = points[1][0] - points[0][0]
+    box = MARKER_SIZE + 0.8
+    for number in range(1, len(points)):
+        x = points[number][0]
+        for side, line in enumerate(lines):
+            for mark in [m for m in line.marks if abs(m[0] - x) < room / 2]:
+                assert points[0][0] <= mark[0] <= points[-1][0], (number, sides[side])
+                if mark in line.wins:
+                    continue  # on the game's point, whatever runs by it
+                for other, path in enumerate(lines):
+                    if other == side or path.points[number] != line.points[number]:
+                        continue  # only a line that meets this one at the game's point
+                    # The other line near the point, where it does not run with this one.
+                    for step in range(-40, 41):
+                        px = x + step * room / 80
+                        py, own = height_at(path.points, px), height_at(line.points, px)
+                        if abs(py - own) < 0.01:
+                            continue
+                        inside = abs(px - mark[0]) < box and abs(py - mark[1]) < box
+                        # A level line through the marker of a side whose own line leaves
+                        # it there is where that side's line starts: its own marker.
+                        level = abs(height_at(path.points, px + 0.5) - py) < 0.01
+                        leaving = abs(height_at(line.points, px + 0.5) - own) >= 0.01
+                        assert not (inside and not (level and leaving)), (
+                            number,
+                            sides[side],
+                            sides[other],
+                            px,
+                        )
+
+
 def test_moved_end_labels_have_leaders_from_their_lines_ends(tmp_path: Path) -> None:
     # Six sides ending 5 points apart near 500 (a few points of height even on an axis
     # zoomed to 600, far below a target of 5,000) push their labels apart.

@@ -11,7 +11,7 @@ seemed to leave from another side's marker).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import pairwise
+from itertools import combinations, pairwise, permutations
 
 from sheetgen.sheet.shapes import MARKER_SIZE, RING
 
@@ -39,12 +39,14 @@ def place_markers(
     room = xs[1] - xs[0] if len(xs) > 1 else 0.0
     for game in range(1, len(xs)):
 
-        def on_line(side: int, shift: float, game: int = game) -> float:
+        def on_line(side: int, shift: float, game: int = game) -> float | None:
             """The side's line's height ``shift`` right (+) or left of the game's point;
-            beside a line's end, the end's."""
+            None past the line's end."""
             other = game + (1 if shift > 0 else -1)
-            if not shift or other >= len(xs):
+            if not shift:
                 return heights[game][side]
+            if other >= len(xs):
+                return None
             rise = heights[other][side] - heights[game][side]
             return heights[game][side] + rise * shift / (xs[other] - xs[game])
 
@@ -57,21 +59,24 @@ def place_markers(
     return marks, wins
 
 
-def _shifts(
+def _shifts(  # long: the groups, their places, and the search for the best of them
     heights: Sequence[float],
     winner: int,
     room: float,
-    on_line: Callable[[int, float], float],
+    on_line: Callable[[int, float], float | None],
 ) -> list[tuple[int, float, float]]:
     """The sides with a marker at one game, how far each stands right (+) or left of the
     game's point, and at what height: the winner's on the point, with its ring (print
     review 20: a ring moved off its game), and every side whose line meets another's there.
-    Markers that would touch stand side by side, each on its own line: in the order of the
-    key, each takes the nearest free place beside the winner's (or around the point, in a
-    group without the winner) where its line runs most nearly level and it touches no
-    marker set before it; where games stand too close for any, the nearest place at its
-    game's height. Where a group cannot stand apart within ``room`` (the space between two
-    games' points), only the winner's is shown."""
+    Markers that would touch stand side by side, each on its own line (print review 22: a
+    marker set aside on the tie's height stood 37 pt below its climbing line): of the
+    places beside the winner's (or around the point, in a group without the winner), the
+    ones where no marker touches another, no other side's line runs through a marker (print
+    review 24: a line leaving a tie seemed to leave from the other side's marker), none
+    stands past the end of its line, then the nearest, then where the lines run most
+    nearly level. Where games stand too close for any, a marker keeps its game's height.
+    Where a group cannot stand apart within ``room`` (the space between two games'
+    points), only the winner's is shown."""
     order = sorted(range(len(heights)), key=lambda index: heights[index])
     marked = {winner}
     for low, high in pairwise(order):
@@ -86,41 +91,89 @@ def _shifts(
     groups.sort(key=lambda group: winner not in group)
     found: dict[int, Point] = {}
 
-    def clear(index: int, shift: float) -> bool:
-        mark = (shift, on_line(index, shift))
-        return all(not _touch(mark, other) for other in found.values())
+    def height(index: int, shift: float) -> float:
+        """Where the side's marker stands at ``shift``: on its line, or beside its end at
+        the end's height."""
+        y = on_line(index, shift)
+        return heights[index] if y is None else y
+
+    def crossed(index: int, mark: Point) -> int:
+        """How many other sides' lines run through a marker of ``index``'s at ``mark``
+        (its halo's width around it), a stretch they share with its own line apart, and a
+        level line through the marker of a side whose own line leaves it there (a line
+        that leaves a tie starts from its own marker)."""
+        reach = MARKER_SIZE + 0.8
+        count = 0
+        for other in range(len(heights)):
+            if other == index:
+                continue
+            for left, right in ((mark[0] - reach, min(mark[0] + reach, 0.0)),
+                                (max(mark[0] - reach, 0.0), mark[0] + reach)):  # fmt: skip
+                if left >= right:
+                    continue
+                ends = [(on_line(other, x), on_line(index, x)) for x in (left, right)]
+                seen = [(y, own) for y, own in ends if y is not None]
+                if not seen or all(own is not None and abs(y - own) < 0.01 for y, own in seen):
+                    continue
+                low, high = min(y for y, _ in seen), max(y for y, _ in seen)
+                owns = [own for _, own in ends if own is not None]
+                leaving = len(owns) == 2 and abs(owns[0] - owns[1]) >= 0.01
+                if leaving and high - low < 0.01:
+                    continue
+                if low <= mark[1] + reach and high >= mark[1] - reach:
+                    count += 1
+                    break
+        return count
+
+    def score(chosen: dict[int, float]) -> tuple[int, int, int, float, float]:
+        marks = {index: (shift, height(index, shift)) for index, shift in chosen.items()}
+        placed = [*found.values(), *marks.values()]
+        touching = sum(_touch(a, b) for a, b in combinations(placed, 2))
+        return (
+            touching,
+            sum(crossed(index, mark) for index, mark in marks.items()),
+            sum(on_line(index, shift) is None for index, shift in chosen.items()),
+            sum(abs(shift) for shift in chosen.values()),
+            sum(abs(mark[1] - heights[index]) for index, mark in marks.items()),
+        )
 
     for group in groups:
         # Places from the point, steps apart: 0 for the winner, then 1, -1, 2, -2 ...; in a
-        # group without the winner, centred on the point (-0.5, 0.5 for two). Farther ones
-        # within ``room`` are there for a marker that would touch another at these.
+        # group without the winner, centred on the point (-0.5, 0.5 for two), and farther
+        # ones within ``room``.
         widest: float
         if winner in group:
-            members = [winner, *sorted(index for index in group if index != winner)]
-            widest = len(members) // 2
+            members = [index for index in group if index != winner]
+            widest = (len(members) + 1) // 2
+            found[winner] = (0.0, heights[winner])
         else:
             members = sorted(group)
             widest = (len(members) - 1) / 2
         reach = room / 2 - MARKER_SIZE - 1
         apart = APART if not widest else min(APART, reach / widest)
-        if apart < SQUEEZED:
-            found.update({index: (0.0, heights[index]) for index in group if index == winner})
+        if not members or apart < SQUEEZED:
             continue
         offset = widest % 1
         steps = int(reach / apart - offset + 1e-9)
         free = sorted(
             {sign * (step + offset) * apart for step in range(steps + 1) for sign in (1, -1)}
+            - ({0.0} if winner in group else set()),
+            key=abs,
         )
-        for index in members:
-            ranked = sorted(
-                free, key=lambda shift: (abs(shift), abs(on_line(index, shift) - heights[index]))
-            )
-            shift = next((shift for shift in ranked if clear(index, shift)), None)
-            if shift is None:  # nowhere on its line: beside the point at its game's height
-                found[index] = (ranked[0], heights[index])
-            else:
-                found[index] = (shift, on_line(index, shift))
-            free.remove(found[index][0])
+        if len(members) <= 3:  # each way to seat them in the nearest places
+            nearest = free[: len(members) + 2]
+            seated = permutations(nearest, len(members))
+            ways = [dict(zip(members, places, strict=True)) for places in seated]
+            best = min(ways, key=score)
+        else:  # one by one, in the order of the key
+            best = {}
+            for index in members:
+                left = [shift for shift in free if shift not in best.values()]
+                best[index] = min(left, key=lambda shift: score({**best, index: shift}))
+        for index, shift in best.items():
+            mark = (shift, height(index, shift))
+            touches = any(_touch(mark, other) for other in found.values())
+            found[index] = (shift, heights[index]) if touches else mark
     return [(index, shift, y) for index, (shift, y) in found.items()]
 
 
