@@ -262,7 +262,10 @@ def test_a_german_filled_sheet_and_race_chart(tmp_path: Path, name: str) -> None
     assert "Seriensieger: noch offen; Cy führt." in text
     # (Open: its key has no heavy box to name yet, and its foot row is "Stand".)
     assert "Spiel gewonnen" in text and "Ziel erreicht" not in text and "Stand" in text
-    assert "Symbole zeigen, wo Linien sich treffen; ein Ring zeigt, wer das Spiel gewann." in text
+    assert (
+        "Symbole zeigen, wo Linien sich treffen, wo Platz dafür ist; ein Ring zeigt, wer das Spiel gewann."
+        in text
+    )
     assert "Das Rennen auf 500" in text and "Ziel: 500" in text
     # An untitled series' chart is headed by the series' name; its subtitle names the race.
     with pdfplumber.open(io.BytesIO(german)) as document:

@@ -324,7 +324,10 @@ def test_the_key_says_what_a_marker_means() -> None:
         ]
         key = max(y for y, text in texts if text in result.series.table.sides)
         under = " ".join(text for y, text in sorted(texts) if y > key)
-        assert under == "Markers show where lines meet; a ring marks the winner of each game.", (
+        assert (
+            under
+            == "Markers show where lines meet, where there is room; a ring marks each game’s winner."
+        ), (
             width,
             under,
         )

@@ -452,7 +452,11 @@ def _key(
     traces: list[Trace] = []
     # Print review 10: a marker on some games only read as a mistake; review 11: a game won
     # and lines that meet read alike, so the winner's marker is ringed.
-    said = lang._("Markers show where lines meet; a ring marks the winner of each game.")
+    # Review 25: where games stand too close for them, markers of lines that meet are left
+    # out, and the key said they were there.
+    said = lang._(
+        "Markers show where lines meet, where there is room; a ring marks each game’s winner."
+    )
     meaning = wrap_whole(said, width - 2 * MARGIN, key_size, MIN_TEXT, measure, lines=2)
     for place, line in enumerate(reversed(meaning.lines)):
         texts.append(
