@@ -262,3 +262,30 @@ def _refuse_unprintable_order(text: str, field: str) -> None:
 def string_width(text: str, size: float, bold: bool = False) -> float:
     """The width in points of ``text`` in the bundled face (for the sheet's own words)."""
     return BUNDLED.string_width(text, size, bold)
+
+
+def retagged(pdf: bytes) -> bytes:
+    """The PDF with a subset tag of its own for each font subset, drawn from the document
+    (print review 24: every booklet gave a face's subsets one tag, RWLKBI+, whatever they
+    held, and a print shop merging two files may take one subset for the other). The same
+    document keeps its tags."""
+    import hashlib
+    import io
+    import re
+
+    import pikepdf
+
+    seed = hashlib.sha256(pdf).digest()
+    with pikepdf.open(io.BytesIO(pdf)) as document:
+        for item in document.objects:
+            if not isinstance(item, pikepdf.Dictionary):
+                continue
+            for key in ("/BaseFont", "/FontName"):
+                name = item.get(key)
+                if isinstance(name, pikepdf.Name) and re.fullmatch(r"/[A-Z]{6}\+.+", str(name)):
+                    digest = hashlib.sha256(seed + str(name).encode()).digest()
+                    tag = "".join(chr(65 + byte % 26) for byte in digest[:6])
+                    item[key] = pikepdf.Name(f"/{tag}{str(name)[7:]}")
+        out = io.BytesIO()
+        document.save(out, deterministic_id=True)
+        return out.getvalue()

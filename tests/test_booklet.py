@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import re
 from collections.abc import Callable, Iterator
@@ -18,6 +19,7 @@ from sheetgen import __version__
 from sheetgen.booklet import build as booklet
 from sheetgen.booklet.build import build_booklet
 from sheetgen.booklet.pdf import asset_path
+from sheetgen.fonts import retagged
 from sheetgen.game.houserules import resolve
 from sheetgen.paper import A4, LETTER
 
@@ -181,7 +183,30 @@ def test_booklet_is_reproducible(
     """Made here, the booklet is byte for byte the run's shared copy (made by whichever
     test or worker asked first)."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
-    assert build_booklet(resolve(), paper=A4) == booklet_pdf("skip-bo", A4)
+    assert retagged(build_booklet(resolve(), paper=A4)) == booklet_pdf("skip-bo", A4)
+
+
+def _subsets(pdf: bytes) -> dict[str, str]:
+    """Each font subset's name, by the name of its font program (to tell subsets apart)."""
+    found = {}
+    with pikepdf.open(io.BytesIO(pdf)) as document:
+        for item in document.objects:
+            if isinstance(item, pikepdf.Dictionary) and item.get("/Type") == "/FontDescriptor":
+                program = item.get("/FontFile2") or item.get("/FontFile3") or item.get("/FontFile")
+                found[str(item.FontName)] = hashlib.sha256(program.read_raw_bytes()).hexdigest()
+    return found
+
+
+def test_each_booklet_tags_its_subsets_its_own_way(booklet_pdf: Callable[..., bytes]) -> None:
+    """Print review 24, finding 8: every booklet gave a face's subsets one tag (RWLKBI+),
+    whatever letters they held; a print shop merging two files may take one for the other.
+    Subsets of different letters have different names, in every booklet and across them."""
+    english, german = (_subsets(booklet_pdf("skip-bo", A4, lang=lang)) for lang in ("en", "de"))
+    assert english and german
+    for name in english.keys() & german.keys():
+        assert english[name] == german[name], name
+    assert not english.keys() & german.keys()
+    assert all(re.fullmatch(r"/[A-Z]{6}\+.+", name) for name in english.keys() | german.keys())
 
 
 def test_every_font_is_embedded_dejavu(official: Rendered) -> None:
@@ -397,6 +422,7 @@ def test_cli_writes_the_booklet(runner, monkeypatch: pytest.MonkeyPatch) -> None
         return b"%PDF-fake"
 
     monkeypatch.setattr(booklet, "build_booklet", fake)
+    monkeypatch.setattr(booklet, "retagged", lambda pdf: pdf)  # no fonts to tag
     (runner.cwd / "ours.toml").write_text("preset = 'short'\ntarget = 300\n", encoding="utf-8")
     result = runner("rules", "--house-rules", "ours.toml", "--target", "200", "--paper", "a4")
     assert result.exit_code == 0, result.output

@@ -12,6 +12,7 @@ from __future__ import annotations
 from sheetgen.booklet.html import render_html
 from sheetgen.booklet.pdf import build_booklet
 from sheetgen.errors import ChoiceError
+from sheetgen.fonts import retagged
 from sheetgen.game.houserules import HouseRules
 from sheetgen.game.language import ENGLISH, Language
 from sheetgen.paper import Paper
@@ -80,4 +81,4 @@ def _document(rules: HouseRules, *, paper: Paper, layout: str, fmt: str, lang: L
         )
     else:
         pdf = build_booklet(rules, paper=paper, lang=lang)
-    return in_format(pdf, fmt)
+    return in_format(retagged(pdf), fmt)
