@@ -151,10 +151,7 @@ def assert_markers_show_ties(result: SeriesResult, chart: Chart) -> None:
         return
     points = lines[0].points
     room = points[1][0] - points[0][0]
-    # Room for every side's marker beside a winner's ring, kept clear of it (APART) and of
-    # each other (SQUEEZED), within half the way to the next game's point (print review 25).
-    beside = math.ceil((len(sides) - 1) / 2)
-    fits = APART + (beside - 1) * SQUEEZED <= room / 2 - MARKER_SIZE - 1
+    fits = (room - 2 * MARKER_SIZE - 2) / max(1, len(sides) - 1) >= SQUEEZED
     for game in result.games:
         x = points[game.number][0]
         marks = {
@@ -170,14 +167,10 @@ def assert_markers_show_ties(result: SeriesResult, chart: Chart) -> None:
         if fits:
             for side in level:
                 assert marks[side], (game.number, side, game.totals)
-        # Outlines and all, markers keep a gap between them, and a wider one from a ring
-        # (print review 25: 0.37 pt overlaps, and 0.35 pt from a ring), unless one had no
-        # place on its line and keeps its game's height beside the point.
-        shown = {side: here[0] for side, here in marks.items() if here}
-        for (a, (x1, y1)), (b, (x2, y2)) in combinations(shown.items(), 2):
-            apart = APART if game.winner in (a, b) else SQUEEZED
-            if abs(y1 - y2) < apart - 1e-9:
-                assert abs(x1 - x2) >= apart - 1e-9, (game.number, a, b, shown)
+        shown = [here[0] for here in marks.values() if here]
+        for (x1, y1), (x2, y2) in combinations(shown, 2):
+            if abs(y1 - y2) < 2 * MARKER_SIZE:
+                assert abs(x1 - x2) >= 2 * MARKER_SIZE - 1e-9, (game.number, shown)
 
 
 @settings(max_examples=300, deadline=None)

@@ -11,7 +11,7 @@ seemed to leave from another side's marker).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import pairwise, permutations
+from itertools import combinations, pairwise, permutations
 
 from sheetgen.sheet.shapes import MARKER_SIZE, RING
 
@@ -21,16 +21,11 @@ STROKE = 1.4  # the width of a side's line
 # Lines closer than this (centre to centre) touch: where they meet, each shows its marker.
 MEET = STROKE + 1.0
 NEAR = 2 * MARKER_SIZE + 1.0  # markers closer than this, up or down, would touch
-# Half a marker's width with its outline, and the white kept between two markers, or a
-# marker and a winner's ring (print review 25: markers 0.35 pt from a ring, and two
-# squeezed ones overlapping by 0.37 pt).
-EXTENT = MARKER_SIZE + 0.45
-GAP = 0.8
 # Markers of sides that meet stand this far apart across the game's point; never so close
 # that they touch (SQUEEZED), nor so far that they reach the next game's: a series too long
 # for that shows only the markers of the games won.
-APART = RING + 0.45 + EXTENT + GAP  # a winner's ring clear of the next marker
-SQUEEZED = 2 * EXTENT + GAP
+APART = RING + 0.45 + MARKER_SIZE + 0.8  # a winner's ring clear of the next marker
+SQUEEZED = 2 * MARKER_SIZE + 0.5
 
 
 def place_markers(
@@ -130,19 +125,12 @@ def _shifts(  # long: the groups, their places, and the search for the best of t
                     break
         return count
 
-    def touching(index: int, mark: Point, others: dict[int, Point]) -> int:
-        return sum(
-            _touch(mark, other, ring=side == winner)
-            for side, other in others.items()
-            if side != index
-        )
-
     def score(chosen: dict[int, float]) -> tuple[int, int, int, float, float]:
         marks = {index: (shift, height(index, shift)) for index, shift in chosen.items()}
-        together = {**found, **marks}
-        touches = sum(touching(index, mark, together) for index, mark in marks.items())
+        placed = [*found.values(), *marks.values()]
+        touching = sum(_touch(a, b) for a, b in combinations(placed, 2))
         return (
-            touches,
+            touching,
             sum(crossed(index, mark) for index, mark in marks.items()),
             sum(on_line(index, shift) is None for index, shift in chosen.items()),
             sum(abs(shift) for shift in chosen.values()),
@@ -162,33 +150,18 @@ def _shifts(  # long: the groups, their places, and the search for the best of t
             members = sorted(group)
             widest = (len(members) - 1) / 2
         reach = room / 2 - MARKER_SIZE - 1
-        if winner in group:
-            # Beside the ring, then a marker's width apart; where the farthest of them would
-            # reach the next game's, none (the ring alone).
-            apart = SQUEEZED if widest > 1 else APART
-            first = APART
-            offset = 0.0
-        else:
-            apart = APART if not widest else min(APART, reach / widest)
-            first = 0.0
-            offset = widest % 1
-        if not members or apart < SQUEEZED or first + (widest - 1) * apart > reach + 1e-9:
+        apart = APART if not widest else min(APART, reach / widest)
+        if not members or apart < SQUEEZED:
             continue
-        if winner in group:
-            steps = int((reach - first) / apart + 1e-9)
-            distances = [first + step * apart for step in range(steps + 1)]
-        else:
-            steps = int(reach / apart - offset + 1e-9)
-            distances = [(step + offset) * apart for step in range(steps + 1)]
-        # And half a marker's width apart in between, up to ``reach``: a marker kept off a
-        # ring or a line may find its place there (review 25's charts, game 10 of fri).
-        distances += [
-            first + step * SQUEEZED / 2
-            for step in range(1, int((reach - first) / (SQUEEZED / 2) + 1e-9) + 1)
-        ]
-        free = sorted({sign * distance for distance in distances for sign in (1, -1)}, key=abs)
+        offset = widest % 1
+        steps = int(reach / apart - offset + 1e-9)
+        free = sorted(
+            {sign * (step + offset) * apart for step in range(steps + 1) for sign in (1, -1)}
+            - ({0.0} if winner in group else set()),
+            key=abs,
+        )
         if len(members) <= 3:  # each way to seat them in the nearest places
-            nearest = free if len(members) <= 2 else free[:8]
+            nearest = free[: len(members) + 2]
             seated = permutations(nearest, len(members))
             ways = [dict(zip(members, places, strict=True)) for places in seated]
             best = min(ways, key=score)
@@ -199,12 +172,10 @@ def _shifts(  # long: the groups, their places, and the search for the best of t
                 best[index] = min(left, key=lambda shift: score({**best, index: shift}))
         for index, shift in best.items():
             mark = (shift, height(index, shift))
-            found[index] = (shift, heights[index]) if touching(index, mark, found) else mark
+            touches = any(_touch(mark, other) for other in found.values())
+            found[index] = (shift, heights[index]) if touches else mark
     return [(index, shift, y) for index, (shift, y) in found.items()]
 
 
-def _touch(a: Point, b: Point, ring: bool = False) -> bool:
-    """Whether markers at ``a`` and ``b`` (the one at ``b`` ringed, if ``ring``) come closer
-    than GAP, outlines and all."""
-    apart = (APART if ring else SQUEEZED) - 1e-9
-    return abs(a[0] - b[0]) < apart and abs(a[1] - b[1]) < apart
+def _touch(a: Point, b: Point) -> bool:
+    return abs(a[0] - b[0]) < 2 * MARKER_SIZE - 1e-9 and abs(a[1] - b[1]) < 2 * MARKER_SIZE
