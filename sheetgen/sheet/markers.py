@@ -170,11 +170,43 @@ def _shifts(  # long: the groups, their places, and the search for the best of t
             for index in members:
                 left = [shift for shift in free if shift not in best.values()]
                 best[index] = min(left, key=lambda shift: score({**best, index: shift}))
-        for index, shift in best.items():
-            mark = (shift, height(index, shift))
-            touches = any(_touch(mark, other) for other in found.values())
-            found[index] = (shift, heights[index]) if touches else mark
+        found.update({index: (shift, height(index, shift)) for index, shift in best.items()})
+    if any(_touch(a, b) for a, b in combinations(found.values(), 2)):
+        # No seat on their lines keeps them apart (games close together, lines steep): all
+        # at their game's height, as a tie is drawn, where they cannot touch.
+        return _level(groups, winner, room, heights)
     return [(index, shift, y) for index, (shift, y) in found.items()]
+
+
+def _level(
+    groups: list[list[int]], winner: int, room: float, heights: Sequence[float]
+) -> list[tuple[int, float, float]]:
+    """The markers at their game's height: the winner's on the point, the others of its
+    group right and left of it in turn (1, -1, 2 ... steps apart), a group without the
+    winner centred on the point; a group too wide for ``room``, the ring alone."""
+    found: list[tuple[int, float, float]] = []
+    for group in groups:
+        places: list[float]
+        if winner in group:
+            others = sorted(index for index in group if index != winner)
+            places = [
+                0,
+                *((step // 2 + 1) * (1 if step % 2 == 0 else -1) for step in range(len(others))),
+            ]
+            members = [winner, *others]
+        else:
+            members = sorted(group)
+            places = [place - (len(group) - 1) / 2 for place in range(len(group))]
+        widest = max(abs(place) for place in places)
+        apart = APART if not widest else min(APART, (room / 2 - MARKER_SIZE - 1) / widest)
+        if apart < SQUEEZED:
+            found.extend((index, 0.0, heights[index]) for index in group if index == winner)
+            continue
+        found.extend(
+            (index, place * apart, heights[index])
+            for index, place in zip(members, places, strict=True)
+        )
+    return found
 
 
 def _touch(a: Point, b: Point) -> bool:
