@@ -11,6 +11,7 @@ document is then laid out and drawn with: no choice is kept behind the scenes.
 from __future__ import annotations
 
 import hashlib
+import re
 import unicodedata
 from collections.abc import Iterable
 from functools import cache, lru_cache
@@ -264,14 +265,37 @@ def string_width(text: str, size: float, bold: bool = False) -> float:
     return BUNDLED.string_width(text, size, bold)
 
 
+_SUBSET_TAG = re.compile(rb"/([A-Z]{6})\+([^\s/\[\]<>()]+)")
+
+
+def _subset_tag(seed: bytes, name: bytes) -> bytes:
+    """A subset's new tag: six capitals drawn from its document (``seed``) and its name."""
+    digest = hashlib.sha256(seed + name).digest()
+    return bytes(65 + byte % 26 for byte in digest[:6])
+
+
+def unique_subset_tags(pdf: bytes) -> bytes:
+    """Give each font subset a tag of its own document's, not reportlab's AAAAAA+ for all.
+
+    A print shop that merges several PDFs takes two subsets under one name for one font.
+    The tag is drawn from the document and the subset, so the same document keeps its
+    tags; it has the old tag's length, so every object keeps its offset (the font
+    dictionaries of a score sheet are not compressed).
+    """
+    seed = hashlib.sha256(pdf).digest()
+
+    def tag(match: re.Match[bytes]) -> bytes:
+        return b"/" + _subset_tag(seed, match.group(0)) + b"+" + match.group(2)
+
+    return _SUBSET_TAG.sub(tag, pdf)
+
+
 def retagged(pdf: bytes) -> bytes:
-    """The PDF with a subset tag of its own for each font subset, drawn from the document
-    (print review 24: every booklet gave a face's subsets one tag, RWLKBI+, whatever they
-    held, and a print shop merging two files may take one subset for the other). The same
-    document keeps its tags."""
-    import hashlib
+    """The PDF with a subset tag of its own for each font subset, as ``unique_subset_tags``
+    gives, read and written with pikepdf, for a PDF whose fonts lie in compressed object
+    streams (print review 24: every booklet gave a face's subsets one tag, RWLKBI+, whatever
+    they held)."""
     import io
-    import re
 
     import pikepdf
 
@@ -283,8 +307,7 @@ def retagged(pdf: bytes) -> bytes:
             for key in ("/BaseFont", "/FontName"):
                 name = item.get(key)
                 if isinstance(name, pikepdf.Name) and re.fullmatch(r"/[A-Z]{6}\+.+", str(name)):
-                    digest = hashlib.sha256(seed + str(name).encode()).digest()
-                    tag = "".join(chr(65 + byte % 26) for byte in digest[:6])
+                    tag = _subset_tag(seed, str(name).encode()).decode()
                     item[key] = pikepdf.Name(f"/{tag}{str(name)[7:]}")
         out = io.BytesIO()
         document.save(out, deterministic_id=True)

@@ -9,9 +9,7 @@ the sheet reads the same in black and white.
 
 from __future__ import annotations
 
-import hashlib
 import io
-import re
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -73,26 +71,6 @@ def reproducible() -> bool:
     """True when SOURCE_DATE_EPOCH asks for byte-identical output (a malformed one is
     refused: reportlab would fail on it)."""
     return source_date_epoch() is not None
-
-
-_SUBSET_TAG = re.compile(rb"/([A-Z]{6})\+([^\s/\[\]<>()]+)")
-
-
-def unique_subset_tags(pdf: bytes) -> bytes:
-    """Give each font subset a tag of its own document's, not reportlab's AAAAAA+ for all.
-
-    A print shop that merges several PDFs takes two subsets under one name for one font.
-    The tag is drawn from the document and the subset, so the same document keeps its
-    tags; it has the old tag's length, so every object keeps its offset.
-    """
-    seed = hashlib.sha256(pdf).digest()
-
-    def tag(match: re.Match[bytes]) -> bytes:
-        digest = hashlib.sha256(seed + match.group(0)).digest()
-        letters = bytes(65 + byte % 26 for byte in digest[:6])
-        return b"/" + letters + b"+" + match.group(2)
-
-    return _SUBSET_TAG.sub(tag, pdf)
 
 
 class Painter:
@@ -203,7 +181,7 @@ class Painter:
     def finish(self) -> bytes:
         """Close the document and return the PDF."""
         self.canvas.save()
-        return unique_subset_tags(self._buffer.getvalue())
+        return fonts.unique_subset_tags(self._buffer.getvalue())
 
     def _form(self, grid: Grid) -> str:
         name = self._forms.get(grid)
