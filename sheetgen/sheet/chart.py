@@ -565,7 +565,7 @@ def _axes(
 
 def _traces(result: SeriesResult, plot: _Plot) -> list[Trace]:
     """Every side's line through its running totals, at their true values, with its markers
-    (see ``_markers``)."""
+    (see ``markers.place_markers``)."""
     sides = result.series.table.sides
     xs = [plot.x(0)] + [plot.x(game.number) for game in result.games]
     heights = [[plot.y(0)] * len(sides)]

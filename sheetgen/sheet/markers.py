@@ -3,9 +3,10 @@
 A game's winner shows its marker, ringed, on the game's point. A side whose line meets
 another's there (drawn so close that the two strokes touch) shows its marker too, so no
 side hides under another. Markers that would touch stand side by side, each on its own
-line: set beside the game's point toward the side where its line runs level (print
-reviews 22 and 23: a marker set beside a climbing line stood 37 pt below it, and a line
-seemed to leave from another side's marker).
+line (print review 22: a marker set beside a climbing line stood 37 pt below it), seated
+so that no other side's line runs through one (print reviews 23 and 24: a line leaving a
+tie seemed to leave from another side's marker); where no seat on their lines keeps them
+apart, at their game's height.
 """
 
 from __future__ import annotations
@@ -74,9 +75,9 @@ def _shifts(  # long: the groups, their places, and the search for the best of t
     ones where no marker touches another, no other side's line runs through a marker (print
     review 24: a line leaving a tie seemed to leave from the other side's marker), none
     stands past the end of its line, then the nearest, then where the lines run most
-    nearly level. Where games stand too close for any, a marker keeps its game's height.
-    Where a group cannot stand apart within ``room`` (the space between two games'
-    points), only the winner's is shown."""
+    nearly level. Where no seat keeps them all apart, every marker of the game stands at
+    its game's height (``_level``). Where a group cannot stand apart within ``room`` (the
+    space between two games' points), only the winner's is shown."""
     order = sorted(range(len(heights)), key=lambda index: heights[index])
     marked = {winner}
     for low, high in pairwise(order):
@@ -137,22 +138,19 @@ def _shifts(  # long: the groups, their places, and the search for the best of t
             sum(abs(mark[1] - heights[index]) for index, mark in marks.items()),
         )
 
+    reach = room / 2 - MARKER_SIZE - 1
     for group in groups:
-        # Places from the point, steps apart: 0 for the winner, then 1, -1, 2, -2 ...; in a
-        # group without the winner, centred on the point (-0.5, 0.5 for two), and farther
-        # ones within ``room``.
-        widest: float
         if winner in group:
-            members = [index for index in group if index != winner]
-            widest = (len(members) + 1) // 2
             found[winner] = (0.0, heights[winner])
-        else:
-            members = sorted(group)
-            widest = (len(members) - 1) / 2
-        reach = room / 2 - MARKER_SIZE - 1
-        apart = APART if not widest else min(APART, reach / widest)
-        if not members or apart < SQUEEZED:
+        spaced = _spacing(group, winner, room)
+        members = (
+            [index for index in group if index != winner] if winner in group else sorted(group)
+        )
+        if spaced is None or not members:
             continue
+        # The places of _spacing, and farther ones on the same steps within ``room``.
+        _, places, apart = spaced
+        widest = max(abs(place) for place in places)
         offset = widest % 1
         steps = int(reach / apart - offset + 1e-9)
         free = sorted(
@@ -178,30 +176,42 @@ def _shifts(  # long: the groups, their places, and the search for the best of t
     return [(index, shift, y) for index, (shift, y) in found.items()]
 
 
+def _spacing(
+    group: list[int], winner: int, room: float
+) -> tuple[list[int], list[float], float] | None:
+    """A group's sides in order, their places from the game's point in steps (0 for the
+    winner, then 1, -1, 2, -2 ... in the order of the key; a group without the winner
+    centred on the point: -0.5, 0.5 for two), and the step in points: never so close that
+    markers touch (SQUEEZED), nor so far that they reach the next game's within ``room``.
+    None for a group too wide for it: its ring alone shows."""
+    places: list[float]
+    if winner in group:
+        others = sorted(index for index in group if index != winner)
+        members = [winner, *others]
+        places = [
+            0,
+            *((step // 2 + 1) * (1 if step % 2 == 0 else -1) for step in range(len(others))),
+        ]
+    else:
+        members = sorted(group)
+        places = [place - (len(group) - 1) / 2 for place in range(len(group))]
+    widest = max(abs(place) for place in places)
+    apart = APART if not widest else min(APART, (room / 2 - MARKER_SIZE - 1) / widest)
+    return None if apart < SQUEEZED else (members, places, apart)
+
+
 def _level(
     groups: list[list[int]], winner: int, room: float, heights: Sequence[float]
 ) -> list[tuple[int, float, float]]:
-    """The markers at their game's height: the winner's on the point, the others of its
-    group right and left of it in turn (1, -1, 2 ... steps apart), a group without the
-    winner centred on the point; a group too wide for ``room``, the ring alone."""
+    """The markers at their game's height, at the places of ``_spacing``; of a group too
+    wide for ``room``, the winner's alone."""
     found: list[tuple[int, float, float]] = []
     for group in groups:
-        places: list[float]
-        if winner in group:
-            others = sorted(index for index in group if index != winner)
-            places = [
-                0,
-                *((step // 2 + 1) * (1 if step % 2 == 0 else -1) for step in range(len(others))),
-            ]
-            members = [winner, *others]
-        else:
-            members = sorted(group)
-            places = [place - (len(group) - 1) / 2 for place in range(len(group))]
-        widest = max(abs(place) for place in places)
-        apart = APART if not widest else min(APART, (room / 2 - MARKER_SIZE - 1) / widest)
-        if apart < SQUEEZED:
+        spaced = _spacing(group, winner, room)
+        if spaced is None:
             found.extend((index, 0.0, heights[index]) for index in group if index == winner)
             continue
+        members, places, apart = spaced
         found.extend(
             (index, place * apart, heights[index])
             for index, place in zip(members, places, strict=True)
