@@ -26,7 +26,7 @@ from sheetgen.paper import paper
 from sheetgen.sheet.chart import SHARED_BAND, STROKE, Chart, race_chart, side_look
 from sheetgen.sheet.fill import fill_pdf
 from sheetgen.sheet.grid import MARGIN
-from sheetgen.sheet.markers import SQUEEZED
+from sheetgen.sheet.markers import GAP, HALF_HEIGHT, HALF_WIDTH, RING_INK
 from sheetgen.sheet.shapes import MARKER_SIZE
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"]
@@ -127,10 +127,9 @@ def assert_true_order(result: SeriesResult, chart: Chart) -> None:
         for x, y in line.marks:
             number = min(range(1, len(line.points)), key=lambda n: abs(line.points[n][0] - x))
             assert abs(x - line.points[number][0]) < room / 2, (side, x)
-            # On its own line (print reviews 22 and 23), and beside a line's end, at its height;
-            # where no seat on their lines keeps a game's markers apart, at its game's height.
-            if y != pytest.approx(height_at(line.points, x), abs=1e-6):
-                assert y == line.points[number][1], (side, number, y)
+            # On its own line (print reviews 22 and 23), never past its end (review 25).
+            assert line.points[0][0] <= x <= line.points[-1][0], (side, x)
+            assert y == pytest.approx(height_at(line.points, x), abs=1e-6), (side, number)
 
 
 def height_at(points: tuple[tuple[float, float], ...], x: float) -> float:
@@ -141,19 +140,36 @@ def height_at(points: tuple[tuple[float, float], ...], x: float) -> float:
     return y1 + (y2 - y1) * (x - x1) / (x2 - x1)
 
 
+def too_near(a: tuple[float, float], b: tuple[float, float], ring: bool) -> bool:
+    """Whether a marker at ``a`` has less than GAP of white between its ink and that of the
+    marker (or ``ring``) at ``b``: the widest marker's ink is a box HALF_WIDTH across and
+    HALF_HEIGHT up and down, a ring's a circle RING_INK round."""
+    across, up = abs(a[0] - b[0]), abs(a[1] - b[1])
+    if ring:
+        return (
+            math.hypot(max(across - HALF_WIDTH, 0), max(up - HALF_HEIGHT, 0))
+            < RING_INK + GAP - 1e-6
+        )
+    return across < 2 * HALF_WIDTH + GAP - 1e-6 and up < 2 * HALF_HEIGHT + GAP - 1e-6
+
+
 def assert_markers_show_ties(result: SeriesResult, chart: Chart) -> None:
-    """Where sides stand level at a game (and markers have room to stand apart), each of them
-    shows its marker there; no two markers of a game touch; the winner's stands on the
-    game's point."""
+    """Every game's winner shows its marker, ringed, on the game's point; no marker comes
+    within GAP of another or of a ring (print review 25: markers 3 pt inside rings); and a
+    side level with another at a game shows its marker there wherever its line has a seat
+    for it that clear, within the game's reach (half the way to the next game's point)."""
     sides = result.series.table.sides
     lines = chart.traces[len(sides) :]
     if len(lines[0].points) < 2:
         return
     points = lines[0].points
     room = points[1][0] - points[0][0]
-    # Room for every side's marker beside the winner's, right and left of it in turn, within
-    # half the way to the next game's point (the places markers.place_markers gives).
-    fits = (room / 2 - MARKER_SIZE - 1) / max(1, math.ceil((len(sides) - 1) / 2)) >= SQUEEZED
+    rings = [mark for line in lines for mark in line.wins]
+    others = [mark for line in lines for mark in line.marks if mark not in line.wins]
+    for mark in others:
+        assert not any(too_near(mark, ring, True) for ring in rings), (mark, rings)
+    for a, b in combinations(others, 2):
+        assert not too_near(a, b, False), (a, b)
     for game in result.games:
         x = points[game.number][0]
         marks = {
@@ -162,17 +178,26 @@ def assert_markers_show_ties(result: SeriesResult, chart: Chart) -> None:
         }
         for side, here in marks.items():
             assert len(here) <= 1, (game.number, side, here)
-        assert marks[game.winner] or not fits, (game.number, game.winner)
         # The winner's marker, ringed, stands on the game's point (print review 20).
-        assert all(mark[0] == x for mark in marks[game.winner]), (game.number, marks)
-        level = [side for side in sides if list(game.totals.values()).count(game.totals[side]) > 1]
-        if fits:
-            for side in level:
-                assert marks[side], (game.number, side, game.totals)
-        shown = [here[0] for here in marks.values() if here]
-        for (x1, y1), (x2, y2) in combinations(shown, 2):
-            if abs(y1 - y2) < 2 * MARKER_SIZE:
-                assert abs(x1 - x2) >= 2 * MARKER_SIZE - 1e-9, (game.number, shown)
+        assert marks[game.winner] == [(x, points[game.number][1])] or all(
+            mark[0] == x for mark in marks[game.winner]
+        ), (game.number, marks)
+        assert marks[game.winner], (game.number, game.winner)
+        totals = list(game.totals.values())
+        for side, line in zip(sides, lines, strict=True):
+            if marks[side] or totals.count(game.totals[side]) < 2:
+                continue
+            # Left out: every seat on its line within reach comes too near a marker or ring
+            # (a quarter point's leeway for the steps the placing takes).
+            reach = room / 2 - 1.25
+            for step in range(-int(reach * 4), int(reach * 4) + 1):
+                seat_x = x + step / 4
+                if not points[0][0] <= seat_x <= points[-1][0]:
+                    continue
+                seat = (seat_x, height_at(line.points, seat_x))
+                assert any(too_near(seat, ring, True) for ring in rings) or any(
+                    too_near(seat, mark, False) for mark in others
+                ), (game.number, side, seat)
 
 
 @settings(max_examples=300, deadline=None)
@@ -416,3 +441,66 @@ def test_the_printed_chart_names_its_y_axis_and_draws_a_shared_stretch_in_turn(
     ]
     assert len(over) == len(chart.shared)
     assert all(tuple(float(x) for x in (s["dash"] or [[]])[0]) in looks for s in over)
+
+
+# Print review 25's stress series: a 28-game rotation with a four-way tie every fourth game,
+# and three players over 31 games, long level stretches among them.
+STRESS = {
+    "rotation": (4, 300, [(game % 4, [1] * 4) for game in range(28)]),
+    "three": (
+        3,
+        500,
+        [
+            (winner, [8, 8, 8] if game in (6, 7) else [5, 4, 4] if game in (18, 19) else [1] * 3)
+            for game, winner in enumerate([0] * 6 + [1, 2] * 6 + [0] * 5 + [1, 2] * 3 + [2, 1])
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize(("name", "lang"), [("letter", "en"), ("a4", "de")])
+@pytest.mark.parametrize("stress", sorted(STRESS))
+def test_the_printed_markers_keep_white_between_them_and_the_rings(
+    stress: str, name: str, lang: str
+) -> None:
+    """Print review 25, finding 1: on A4, markers beside a game's point reached 3.25 pt into
+    the next game's ring and squeezed ones overlapped by 0.37 pt. Read back from the PDF,
+    every marker's ink (its outline's box, the stroke with it) keeps GAP of white from every
+    other marker's and every ring's, and tie markers still show."""
+    players, target, games = STRESS[stress]
+    result = build("skip-bo", players, False, {"target": target}, games)
+    assert len(result.games) == len(games)
+    pdf = fill_pdf([result], paper(name), lang=language(lang))
+    page, _, zero = drawn_lines(pdf, len(games))
+    shapes = [
+        shape
+        for shape in [*page.curves, *page.rects]
+        if abs(shape["linewidth"] - 0.9) < 0.01 and shape["bottom"] < zero + RING_INK + 1
+    ]
+    half = 0.45  # half the outline's stroke
+    rings = [
+        ((s["x0"] + s["x1"]) / 2, (s["top"] + s["bottom"]) / 2, s["width"] / 2 + half)
+        for s in shapes
+        if s["width"] > 10
+    ]
+    boxes = [
+        (s["x0"] - half, s["top"] - half, s["x1"] + half, s["bottom"] + half)
+        for s in shapes
+        if s["width"] <= 10
+    ]
+    assert len(rings) == len(games)
+    assert len(boxes) - len(games) >= (12 if stress == "rotation" else 20)  # tie markers
+    for x, y, radius in rings:
+        for x0, top, x1, bottom in boxes:
+            if x0 < x < x1 and top < y < bottom:
+                continue  # the winner's own marker, inside its ring
+            across = max(x0 - x, x - x1, 0)
+            up = max(top - y, y - bottom, 0)
+            assert math.hypot(across, up) - radius >= GAP - 0.05, ((x, y), (x0, top))
+    for a, b in combinations(boxes, 2):
+        if any(a[0] < x < a[2] and a[1] < y < a[3] for x, y, _ in rings):
+            continue
+        if any(b[0] < x < b[2] and b[1] < y < b[3] for x, y, _ in rings):
+            continue
+        white = max(b[0] - a[2], a[0] - b[2], b[1] - a[3], a[1] - b[3])
+        assert white >= GAP - 0.05, (a, b)
