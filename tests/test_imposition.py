@@ -342,21 +342,22 @@ def test_real_booklet_has_the_printing_guidance(
     # pages would have taken the score sheet too); by hand the stack goes back turned over
     # on the short edge, as the two-sided run is flipped (print review 23: a printer's
     # manual shows the turn for the long edge, which sets these backs upside down), and is
-    # tried with one sheet first.
+    # tried with two sheets first (print review 24: one sheet shows no wrong order of the
+    # stack).
     english = (
         "Printing these rules",
         "Print pages 1–{sides} of this file on both sides, flipped on the short edge.",
         "print the odd pages of 1–{sides}, put the stack back in turned over on its short edge",
         "(the printer’s manual shows which side up), then the even ones.",
         "Page {count}, the score sheet, is a landscape sheet of its own",
-        "Try it with one sheet first.",
+        "Try it with two sheets first.",
     )
     german = (
         "Seiten 1–{sides} dieser Datei beidseitig drucken",
         "erst die ungeraden Seiten von 1–{sides} drucken, Stapel über die kurze Kante gewendet",
         "dann die geraden.",
         "Seite {count}, der Spielblock im Querformat, wird einseitig gedruckt",
-        "Erst mit einem Blatt probieren.",
+        "Erst mit zwei Blättern probieren.",
     )
     german_pdf = booklet_pdf("skip-bo", LETTER, "booklet", lang="de")
     for pdf, phrases in ((letter_booklet, english), (german_pdf, german)):
