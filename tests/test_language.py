@@ -263,7 +263,7 @@ def test_a_german_filled_sheet_and_race_chart(tmp_path: Path, name: str) -> None
     # (Open: its key has no heavy box to name yet, and its foot row is "Stand".)
     assert "Spiel gewonnen" in text and "Ziel erreicht" not in text and "Stand" in text
     assert (
-        "Symbole zeigen, wo Linien sich treffen, wo Platz dafür ist; ein Ring zeigt, wer das Spiel gewann."
+        "Ein Ring zeigt, wer das Spiel gewann; wo Linien zusammenlaufen, wechseln sich ihre Muster ab."
         in text
     )
     assert "Das Rennen auf 500" in text and "Ziel: 500" in text

@@ -310,10 +310,10 @@ def test_a_web_pages_chart_stands_close_to_its_heading_and_what_follows(
 
 
 def test_the_key_says_what_a_marker_means() -> None:
-    """Print review 10: markers stand on a game won and where lines meet, and only there;
-    without a word on it a reader took the missing ones for a mistake. The key says so,
-    under its entries (on two lines on a phone's narrow drawing), on the page and on the
-    web page alike."""
+    """Print review 10: without a word on it, a reader took markers missing from some games
+    for a mistake. The key says what the rings are, and how lines that run together show
+    (print review 26), under its entries (on two lines on a phone's narrow drawing), on
+    the page and on the web page alike."""
     result = four_close()
     for width, height in ((248.0, 300.0), (600.0, 340.0), (792.0, 612.0)):
         drawing = parse(chart_svg(result, ENGLISH, width, height, headed=False))
@@ -324,13 +324,8 @@ def test_the_key_says_what_a_marker_means() -> None:
         ]
         key = max(y for y, text in texts if text in result.series.table.sides)
         under = " ".join(text for y, text in sorted(texts) if y > key)
-        assert (
-            under
-            == "Markers show where lines meet, where there is room; a ring marks each game’s winner."
-        ), (
-            width,
-            under,
-        )
+        said = "A ring marks each game’s winner; where lines run together, their dashes take turns."
+        assert under == said, (width, under)
 
 
 @pytest.mark.parametrize("result", [four_close(), six_level()], ids=["four-close", "six-level"])
@@ -374,6 +369,8 @@ def test_each_games_winner_is_ringed_and_no_other_marker(result: SeriesResult) -
         ]
         reach = max((x * x + y * y) ** 0.5 for x, y in points) + stroke
         assert reach <= RING - RING_HALO / 2, (kind, reach)
+        # and leaves 0.8 pt of white to the ring's own ink (print review 26: 0.65 pt).
+        assert RING - 0.9 / 2 - reach >= 0.8, (kind, reach)
 
 
 def test_every_marker_stands_on_a_white_halo() -> None:
@@ -393,7 +390,8 @@ def test_every_marker_stands_on_a_white_halo() -> None:
     assert float(halo.group(2)) == MARKER_HALO and (MARKER_HALO - 0.9) / 2 >= 0.75
     assert drawn.index('class="marker-halo"') < drawn.index('class="markers ')
     with pdfplumber.open(io.BytesIO(fill_pdf([result], paper("a4")))) as document:
-        curves = document.pages[-1].curves
+        page = document.pages[-1]
+        curves, rects = page.curves, page.rects
     reach = 2 * MARKER_SIZE * 1.2 + 0.01
 
     def box(curve: dict[str, Any]) -> tuple[float, ...]:
@@ -402,7 +400,11 @@ def test_every_marker_stands_on_a_white_halo() -> None:
     small = [c for c in curves if c["x1"] - c["x0"] <= reach and c["bottom"] - c["top"] <= reach]
     halos = [c for c in small if abs(c["linewidth"] - MARKER_HALO) < 0.01]
     markers = [c for c in small if abs(c["linewidth"] - 0.9) < 0.01]
-    assert len(markers) >= 4 + len(result.games)  # the key's four, and each game's winner
+    # Each game's winner's, and in the key those of the sides that won a game (a square is
+    # read back as a rectangle).
+    won = {game.winner for game in result.games}
+    squares = [r for r in rects if abs(r["linewidth"] - 0.9) < 0.01 and r["width"] <= reach]
+    assert len(markers) + len(squares) == len(won) + len(result.games)
     assert all(c["stroking_color"] in ((1.0,), 1.0, (1,), 1) for c in halos)
     assert sorted(map(box, halos)) == sorted(map(box, markers))
     assert max(map(curves.index, halos)) < min(map(curves.index, markers))

@@ -34,8 +34,7 @@ from sheetgen.game.wording import games_count, series_name
 from sheetgen.sheet.fitting import Fitted, Measure, fit, wrap_whole
 from sheetgen.sheet.grid import MARGIN
 from sheetgen.sheet.layout import MIN_TEXT, TITLE_SIZE
-from sheetgen.sheet.markers import STROKE, place_markers
-from sheetgen.sheet.shapes import MARKER_SIZE, RING, Grid, Rule, Text
+from sheetgen.sheet.shapes import MARKER_SIZE, RING, STROKE, Grid, Rule, Text
 
 Marker = Literal[
     "circle",
@@ -334,30 +333,48 @@ def _shared(lines: list[Trace]) -> tuple[Trace, ...]:
     )
 
 
-# A stretch lines share is cut into pieces about this wide (points), each in one line's look
-# in turn: long enough to show a whole dash pattern, short enough that every line shows.
-SHARED_PIECE = 15.0
+# A stretch lines share is cut into pieces, each in one line's look in turn, each at least
+# a whole period of its line's dash pattern and PIECE_LEAST wide (print review 26: pieces 3.4
+# pt long printed Bob's (8, 3) dash solid, a look the key does not have).
+PIECE_LEAST = 8.0
+
+
+def piece_width(dash: tuple[float, ...]) -> float:
+    """The least width of a piece of a shared stretch drawn with ``dash``."""
+    return max(PIECE_LEAST, sum(dash))
 
 
 def _pieces(owners: list[Trace], points: list[tuple[float, float]]) -> list[Trace]:
-    """The polyline ``points`` (left to right) cut into pieces of equal width, a multiple of
-    the owners' number and at least one each, the pieces in the owners' looks in turn (print
-    review 19: drawn in the first line's look alone, the stretch hid the other lines)."""
+    """The polyline ``points`` (left to right) cut into pieces in the owners' looks in turn
+    (print review 19: drawn in the first line's look alone, the stretch hid the other lines):
+    as many whole rounds of them as fit at their least widths, stretched to fill it; where
+    not one round fits, as many of the owners as do, in order, one at least."""
     (left, _), (right, _) = points[0], points[-1]
-    count = len(owners) * max(1, round((right - left) / (SHARED_PIECE * len(owners))))
+    widths = [piece_width(owner.dash) for owner in owners]
+    rounds = int((right - left) // sum(widths))
+    if rounds:
+        order = owners * rounds
+    else:
+        fit = 1
+        while fit < len(owners) and sum(widths[: fit + 1]) <= right - left:
+            fit += 1
+        order = owners[:fit]
+    least = [piece_width(owner.dash) for owner in order]
+    stretch = (right - left) / sum(least)
 
     def at(x: float) -> tuple[float, float]:
         (x1, y1), (x2, y2) = next((a, b) for a, b in pairwise(points) if x <= b[0] + 1e-9)
         return x, y1 + (y2 - y1) * (x - x1) / (x2 - x1)
 
     pieces = []
-    for number in range(count):
-        start, end = (left + (right - left) * n / count for n in (number, number + 1))
+    start = left
+    for number, owner in enumerate(order):
+        end = right if number == len(order) - 1 else start + least[number] * stretch
         inner = [point for point in points if start + 1e-6 < point[0] < end - 1e-6]
-        owner = owners[number % len(owners)]
         pieces.append(
             Trace((at(start), *inner, at(end)), owner.dash, owner.marker, gray=owner.gray)
         )
+        start = end
     return pieces
 
 
@@ -452,10 +469,10 @@ def _key(
     traces: list[Trace] = []
     # Print review 10: a marker on some games only read as a mistake; review 11: a game won
     # and lines that meet read alike, so the winner's marker is ringed.
-    # Review 25: where games stand too close for them, markers of lines that meet are left
-    # out, and the key said they were there.
+    # Review 26: markers of lines that meet, set where there was room, showed some ties and
+    # not others; a stretch lines share shows their dashes in turn instead.
     said = lang._(
-        "Markers show where lines meet, where there is room; a ring marks each game’s winner."
+        "A ring marks each game’s winner; where lines run together, their dashes take turns."
     )
     meaning = wrap_whole(said, width - 2 * MARGIN, key_size, MIN_TEXT, measure, lines=2)
     for place, line in enumerate(reversed(meaning.lines)):
@@ -533,9 +550,13 @@ def _axes(
             Text(lang.number(value), left - 5, plot.y(value) - 3, TICK_SIZE, align="right")
         )
     every = -(-games // 20)
-    for tick in range(0, games + 1, every):
-        rules.append(Rule(plot.x(tick), bottom, plot.x(tick), bottom - 4, 0.6))
-        ticks.append(Text(str(tick), plot.x(tick), bottom - 13, TICK_SIZE, align="center"))
+    for tick in range(games + 1):
+        # Every game has its tick; where not every one can be named, the unnamed are shorter
+        # (print review 26: a ring at an odd game had no tick to be read against).
+        named = tick % every == 0
+        rules.append(Rule(plot.x(tick), bottom, plot.x(tick), bottom - (4 if named else 2.5), 0.6))
+        if named:
+            ticks.append(Text(str(tick), plot.x(tick), bottom - 13, TICK_SIZE, align="center"))
     ticks.append(Text(lang._("Game"), (left + right) / 2, bottom - 25, LABEL_SIZE, True, "center"))
     ticks.append(
         Text(_axis_name(target, lang), left - 5, top + NAME_RISE, LABEL_SIZE, True, "right")
@@ -564,30 +585,19 @@ def _axes(
 
 
 def _traces(result: SeriesResult, plot: _Plot) -> list[Trace]:
-    """Every side's line through its running totals, at their true values, with its markers
-    (see ``markers.place_markers``)."""
+    """Every side's line through its running totals, at their true values, with its marker,
+    ringed, on the point of each game it won: the only markers (print review 26: markers
+    of lines that meet, set beside the point where there was room, showed some ties and
+    not others, and stood on climbing lines at totals nobody scored)."""
     sides = result.series.table.sides
     xs = [plot.x(0)] + [plot.x(game.number) for game in result.games]
-    heights = [[plot.y(0)] * len(sides)]
-    heights += [[plot.y(game.totals[side]) for side in sides] for game in result.games]
-    points = [
-        [(x, level[index]) for x, level in zip(xs, heights, strict=True)]
-        for index in range(len(sides))
-    ]
-    marks, wins = place_markers(xs, heights, [sides.index(game.winner) for game in result.games])
+    totals = [dict.fromkeys(sides, 0), *(game.totals for game in result.games)]
     traces = []
-    for index in range(len(sides)):
+    for index, side in enumerate(sides):
         look = side_look(index)
-        traces.append(
-            Trace(
-                tuple(points[index]),
-                look.dash,
-                look.marker,
-                tuple(marks[index]),
-                look.gray,
-                tuple(wins[index]),
-            )
-        )
+        points = tuple((x, plot.y(standing[side])) for x, standing in zip(xs, totals, strict=True))
+        wins = tuple(points[game.number] for game in result.games if game.winner == side)
+        traces.append(Trace(points, look.dash, look.marker, wins, look.gray, wins))
     return traces
 
 

@@ -113,7 +113,7 @@ class Painter:
     def chart(self, chart: Chart) -> None:
         """Paint a race chart on a page of its own."""
         from sheetgen.sheet.chart import SHARED_BAND
-        from sheetgen.sheet.markers import STROKE
+        from sheetgen.sheet.shapes import STROKE
 
         canvas = self.canvas
         canvas.setPageSize((chart.width, chart.height))

@@ -29,11 +29,11 @@ from sheetgen.sheet.chart import (
     chart_title,
     race_chart,
 )
-from sheetgen.sheet.markers import STROKE
 from sheetgen.sheet.shapes import (
     HOLLOW,
     MARKER_HALO,
     RING_HALO,
+    STROKE,
     Grid,
     Rule,
     Step,
