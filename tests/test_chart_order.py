@@ -466,3 +466,24 @@ def test_a_long_close_series_marks_each_games_winner_and_nothing_else(
     for piece in chart.shared:
         width = piece.points[-1][0] - piece.points[0][0]
         assert width >= piece_width(piece.dash) - 1e-6, (piece.dash, width)
+
+
+def test_every_game_has_a_tick_and_the_unnamed_ones_are_shorter() -> None:
+    """Print review 26: with 29 to 35 games, only every second game had a tick and a figure,
+    and a ring at an odd game had nothing to be read against."""
+    players, target, games = STRESS["three"]
+    result = build("skip-bo", players, False, {"target": target}, games)
+    chart = race_chart(result, paper("letter").landscape, "Ticks", string_width)
+    line = chart.traces[-1]
+    xs = [x for x, _ in line.points]
+    bottom = min(rule.y1 for rule in chart.background.rules if rule.width == 0.9)
+    ticks = {
+        round(rule.x1, 3): rule.y1 - rule.y2
+        for rule in chart.background.rules
+        if rule.x1 == rule.x2 and rule.y1 == bottom and rule.y2 < bottom
+    }
+    named = {t.text for t in chart.background.labels if t.align == "center" and t.y < bottom}
+    assert len(xs) == 32 and [round(x, 3) for x in xs] == sorted(ticks)
+    for number, x in enumerate(xs):
+        assert ticks[round(x, 3)] == (4 if number % 2 == 0 else 2.5), number
+        assert (str(number) in named) == (number % 2 == 0), number
