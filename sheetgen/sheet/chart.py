@@ -233,9 +233,12 @@ def race_chart(
     lang: Language = ENGLISH,
     *,
     headed: bool = True,
+    title_size: float = TITLE_SIZE,
 ) -> Chart:
     """Lay out the race to the target on a landscape page, its words in ``lang``; without
-    its title and subtitle unless ``headed`` (a web page sets those as text of its own)."""
+    its title and subtitle unless ``headed`` (a web page sets those as text of its own).
+    The title is set at ``title_size`` at most: the size of the sheets' title before it
+    (print review 27: 16.5 pt on the sheets, 18 on the chart)."""
     width, height = page
     series = result.series
     # A cards-left series has no target: the lowest total after the agreed games wins.
@@ -250,7 +253,7 @@ def race_chart(
     figures = measure(lang.number(scale.ceiling), TICK_SIZE, False)
     left = MARGIN + max(figures, measure(_axis_name(target, lang), LABEL_SIZE, True)) + 5
     if headed:
-        top = _titles(result, target, heading, page, measure, lang, texts)
+        top = _titles(result, target, heading, page, measure, lang, texts, title_size)
     elif target is not None and scale.zoomed:  # room for the target's note, in its lines
         note = _target_note(target, width - MARGIN - left, measure, lang)
         top = height - edge - len(note.lines) * (LABEL_SIZE + 6)
@@ -386,11 +389,13 @@ def _titles(
     measure: Measure,
     lang: Language,
     texts: list[Text],
+    size: float,
 ) -> float:
-    """Title and subtitle at the top, added to ``texts``; returns the plot's top."""
+    """Title (at ``size`` at most) and subtitle at the top, added to ``texts``; returns the
+    plot's top."""
     width, height = page
     title = wrap_whole(
-        heading, width - 2 * MARGIN, TITLE_SIZE, 12, measure, bold=True, lines=2, lang=lang.code
+        heading, width - 2 * MARGIN, size, 12, measure, bold=True, lines=2, lang=lang.code
     )
     baseline = height - MARGIN - title.size * 0.76
     for line in title.lines:

@@ -250,10 +250,14 @@ def _paint_series(
     painter: Painter, result: SeriesResult, paper: Paper, title: str | None, lang: Language
 ) -> None:
     typeface = painter.typeface
-    for layout, values in filled_pages(result, paper, title, typeface, lang):
+    pages = filled_pages(result, paper, title, typeface, lang)
+    for layout, values in pages:
         painter.sheet(layout, values)
     heading = title or chart_title(result, lang)
-    painter.chart(race_chart(result, paper.landscape, heading, typeface.string_width, lang))
+    size = min(layout.title_size for layout, _ in pages)
+    painter.chart(
+        race_chart(result, paper.landscape, heading, typeface.string_width, lang, title_size=size)
+    )
 
 
 def document_meta(
