@@ -430,6 +430,22 @@ def test_the_german_pages_flow_like_the_english_ones(
     }
 
 
+def test_review_27_no_page_of_the_running_text_ends_far_short(
+    pdfs: Callable[[str, str, str], bytes],
+) -> None:
+    """Print review 27: on A4, flat, page 5 ended 193 pt (a quarter of the page) short: the
+    last page of the text was balanced by moving the card strip over, and no closer or
+    looser spacing was tried, as the page before stayed over FULL_BEFORE_LAST. Every page
+    of running text before the last is now at least 80% as full as the fullest."""
+    pages = read_pages(pdfs("official", "a4", "pages"), folded=False)
+    portrait = [page for page in pages if not page.landscape]
+    running = portrait[1:-2]  # the cover, then the text; its last page and the reference after
+    fullest = max(page.fill for page in running)
+    assert all(page.fill >= 0.8 * fullest for page in running), [
+        round(page.fill / fullest, 2) for page in running
+    ]
+
+
 # The German editor's findings (findings/de-sm.md), read back -----------------------
 
 

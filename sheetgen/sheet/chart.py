@@ -287,16 +287,8 @@ def race_chart(
         key if line.marks else replace(key, marks=()) for key, line in zip(keys, lines, strict=True)
     ]
     tips = {index: line.points[-1] for index, line in enumerate(lines)}
-    # The names stand clear of the last markers, which may stand beside a line's end.
-    # A winner's ring reaches further than its marker (print review 12: the last game's ring
-    # touched its name).
-    clear = max(
-        (
-            *(x + MARKER_SIZE for line in lines for x, _ in line.marks),
-            *(x + RING + 1.0 for line in lines for x, _ in line.wins),
-        ),
-        default=0.0,
-    )
+    # The names stand clear of the last winner's ring (print review 12: it touched its name).
+    clear = max((x + RING + 1.0 for line in lines for x, _ in line.wins), default=0.0)
     leaders = _end_labels(ends, tips, plot, texts, clear)
     return Chart(
         width,
