@@ -23,6 +23,8 @@ from sheetgen.game.scoringrules import ScoringRules
 from sheetgen.game.seating import make_table
 from sheetgen.paper import paper
 from sheetgen.sheet.chart import (
+    DISC,
+    PIECE_GAP,
     SHARED_BAND,
     STROKE,
     Chart,
@@ -199,17 +201,22 @@ def assert_shared_stretches_drawn_in_turn(chart: Chart) -> None:
         assert len(trace.points) >= 2
         (place,) = [n for n, (_, run) in enumerate(runs) if all(on(run, p) for p in trace.points)]
         pieces[place].append(trace)
+    rings = {point for line in lines for point in line.wins}
     for place, (members, run) in enumerate(runs):
         drawn = sorted(pieces[place], key=lambda trace: trace.points[0][0])
         assert drawn, run
         assert drawn[0].points[0][0] == pytest.approx(run[0][0], abs=1e-6)
         assert drawn[-1].points[-1][0] == pytest.approx(run[-1][0], abs=1e-6)
+        # PIECE_GAP apart, so that no two run together into another look (print review 28).
         for a, b in pairwise(drawn):
-            assert a.points[-1][0] == pytest.approx(b.points[0][0], abs=1e-6)
+            assert b.points[0][0] - a.points[-1][0] == pytest.approx(PIECE_GAP, abs=1e-6)
         looks = {(lines[i].dash, lines[i].gray) for i in members}
         shown = {(trace.dash, trace.gray) for trace in drawn}
         assert shown <= looks
-        if sum(piece_width(dash) for dash, _ in looks) <= run[-1][0] - run[0][0]:
+        # Every look shows where the part the rings at its ends leave white fits them all.
+        showing = run[-1][0] - run[0][0] - DISC * ((run[0] in rings) + (run[-1] in rings))
+        need = sum(piece_width(dash) for dash, _ in looks) + PIECE_GAP * (len(looks) - 1)
+        if need <= showing:
             assert shown == looks, (members, run)
         if len(drawn) > 1:
             for trace in drawn:
@@ -487,3 +494,14 @@ def test_every_game_has_a_tick_and_the_unnamed_ones_are_shorter() -> None:
     for number, x in enumerate(xs):
         assert ticks[round(x, 3)] == (4 if number % 2 == 0 else 2.5), number
         assert (str(number) in named) == (number % 2 == 0), number
+
+
+def test_the_targets_name_stands_clear_of_its_band() -> None:
+    """Print review 28: the descenders of "Target:" stood 1.34 pt over the grey band."""
+    players, target, games = STRESS["three"]
+    result = build("skip-bo", players, False, {"target": target}, games)
+    chart = race_chart(result, paper("letter").landscape, "Target", string_width)
+    (band,) = [rule for rule in chart.background.rules if rule.width == 3.0]
+    (name,) = [t for t in chart.background.labels if t.text.startswith("Target: ")]
+    descender = 0.24 * name.size  # DejaVu Sans's, below the baseline
+    assert name.y - descender - (band.y1 + band.width / 2) >= 2.5

@@ -236,6 +236,18 @@ def test_moved_end_labels_have_leaders_from_their_lines_ends(tmp_path: Path) -> 
     labels = [t for t in chart.texts if t.x > max(x for x, _ in ends)]
     for leader in chart.leaders:
         assert any(abs(leader.y2 - (t.y + t.size * 0.35)) < t.size for t in labels)
+    # Labels moved apart stand further apart than a label's own lines (print review 28:
+    # "Cy" read as the third line of the label above it).
+    baselines = sorted({round(t.y, 3) for t in labels})
+    lead = labels[0].size * 1.15
+    assert all(b - a >= lead * 1.3 for a, b in itertools.pairwise(baselines)), baselines
+    # And one leader from each line's end, not one per side ending there (review 28: drawn
+    # three or four times over itself).
+    games[1]["left"] = dict.fromkeys((n for n in names if n != names[1]), 20)
+    level, tied = _chart(tmp_path, {"players": names, "stock": 20, "target": 5000, "games": games})
+    assert level.totals[names[0]] == level.totals[names[1]]
+    assert tied.traces[len(names)].points[-1] in {(r.x1, r.y1) for r in tied.leaders}
+    assert len(set(tied.leaders)) == len(tied.leaders)
     # And they are drawn: thin lines reaching into the labels' margin.
     pdf = fill_pdf([result], paper("letter"))
     page = next(p for p in pages_of(pdf) if "race" in (p.extract_text() or ""))

@@ -34,7 +34,7 @@ from sheetgen.game.wording import games_count, series_name
 from sheetgen.sheet.fitting import Fitted, Measure, fit, wrap_whole
 from sheetgen.sheet.grid import MARGIN
 from sheetgen.sheet.layout import MIN_TEXT, TITLE_SIZE
-from sheetgen.sheet.shapes import MARKER_SIZE, RING, STROKE, Grid, Rule, Text
+from sheetgen.sheet.shapes import MARKER_SIZE, RING, RING_HALO, STROKE, Grid, Rule, Text
 
 Marker = Literal[
     "circle",
@@ -51,7 +51,8 @@ Marker = Literal[
     "vee",
 ]
 # The first six sides get six looks that differ in both the line and the marker: solid, long
-# dashes, dots, dash-dot, short dashes, dash-dot-dot; hollow and solid markers alternate.
+# dashes, dots, dash-dot, short dashes, long and short dashes in turn (print review 28: a
+# dash-dot-dot read as the dash-dot); hollow and solid markers alternate.
 # More sides (a game folder may declare any number) take the same dashes in grey, and the
 # markers' twins (a solid circle, a hollow square ...): see ``side_look``.
 DASHES: tuple[tuple[float, ...], ...] = (
@@ -60,7 +61,7 @@ DASHES: tuple[tuple[float, ...], ...] = (
     (1.2, 2.4),
     (8, 2.5, 1.5, 2.5),
     (3, 2.5),
-    (10, 2.5, 1.5, 2.5, 1.5, 2.5),
+    (12, 3, 3, 3),
 )
 GRAYS = (0.0, 0.5)  # black, and a grey any black-and-white printer shows as one
 MARKERS: tuple[Marker, ...] = get_args(Marker)
@@ -323,15 +324,23 @@ def _shared(lines: list[Trace]) -> tuple[Trace, ...]:
                 runs.append((group, list(stretch)))
             now[group] = place
         running = now
+    rings = {point for line in lines for point in line.wins}
     return tuple(
-        piece for group, points in runs for piece in _pieces([lines[i] for i in group], points)
+        piece
+        for group, points in runs
+        for piece in _pieces([lines[i] for i in group], points, rings)
     )
 
 
 # A stretch lines share is cut into pieces, each in one line's look in turn, each at least
 # a whole period of its line's dash pattern and PIECE_LEAST wide (print review 26: pieces 3.4
-# pt long printed Bob's (8, 3) dash solid, a look the key does not have).
+# pt long printed Bob's (8, 3) dash solid, a look the key does not have), PIECE_GAP apart
+# (print review 28: every pattern starts with a dash, so abutting pieces ran together into
+# a look the key does not have either).
 PIECE_LEAST = 8.0
+PIECE_GAP = 2.0
+# A winner's ring is white inside this far from its centre, over the lines.
+DISC = RING + RING_HALO / 2
 
 
 def piece_width(dash: tuple[float, ...]) -> float:
@@ -339,37 +348,57 @@ def piece_width(dash: tuple[float, ...]) -> float:
     return max(PIECE_LEAST, sum(dash))
 
 
-def _pieces(owners: list[Trace], points: list[tuple[float, float]]) -> list[Trace]:
-    """The polyline ``points`` (left to right) cut into pieces in the owners' looks in turn
-    (print review 19: drawn in the first line's look alone, the stretch hid the other lines):
-    as many whole rounds of them as fit at their least widths, stretched to fill it; where
-    not one round fits, as many of the owners as do, in order, one at least."""
+def visible(
+    points: list[tuple[float, float]], rings: set[tuple[float, float]]
+) -> tuple[float, float]:
+    """Of a shared stretch through ``points``, the part that winners' rings at its ends
+    leave showing (print review 28: the pieces' turns fell under the rings' white); the
+    whole of it where that part is shorter than a piece."""
     (left, _), (right, _) = points[0], points[-1]
-    widths = [piece_width(owner.dash) for owner in owners]
-    rounds = int((right - left) // sum(widths))
+    start = left + (DISC if points[0] in rings else 0.0)
+    end = right - (DISC if points[-1] in rings else 0.0)
+    return (start, end) if end - start >= PIECE_LEAST else (left, right)
+
+
+def _pieces(
+    owners: list[Trace], points: list[tuple[float, float]], rings: set[tuple[float, float]]
+) -> list[Trace]:
+    """The polyline ``points`` (left to right) cut into pieces in the owners' looks in turn
+    (print review 19: drawn in the first line's look alone, the stretch hid the other lines),
+    laid out on the part the rings leave showing: as many whole rounds of them as fit at
+    their least widths and PIECE_GAP apart, stretched to fill it; where not one round fits,
+    as many of the owners as do, in order, one at least. The first and the last piece reach
+    on under the rings to the stretch's ends."""
+    (left, _), (right, _) = points[0], points[-1]
+    start, end = visible(points, rings)
+    widths = [piece_width(owner.dash) + PIECE_GAP for owner in owners]
+    rounds = int((end - start + PIECE_GAP) // sum(widths))
     if rounds:
         order = owners * rounds
     else:
         fit = 1
-        while fit < len(owners) and sum(widths[: fit + 1]) <= right - left:
+        while fit < len(owners) and sum(widths[: fit + 1]) <= end - start + PIECE_GAP:
             fit += 1
         order = owners[:fit]
     least = [piece_width(owner.dash) for owner in order]
-    stretch = (right - left) / sum(least)
+    stretch = (end - start - PIECE_GAP * (len(order) - 1)) / sum(least)
 
     def at(x: float) -> tuple[float, float]:
         (x1, y1), (x2, y2) = next((a, b) for a, b in pairwise(points) if x <= b[0] + 1e-9)
         return x, y1 + (y2 - y1) * (x - x1) / (x2 - x1)
 
     pieces = []
-    start = left
     for number, owner in enumerate(order):
-        end = right if number == len(order) - 1 else start + least[number] * stretch
-        inner = [point for point in points if start + 1e-6 < point[0] < end - 1e-6]
-        pieces.append(
-            Trace((at(start), *inner, at(end)), owner.dash, owner.marker, gray=owner.gray)
+        until = start + least[number] * stretch
+        first, last = (
+            (left if number == 0 else start),
+            (right if number == len(order) - 1 else until),
         )
-        start = end
+        inner = [point for point in points if first + 1e-6 < point[0] < last - 1e-6]
+        pieces.append(
+            Trace((at(first), *inner, at(last)), owner.dash, owner.marker, gray=owner.gray)
+        )
+        start = until + PIECE_GAP
     return pieces
 
 
@@ -573,7 +602,7 @@ def _axes(
             Text(
                 lang._("Target: {target}").format(target=lang.number(target)),
                 left + 6,
-                plot.y(target) + 5,
+                plot.y(target) + 6.5,  # its descenders 3 pt clear of the band (review 28)
                 LABEL_SIZE,
                 True,
             )
@@ -619,6 +648,9 @@ def _end_labels(
         {total: len(lines) * lead for total, lines in ends.lines.items()},
         plot.bottom,
         plot.top,
+        # Labels moved apart stand further apart than a label's own lines (print review 28:
+        # "Cy" read as the third line of the label above it).
+        lead * 0.4,
     )
     leaders: list[Rule] = []
     for y, total in placed:
@@ -626,23 +658,23 @@ def _end_labels(
         first = y + (len(lines) - 1) * lead / 2 - ends.size * 0.35
         for number, line in enumerate(lines):
             texts.append(Text(line, right + 6, first - number * lead, ends.size))
-        for index in ends.finals[total]:
-            tip_x, end = tips[index]
+        # One leader from where the sides' lines end (level sides end at one point).
+        for tip_x, end in dict.fromkeys(tips[index] for index in ends.finals[total]):
             if abs(end - y) > 1.0:
                 leaders.append(Rule(tip_x, end, right + 5, y, 0.4))
     return leaders
 
 
 def _spread(
-    ends: list[tuple[float, int]], tall: dict[int, float], low: float, high: float
+    ends: list[tuple[float, int]], tall: dict[int, float], low: float, high: float, gap: float
 ) -> list[tuple[float, int]]:
     """Move the blocks of line-end labels (centred at ``y``, ``tall[key]`` high) apart so no
-    two overlap, keeping their order."""
+    two come closer than ``gap``, keeping their order."""
     placed: list[tuple[float, int]] = []
     for y, key in sorted(ends):
         if placed:
             last, previous = placed[-1]
-            y = max(y, last + (tall[previous] + tall[key]) / 2 + 1)
+            y = max(y, last + (tall[previous] + tall[key]) / 2 + gap)
         placed.append((y, key))
     overflow = placed[-1][0] + tall[placed[-1][1]] / 2 - high if placed else 0
     if overflow > 0:
