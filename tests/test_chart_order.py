@@ -6,6 +6,7 @@ chart is laid out in) and read back from the PDF."""
 from __future__ import annotations
 
 import io
+import math
 from itertools import combinations, pairwise
 from pathlib import Path
 from typing import Any
@@ -22,20 +23,11 @@ from sheetgen.game.scoring import Game, Series, SeriesResult, score_series
 from sheetgen.game.scoringrules import ScoringRules
 from sheetgen.game.seating import make_table
 from sheetgen.paper import paper
-from sheetgen.sheet.chart import (
-    DISC,
-    PIECE_GAP,
-    SHARED_BAND,
-    STROKE,
-    Chart,
-    Trace,
-    piece_width,
-    race_chart,
-    side_look,
-)
+from sheetgen.sheet.chart import Chart, race_chart, side_look
 from sheetgen.sheet.fill import fill_pdf
 from sheetgen.sheet.grid import MARGIN
-from sheetgen.sheet.shapes import MARKER_SIZE
+from sheetgen.sheet.shapes import MARKER_SIZE, STROKE
+from sheetgen.sheet.stretches import DISC, PIECE_GAP, SHARED_BAND, Trace, piece_width
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"]
 # The issue's case: an open 25-game series of close scores drawn 11 pairs the wrong way up.
@@ -160,6 +152,70 @@ def test_every_game_draws_the_sides_in_the_order_of_their_totals(
     assert_true_order(result, chart)
     assert_only_winners_marked(result, chart)
     assert_shared_stretches_drawn_in_turn(chart)
+    assert_lines_run_past_rings(chart)
+
+
+def assert_lines_run_past_rings(chart: Chart) -> None:
+    """Every part of a line within a winner's ring (its white disc) that does not stand on
+    the line's own point, nor run with another line, is drawn again over the white in the
+    line's look (print reviews 26 and 28: a ring hid a line 5 points from its centre); and
+    nothing else is."""
+    lines = chart.traces[len(chart.traces) // 2 :]
+    rings = [point for line in lines for point in line.wins]
+
+    def on(trace: Trace, point: tuple[float, float]) -> bool:
+        for (x1, y1), (x2, y2) in pairwise(trace.points):
+            if x1 - 1e-6 <= point[0] <= x2 + 1e-6:
+                share = (point[0] - x1) / (x2 - x1) if x2 > x1 else 0.0
+                if abs(y1 + (y2 - y1) * share - point[1]) < 1e-6:
+                    return True
+        return False
+
+    for piece in chart.over:
+        owner = [line for line in lines if line.dash == piece.dash and line.gray == piece.gray]
+        assert any(all(on(line, point) for point in piece.points) for line in owner)
+        middle = piece.points[len(piece.points) // 2]
+        assert any(math.dist(middle, ring) <= DISC + 1e-6 for ring in rings)
+    for line in lines:
+        for step, (a, b) in enumerate(pairwise(line.points)):
+            if any(o is not line and o.points[step : step + 2] == (a, b) for o in lines):
+                continue
+            for n in range(1, 20):
+                point = (a[0] + (b[0] - a[0]) * n / 20, a[1] + (b[1] - a[1]) * n / 20)
+                for ring in rings:
+                    if ring in line.points or math.dist(point, ring) > DISC - 0.01:
+                        continue
+                    mine = [p for p in chart.over if (p.dash, p.gray) == (line.dash, line.gray)]
+                    assert any(on(piece, point) for piece in mine), (point, ring)
+
+
+@st.composite
+def long_series(draw: st.DrawFn) -> SeriesResult:
+    """Long open series (10 to 40 games) of close totals: many rings, many lines running
+    together and near each other."""
+    players = draw(st.integers(2, 6))
+    rules = {"bonus": draw(st.integers(0, 25)), "per_card": draw(st.integers(0, 5))}
+    games = draw(
+        st.lists(
+            st.tuples(
+                st.integers(0, players - 1),
+                st.lists(st.integers(1, 3), min_size=players, max_size=players),
+            ),
+            min_size=10,
+            max_size=40,
+        )
+    )
+    return build("skip-bo", players, False, {**rules, "target": 100_000}, games)
+
+
+@settings(max_examples=150, deadline=None)
+@given(result=long_series(), name=st.sampled_from(["letter", "a4"]))
+def test_long_close_series_keep_their_lines_in_view(result: SeriesResult, name: str) -> None:
+    chart = race_chart(result, paper(name).landscape, "Long", string_width)
+    assert_true_order(result, chart)
+    assert_only_winners_marked(result, chart)
+    assert_shared_stretches_drawn_in_turn(chart)
+    assert_lines_run_past_rings(chart)
 
 
 def assert_shared_stretches_drawn_in_turn(chart: Chart) -> None:
@@ -416,7 +472,8 @@ def test_the_printed_chart_names_its_y_axis_and_draws_a_shared_stretch_in_turn(
         and len(s["pts"]) < len(result.games) + 1
         and s["top"] <= zero + 0.5  # not the key's samples, under the axis
     ]
-    assert len(over) == len(chart.shared)
+    # The shared stretches' pieces, and the parts of lines drawn again over a ring's white.
+    assert len(over) == len(chart.shared) + len(chart.over)
     assert all(tuple(float(x) for x in (s["dash"] or [[]])[0]) in looks for s in over)
 
 

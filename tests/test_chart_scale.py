@@ -18,8 +18,9 @@ from sheetgen.game.scoring import Game, Series, SeriesResult, score_series
 from sheetgen.game.scoringrules import ScoringRules
 from sheetgen.game.seating import make_table
 from sheetgen.paper import paper
-from sheetgen.sheet.chart import STROKE, WITHIN_REACH, Chart, race_chart
+from sheetgen.sheet.chart import WITHIN_REACH, Chart, race_chart
 from sheetgen.sheet.fill import fill_pdf
+from sheetgen.sheet.shapes import STROKE
 
 GERMAN = language("de")
 NOTES = {

@@ -505,3 +505,22 @@ def test_a_games_points_are_bold_but_a_zero_no_one_won_with(tmp_path: Path) -> N
     assert [w["text"] for w in points] == [winner, "0", "0"]
     assert [w["fontname"].endswith("Bold") for w in points] == [True, False, False]
     assert not any(w["fontname"].endswith("Bold") for w in row[1::2])
+
+
+def test_a_line_running_past_a_ring_shows_through_it(tmp_path: Path) -> None:
+    """Print reviews 26 and 28: Friday's game 9, Cy's ring at 215 hid Bob's line at 210,
+    3.76 pt below its centre, which then seemed to end in it as a tie. Bob's line is drawn
+    again over the ring's white, at his own height, right across it."""
+    result, chart = _chart(tmp_path, FRIDAY)
+    sides = result.series.table.sides
+    lines = dict(zip(sides, chart.traces[len(sides) :], strict=True))
+    ninth = result.games[8]
+    assert ninth.winner == "Cy" and (ninth.totals["Cy"], ninth.totals["Bob"]) == (215, 210)
+    (x, ring_y), (_, bob_y) = lines["Cy"].points[9], lines["Bob"].points[9]
+    assert 0 < ring_y - bob_y < 5
+    bob = [p for p in chart.over if (p.dash, p.gray) == (lines["Bob"].dash, lines["Bob"].gray)]
+    across = [p for p in bob if p.points[0][0] < x < p.points[-1][0]]
+    assert across and all(abs(y - bob_y) < 1e-6 for p in across for _, y in p.points)
+    assert (
+        min(p.points[0][0] for p in across) < x - 6 and max(p.points[-1][0] for p in across) > x + 6
+    )

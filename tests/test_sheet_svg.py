@@ -23,7 +23,7 @@ from sheetgen.game.scoringrules import ScoringRules
 from sheetgen.game.seating import make_table
 from sheetgen.paper import paper
 from sheetgen.sheet import svg
-from sheetgen.sheet.chart import STROKE, Chart, chart_title, race_chart, side_look
+from sheetgen.sheet.chart import Chart, chart_title, race_chart, side_look
 from sheetgen.sheet.fill import fill_pdf
 from sheetgen.sheet.shapes import (
     HOLLOW,
@@ -31,6 +31,7 @@ from sheetgen.sheet.shapes import (
     MARKER_SIZE,
     RING,
     RING_HALO,
+    STROKE,
     as_printed,
     marker_path,
 )

@@ -25,8 +25,7 @@ or, with cards-left scoring, to the last game agreed.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from itertools import pairwise
-from typing import Literal, NamedTuple, get_args
+from typing import NamedTuple, get_args
 
 from sheetgen.game.language import ENGLISH, Language
 from sheetgen.game.scoring import SeriesResult, game_of
@@ -34,22 +33,14 @@ from sheetgen.game.wording import games_count, series_name
 from sheetgen.sheet.fitting import Fitted, Measure, fit, wrap_whole
 from sheetgen.sheet.grid import MARGIN
 from sheetgen.sheet.layout import MIN_TEXT, TITLE_SIZE
-from sheetgen.sheet.shapes import MARKER_SIZE, RING, RING_HALO, STROKE, Grid, Rule, Text
+from sheetgen.sheet.shapes import MARKER_SIZE, RING, Grid, Rule, Text
+from sheetgen.sheet.stretches import (
+    Marker,
+    Trace,
+    shared_stretches,
+    through_rings,
+)
 
-Marker = Literal[
-    "circle",
-    "square",
-    "triangle",
-    "diamond",
-    "cross",
-    "wedge",
-    "disc",
-    "box",
-    "delta",
-    "lozenge",
-    "plus",
-    "vee",
-]
 # The first six sides get six looks that differ in both the line and the marker: solid, long
 # dashes, dots, dash-dot, short dashes, long and short dashes in turn (print review 28: a
 # dash-dot-dot read as the dash-dot); hollow and solid markers alternate.
@@ -75,26 +66,12 @@ KEY_GAP = 18.0
 WEB_EDGE = 4.0  # a web page's chart: the ink this near its top and foot
 END_ROOM = 160.0  # at most this much beside the plot for the names at the lines' ends
 ZERO_LIFT = 10.0  # the zero line stands clear of the axis
-SHARED_BAND = STROKE + 1.6  # the white under a stretch lines share, drawn once over it
 STEPS = (10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10_000)
 # While the leader is far from the target, the y axis runs only a step above the highest
 # total (in finer steps, so close low totals use the plot's height) and the target is named
 # at its top; once that axis would reach this share of the target, it runs to the target.
 ZOOM_STEPS = (1, 2, 5, *STEPS)
 WITHIN_REACH = 0.6
-
-
-@dataclass(frozen=True)
-class Trace:
-    """One side's line through its running totals, with its dash pattern, grey and markers."""
-
-    points: tuple[tuple[float, float], ...]
-    dash: tuple[float, ...]
-    marker: Marker
-    marks: tuple[tuple[float, float], ...] = ()
-    gray: float = 0.0
-    # Of its marks, those of the games it won, each ringed.
-    wins: tuple[tuple[float, float], ...] = ()
 
 
 class Look(NamedTuple):
@@ -138,6 +115,9 @@ class Chart:
     # over each other on the zero line read as one odd line; review 19: in the first line's
     # look alone, it hid the others); the markers at its ends say whose.
     shared: tuple[Trace, ...] = ()
+    # The parts of lines that pass through a winner's ring without meeting its point, drawn
+    # again over the ring's white (``stretches.through_rings``).
+    over: tuple[Trace, ...] = ()
 
 
 def _step(top: int, steps: tuple[int, ...] = STEPS) -> int:
@@ -298,108 +278,9 @@ def race_chart(
         (*keys, *lines),
         tuple(texts),
         tuple(leaders),
-        _shared(lines),
+        shared_stretches(lines),
+        through_rings(lines),
     )
-
-
-def _shared(lines: list[Trace]) -> tuple[Trace, ...]:
-    """The stretches between games that two lines or more share (the same totals at both
-    ends), a run of them among the same lines as one, each cut into pieces that take those
-    lines' looks in turn (``_pieces``)."""
-    runs: list[tuple[tuple[int, ...], list[tuple[float, float]]]] = []
-    running: dict[tuple[int, ...], int] = {}  # a run that reaches the game before: its place
-    for step in range(len(lines[0].points) - 1 if lines else 0):
-        ends: dict[tuple[float, float], list[int]] = {}
-        for index, line in enumerate(lines):
-            (_, y1), (_, y2) = line.points[step], line.points[step + 1]
-            ends.setdefault((round(y1, 2), round(y2, 2)), []).append(index)
-        now: dict[tuple[int, ...], int] = {}
-        for group in (tuple(group) for group in ends.values() if len(group) > 1):
-            stretch = lines[group[0]].points[step : step + 2]
-            if group in running:
-                place = running[group]
-                runs[place][1].append(stretch[1])
-            else:
-                place = len(runs)
-                runs.append((group, list(stretch)))
-            now[group] = place
-        running = now
-    rings = {point for line in lines for point in line.wins}
-    return tuple(
-        piece
-        for group, points in runs
-        for piece in _pieces([lines[i] for i in group], points, rings)
-    )
-
-
-# A stretch lines share is cut into pieces, each in one line's look in turn, each at least
-# a whole period of its line's dash pattern and PIECE_LEAST wide (print review 26: pieces 3.4
-# pt long printed Bob's (8, 3) dash solid, a look the key does not have), PIECE_GAP apart
-# (print review 28: every pattern starts with a dash, so abutting pieces ran together into
-# a look the key does not have either).
-PIECE_LEAST = 8.0
-PIECE_GAP = 2.0
-# A winner's ring is white inside this far from its centre, over the lines.
-DISC = RING + RING_HALO / 2
-
-
-def piece_width(dash: tuple[float, ...]) -> float:
-    """The least width of a piece of a shared stretch drawn with ``dash``."""
-    return max(PIECE_LEAST, sum(dash))
-
-
-def visible(
-    points: list[tuple[float, float]], rings: set[tuple[float, float]]
-) -> tuple[float, float]:
-    """Of a shared stretch through ``points``, the part that winners' rings at its ends
-    leave showing (print review 28: the pieces' turns fell under the rings' white); the
-    whole of it where that part is shorter than a piece."""
-    (left, _), (right, _) = points[0], points[-1]
-    start = left + (DISC if points[0] in rings else 0.0)
-    end = right - (DISC if points[-1] in rings else 0.0)
-    return (start, end) if end - start >= PIECE_LEAST else (left, right)
-
-
-def _pieces(
-    owners: list[Trace], points: list[tuple[float, float]], rings: set[tuple[float, float]]
-) -> list[Trace]:
-    """The polyline ``points`` (left to right) cut into pieces in the owners' looks in turn
-    (print review 19: drawn in the first line's look alone, the stretch hid the other lines),
-    laid out on the part the rings leave showing: as many whole rounds of them as fit at
-    their least widths and PIECE_GAP apart, stretched to fill it; where not one round fits,
-    as many of the owners as do, in order, one at least. The first and the last piece reach
-    on under the rings to the stretch's ends."""
-    (left, _), (right, _) = points[0], points[-1]
-    start, end = visible(points, rings)
-    widths = [piece_width(owner.dash) + PIECE_GAP for owner in owners]
-    rounds = int((end - start + PIECE_GAP) // sum(widths))
-    if rounds:
-        order = owners * rounds
-    else:
-        fit = 1
-        while fit < len(owners) and sum(widths[: fit + 1]) <= end - start + PIECE_GAP:
-            fit += 1
-        order = owners[:fit]
-    least = [piece_width(owner.dash) for owner in order]
-    stretch = (end - start - PIECE_GAP * (len(order) - 1)) / sum(least)
-
-    def at(x: float) -> tuple[float, float]:
-        (x1, y1), (x2, y2) = next((a, b) for a, b in pairwise(points) if x <= b[0] + 1e-9)
-        return x, y1 + (y2 - y1) * (x - x1) / (x2 - x1)
-
-    pieces = []
-    for number, owner in enumerate(order):
-        until = start + least[number] * stretch
-        first, last = (
-            (left if number == 0 else start),
-            (right if number == len(order) - 1 else until),
-        )
-        inner = [point for point in points if first + 1e-6 < point[0] < last - 1e-6]
-        pieces.append(
-            Trace((at(first), *inner, at(last)), owner.dash, owner.marker, gray=owner.gray)
-        )
-        start = until + PIECE_GAP
-    return pieces
 
 
 def _titles(

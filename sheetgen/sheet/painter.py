@@ -112,8 +112,8 @@ class Painter:
 
     def chart(self, chart: Chart) -> None:
         """Paint a race chart on a page of its own."""
-        from sheetgen.sheet.chart import SHARED_BAND
         from sheetgen.sheet.shapes import STROKE
+        from sheetgen.sheet.stretches import SHARED_BAND
 
         canvas = self.canvas
         canvas.setPageSize((chart.width, chart.height))
@@ -163,6 +163,14 @@ class Painter:
         canvas.setFillGray(1)
         canvas.setLineWidth(RING_HALO)
         canvas.drawPath(rings, stroke=1, fill=1)
+        # A line that runs past a ring (not to its point) is drawn again over its white.
+        canvas.setLineWidth(STROKE)
+        for trace in chart.over:
+            canvas.setDash(list(trace.dash) or [], 0)
+            canvas.setStrokeGray(trace.gray)
+            canvas.addLiteral(_stroked(trace.points))
+        canvas.setDash([], 0)
+        canvas.setStrokeGray(1)
         canvas.setLineWidth(MARKER_HALO)
         canvas.drawPath(hollow, stroke=1, fill=0)
         canvas.drawPath(solid, stroke=1, fill=0)

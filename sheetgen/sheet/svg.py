@@ -21,14 +21,7 @@ from xml.sax.saxutils import escape, quoteattr
 from sheetgen import fonts
 from sheetgen.game.language import ENGLISH, Language
 from sheetgen.game.scoring import SeriesResult
-from sheetgen.sheet.chart import (
-    SHARED_BAND,
-    Chart,
-    Trace,
-    chart_subtitle,
-    chart_title,
-    race_chart,
-)
+from sheetgen.sheet.chart import Chart, chart_subtitle, chart_title, race_chart
 from sheetgen.sheet.shapes import (
     HOLLOW,
     MARKER_HALO,
@@ -42,6 +35,7 @@ from sheetgen.sheet.shapes import (
     marker_path,
     ring_path,
 )
+from sheetgen.sheet.stretches import SHARED_BAND, Trace
 
 FONT_FAMILY = "'DejaVu Sans', sans-serif"  # the face the layout was measured in, if present
 ANCHOR = {"left": "start", "center": "middle", "right": "end"}
@@ -186,6 +180,13 @@ def _markers(chart: Chart) -> list[str]:
         out.append(
             f'<path class="ring-halo" d="{drawn}" fill="#ffffff" stroke="#ffffff"'
             f' stroke-width="{RING_HALO}"/>'
+        )
+    # A line that runs past a ring (not to its point) is drawn again over its white.
+    for trace in chart.over:
+        out.append(
+            f'<polyline class="over" points="{_points(trace, chart.height)}" fill="none"'
+            f' stroke="{gray(trace.gray)}" stroke-width="{number(STROKE)}"'
+            f' stroke-linejoin="round"{_dash(trace.dash)}/>'
         )
     if hollow or solid:
         out.append(
