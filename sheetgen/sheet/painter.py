@@ -26,6 +26,7 @@ from sheetgen.sheet.shapes import (
     HOLLOW,
     MARKER_HALO,
     RING_HALO,
+    STROKE,
     Box,
     Grid,
     Rule,
@@ -39,6 +40,7 @@ from sheetgen.sourcedate import source_date_epoch
 
 if TYPE_CHECKING:  # a blank sheet has no chart: the chart module loads with a filled one
     from sheetgen.sheet.chart import Chart
+    from sheetgen.sheet.stretches import Trace
 
 # Compressed streams stay binary: ASCII85 on top only makes files bigger and slower to write.
 rl_config.useA85 = 0
@@ -112,32 +114,19 @@ class Painter:
 
     def chart(self, chart: Chart) -> None:
         """Paint a race chart on a page of its own."""
-        from sheetgen.sheet.shapes import STROKE
         from sheetgen.sheet.stretches import SHARED_BAND
 
         canvas = self.canvas
         canvas.setPageSize((chart.width, chart.height))
         canvas.doForm(self._form(chart.background))
-        canvas.setLineWidth(STROKE)
         canvas.setLineJoin(1)
-        for trace in chart.traces:
-            if len(trace.points) < 2:
-                continue
-            canvas.setDash(list(trace.dash) or [], 0)
-            canvas.setStrokeGray(trace.gray)
-            canvas.addLiteral(_stroked(trace.points))
+        self._lines(chart.traces)
         # A shared stretch: its white band, then its pieces over it.
-        canvas.setDash([], 0)
         canvas.setStrokeGray(1)
         canvas.setLineWidth(SHARED_BAND)
         for trace in chart.shared:
             canvas.addLiteral(_stroked(trace.points))
-        canvas.setLineWidth(STROKE)
-        for trace in chart.shared:
-            canvas.setDash(list(trace.dash) or [], 0)
-            canvas.setStrokeGray(trace.gray)
-            canvas.addLiteral(_stroked(trace.points))
-        canvas.setDash([], 0)
+        self._lines(chart.shared)
         canvas.setStrokeGray(0)
         if chart.leaders:
             canvas.setLineWidth(0.4)
@@ -164,12 +153,7 @@ class Painter:
         canvas.setLineWidth(RING_HALO)
         canvas.drawPath(rings, stroke=1, fill=1)
         # A line that runs past a ring (not to its point) is drawn again over its white.
-        canvas.setLineWidth(STROKE)
-        for trace in chart.over:
-            canvas.setDash(list(trace.dash) or [], 0)
-            canvas.setStrokeGray(trace.gray)
-            canvas.addLiteral(_stroked(trace.points))
-        canvas.setDash([], 0)
+        self._lines(chart.over)
         canvas.setStrokeGray(1)
         canvas.setLineWidth(MARKER_HALO)
         canvas.drawPath(hollow, stroke=1, fill=0)
@@ -182,6 +166,18 @@ class Painter:
         canvas.drawPath(rings, stroke=1, fill=0)
         self._texts(list(chart.texts))
         self.end_page()
+
+    def _lines(self, traces: tuple[Trace, ...]) -> None:
+        """Each trace of two points or more stroked as a side's line, in its dash and grey."""
+        canvas = self.canvas
+        canvas.setLineWidth(STROKE)
+        for trace in traces:
+            if len(trace.points) < 2:
+                continue
+            canvas.setDash(list(trace.dash) or [], 0)
+            canvas.setStrokeGray(trace.gray)
+            canvas.addLiteral(_stroked(trace.points))
+        canvas.setDash([], 0)
 
     def end_page(self) -> None:
         self.canvas.showPage()
