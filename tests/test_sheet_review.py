@@ -524,3 +524,20 @@ def test_a_line_running_past_a_ring_shows_through_it(tmp_path: Path) -> None:
     assert (
         min(p.points[0][0] for p in across) < x - 6 and max(p.points[-1][0] for p in across) > x + 6
     )
+
+
+def test_a_label_of_level_sides_breaks_only_between_names(tmp_path: Path) -> None:
+    """Print review 28: the label of four level sides broke "Dörte / Müller-Lüdenscheidt"
+    over two lines. Its lines break after a comma only, every name whole on one."""
+    names = ["Ann", "Bartholomew", "Dörte Müller-Lüdenscheidt", "Eve", "Fitzgerald"]
+    games = [{"winner": n, "left": {m: 4 for m in names if m != n}} for n in names[:4]]
+    games.append({"winner": names[4], "left": {m: 9 for m in names[:4]}})
+    result, chart = _chart(tmp_path, {"players": names, "stock": 20, "target": 500, "games": games})
+    assert len({result.totals[n] for n in names[:4]}) == 1
+    right = max(trace.points[-1][0] for trace in chart.traces[len(names) :])
+    label = [t.text for t in sorted(chart.texts, key=lambda t: -t.y) if t.x > right]
+    joined = " ".join(label)
+    assert joined.startswith("Fitzgerald") or "Ann, Bartholomew" in joined
+    tied = [line for line in label if line != "Fitzgerald"]
+    assert len(tied) >= 2 and all(line.endswith(",") for line in tied[:-1]), tied
+    assert " ".join(tied) == "Ann, Bartholomew, Dörte Müller-Lüdenscheidt, Eve"

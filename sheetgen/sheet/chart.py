@@ -414,7 +414,8 @@ def _ends(result: SeriesResult, measure: Measure, lang: str) -> _Ends:
         for total, text in ends.items()
     )
     end_lines = {
-        total: wrap_whole(
+        total: _names([sides[i] for i in finals[total]], end_size, measure)
+        or wrap_whole(
             text, END_ROOM, end_size, end_size, measure, lines=most[total], lang=lang
         ).lines
         for total, text in ends.items()
@@ -422,6 +423,23 @@ def _ends(result: SeriesResult, measure: Measure, lang: str) -> _Ends:
     end_room = max(measure(line, end_size, False) for lines in end_lines.values() for line in lines)
     # Past a line's end come its markers' width (they may stand beside it) and a gap.
     return _Ends(finals, end_lines, end_size, end_room + 7 + MARKER_SIZE + RING)
+
+
+def _names(names: list[str], size: float, measure: Measure) -> tuple[str, ...]:
+    """Level sides' names on as few lines as hold them within END_ROOM, a line breaking only
+    after a comma (print review 28: "Dörte / Müller-Lüdenscheidt" broke a name in two);
+    none where a name is too long for a line of its own."""
+    lines: list[str] = []
+    for number, name in enumerate(names):
+        name += "," if number < len(names) - 1 else ""
+        if measure(name, size, False) > END_ROOM:
+            return ()
+        joined = f"{lines[-1]} {name}" if lines else name
+        if lines and measure(joined, size, False) <= END_ROOM:
+            lines[-1] = joined
+        else:
+            lines.append(name)
+    return tuple(lines)
 
 
 def _target_note(target: int, room: float, measure: Measure, lang: Language) -> Fitted:
