@@ -446,8 +446,8 @@ def test_ties_stay_visible_and_lines_at_zero_clear_the_axis(series_folder: Path)
     assert lines["Bob"].points[-1] == (x, y)
     assert lines["Bob"].marks == lines["Bob"].wins == ((x, y),)
     assert lines["Ann"].points[-2][1] == y and lines["Ann"].marks == (lines["Ann"].points[1],)
-    # One joint label at the end of the tied lines.
-    assert any(text.text == "Ann, Bob" for text in chart.texts)
+    # One joint label at the end of the tied lines, closed by their total (print review 29).
+    assert any(text.text == f"Ann, Bob {result.totals['Bob']}" for text in chart.texts)
     # Cy's line at 0 lies on the zero line, which is clear of the x axis.
     axis = min(
         rule.y1 for rule in chart.background.rules if rule.y1 == rule.y2 and rule.width >= 0.9

@@ -243,7 +243,7 @@ def race_chart(
     # and for the axis's name over it.
     top = min(top, height - edge - NAME_RISE - LABEL_SIZE * 0.75)
     keys, bottom = _key(result, width, measure, texts, edge, lang)
-    ends = _ends(result, measure, lang.code)
+    ends = _ends(result, measure, lang)
     # A cards-left series runs to its last agreed game, played or not.
     games = max(len(result.games), series.scoring.games_to_play if target is None else 1)
     # The plot fills what is left, so the ink is as far from the left edge as from the right:
@@ -400,23 +400,28 @@ def _key(
     return traces, edge + len(rows) * KEY_ROW + 30
 
 
-def _ends(result: SeriesResult, measure: Measure, lang: str) -> _Ends:
-    """The names at the lines' ends: sides that finish level share one label, a long one
-    on two lines (its words whole if they fit so, else broken between syllables)."""
+def _ends(result: SeriesResult, measure: Measure, lang: Language) -> _Ends:
+    """The names at the lines' ends, each label closed by the total (print review 29: a side
+    5 points under a tie beside it read as tied): sides that finish level share one label,
+    its lines breaking after a comma, a long name on two lines (its words whole if they fit
+    so, else broken between syllables)."""
     sides = result.series.table.sides
     finals: dict[int, list[int]] = {}
     for index, side in enumerate(sides):
         finals.setdefault(result.totals.get(side, 0), []).append(index)
-    ends = {total: ", ".join(sides[i] for i in members) for total, members in finals.items()}
+    names = {total: [sides[i] for i in members] for total, members in finals.items()}
+    ends = {total: f"{', '.join(names[total])} {lang.number(total)}" for total in finals}
     most = {total: 2 * len(members) for total, members in finals.items()}
     end_size = min(
-        wrap_whole(text, END_ROOM, LABEL_SIZE, MIN_TEXT, measure, lines=most[total], lang=lang).size
+        wrap_whole(
+            text, END_ROOM, LABEL_SIZE, MIN_TEXT, measure, lines=most[total], lang=lang.code
+        ).size
         for total, text in ends.items()
     )
     end_lines = {
-        total: _names([sides[i] for i in finals[total]], end_size, measure)
+        total: _names(names[total], lang.number(total), end_size, measure)
         or wrap_whole(
-            text, END_ROOM, end_size, end_size, measure, lines=most[total], lang=lang
+            text, END_ROOM, end_size, end_size, measure, lines=most[total], lang=lang.code
         ).lines
         for total, text in ends.items()
     }
@@ -425,17 +430,23 @@ def _ends(result: SeriesResult, measure: Measure, lang: str) -> _Ends:
     return _Ends(finals, end_lines, end_size, end_room + 7 + MARKER_SIZE + RING)
 
 
-def _names(names: list[str], size: float, measure: Measure) -> tuple[str, ...]:
-    """Level sides' names on as few lines as hold them within END_ROOM, a line breaking only
-    after a comma (print review 28: "Dörte / Müller-Lüdenscheidt" broke a name in two);
-    none where a name is too long for a line of its own."""
+# A label of level sides is packed this wide at most (print review 29: four names on one
+# line 163 pt wide narrowed the plot by a sixth).
+NAMES_ROOM = 110.0
+
+
+def _names(names: list[str], total: str, size: float, measure: Measure) -> tuple[str, ...]:
+    """Level sides' names and their ``total`` on as few lines as hold them within
+    NAMES_ROOM (a long name on a line of its own), a line breaking only after a comma
+    (print review 28: "Dörte / Müller-Lüdenscheidt" broke a name in two); none where a
+    name is too long for END_ROOM."""
     lines: list[str] = []
     for number, name in enumerate(names):
-        name += "," if number < len(names) - 1 else ""
+        name += "," if number < len(names) - 1 else f" {total}"
         if measure(name, size, False) > END_ROOM:
             return ()
         joined = f"{lines[-1]} {name}" if lines else name
-        if lines and measure(joined, size, False) <= END_ROOM:
+        if lines and measure(joined, size, False) <= NAMES_ROOM:
             lines[-1] = joined
         else:
             lines.append(name)
