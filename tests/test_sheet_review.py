@@ -543,3 +543,22 @@ def test_a_label_of_level_sides_breaks_only_between_names(tmp_path: Path) -> Non
     assert len(tied) >= 2 and all(line.endswith(",") for line in tied[:-1]), tied
     level = result.totals["Ann"]
     assert " ".join(tied) == f"Ann, Bartholomew, Dörte Müller-Lüdenscheidt, Eve {level}"
+
+
+def test_a_line_shown_through_a_ring_stops_short_of_the_marker(tmp_path: Path) -> None:
+    """Print review 30: drawn again over the marker's halo as well as the ring's white, a
+    climbing line ran through the winner's marker. It is drawn before the markers' halos,
+    so it stops short of a marker as every line does; on the page and the web page alike."""
+    from sheetgen.game.language import ENGLISH
+    from sheetgen.sheet.svg import chart_svg
+
+    result, chart = _chart(tmp_path, FRIDAY)
+    assert chart.over
+    drawn = chart_svg(result, ENGLISH, 792.0, 612.0)
+    assert drawn.index('class="ring-halo"') < drawn.index('class="over"')
+    assert drawn.rindex('class="over"') < drawn.index('class="marker-halo"')
+    curves = list(pages_of(fill_pdf([result], paper("letter"))))[-1].curves
+    widths = [round(curve["linewidth"], 2) for curve in curves]
+    disc = max(i for i, w in enumerate(widths) if w == 2.0)  # the rings' white, RING_HALO
+    halo = min(i for i, w in enumerate(widths) if w == 2.5)  # the markers' halos
+    assert disc < halo and sum(w == 1.4 for w in widths[disc:halo]) >= len(chart.over)

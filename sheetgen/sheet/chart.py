@@ -11,15 +11,13 @@ charts of the same shape share. Every point of every line is drawn at its true
 value: a higher total is drawn higher, level totals at one height, and a
 total of 0 lies on the zero line. The chart reads on a black-and-white printer:
 every side has its own dash pattern and marker (past six sides, lines are also
-black or grey), is named at the end of its line and in the key. A side's marker
-stands on each game it won, and wherever lines meet (level, or so close that
-their strokes touch) every one of them shows its marker there; markers that would
-touch stand side by side across the game's point, their heights untouched, the
-winner's (ringed) on the point itself, so a reader sees whose lines share the
-stretch. Sides that finish level share a label; a label pushed off its line's end
-gets a thin leader. The zero line sits above the axis, and the ink is centred on
-the page. The x axis runs to the last game played,
-or, with cards-left scoring, to the last game agreed.
+black or grey), is named with its total at the end of its line, and in the key. A
+side's marker, ringed, stands on the point of each game it won, and nowhere else; where
+lines run together their dashes take turns, and a line that runs past a ring shows
+through it (``stretches``). Sides that finish level share a label; a label pushed off
+its line's end gets a thin leader. The zero line sits above the axis, and the ink is
+centred on the page. The x axis runs to the last game played, or, with cards-left
+scoring, to the last game agreed.
 """
 
 from __future__ import annotations

@@ -152,16 +152,15 @@ class Painter:
         canvas.setFillGray(1)
         canvas.setLineWidth(RING_HALO)
         canvas.drawPath(rings, stroke=1, fill=1)
+        # A line that runs past a ring (not to its point) is drawn again over its white, and
+        # stops short of the marker, as every line does (print review 30: drawn over the
+        # marker's halo too, a climbing line ran through the winner's marker).
+        self._lines(chart.over)
+        canvas.setStrokeGray(1)
         canvas.setLineWidth(MARKER_HALO)
         canvas.drawPath(hollow, stroke=1, fill=0)
         canvas.drawPath(solid, stroke=1, fill=0)
         canvas.restoreState()
-        # A line that runs past a ring (not to its point) is drawn again over its white and
-        # the marker's halo, under the marker (print review 29: 3.8 pt under the marker's
-        # centre, the halo still wiped it out, and the winner seemed level with it).
-        self._lines(chart.over)
-        canvas.setLineWidth(0.9)
-        canvas.setStrokeGray(0)
         canvas.setFillGray(1)
         canvas.drawPath(hollow, stroke=1, fill=1)
         canvas.setFillGray(0)

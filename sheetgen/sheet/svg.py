@@ -181,18 +181,18 @@ def _markers(chart: Chart) -> list[str]:
             f'<path class="ring-halo" d="{drawn}" fill="#ffffff" stroke="#ffffff"'
             f' stroke-width="{RING_HALO}"/>'
         )
-    if hollow or solid:
-        out.append(
-            f'<path class="marker-halo" d="{" ".join(hollow + solid)}" fill="none"'
-            f' stroke="#ffffff" stroke-width="{MARKER_HALO}" stroke-linejoin="round"/>'
-        )
-    # A line that runs past a ring (not to its point) is drawn again over its white
-    # and the marker's halo, under the marker.
+    # A line that runs past a ring (not to its point) is drawn again over its white, and
+    # stops short of the marker, as every line does.
     for trace in chart.over:
         out.append(
             f'<polyline class="over" points="{_points(trace, chart.height)}" fill="none"'
             f' stroke="{gray(trace.gray)}" stroke-width="{number(STROKE)}"'
             f' stroke-linejoin="round"{_dash(trace.dash)}/>'
+        )
+    if hollow or solid:
+        out.append(
+            f'<path class="marker-halo" d="{" ".join(hollow + solid)}" fill="none"'
+            f' stroke="#ffffff" stroke-width="{MARKER_HALO}" stroke-linejoin="round"/>'
         )
     for kind, steps, fill in (("hollow", hollow, "#ffffff"), ("solid", solid, "#000000")):
         if steps:
