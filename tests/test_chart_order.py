@@ -564,3 +564,18 @@ def test_the_targets_name_stands_clear_of_its_band() -> None:
     (name,) = [t for t in chart.background.labels if t.text.startswith("Target: ")]
     descender = 0.24 * name.size  # DejaVu Sans's, below the baseline
     assert name.y - descender - (band.y1 + band.width / 2) >= 2.5
+
+
+@pytest.mark.parametrize("name", ["letter", "a4"])
+def test_every_side_that_runs_with_others_shows_its_look_on_a_stretch_they_share(
+    name: str,
+) -> None:
+    """Print review 30: stretches a game long, room for one look or two, showed the same
+    sides' looks every time; in the 28-game rotation Di's dash-dot never showed on any of
+    them. The first piece's side turns from one game to the next."""
+    players, target, games = STRESS["rotation"]
+    result = build("skip-bo", players, False, {"target": target}, games)
+    chart = race_chart(result, paper(name).landscape, "Rotation", string_width)
+    lines = chart.traces[len(chart.traces) // 2 :]
+    shown = {(piece.dash, piece.gray) for piece in chart.shared}
+    assert shown == {(line.dash, line.gray) for line in lines}

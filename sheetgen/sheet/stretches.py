@@ -45,8 +45,11 @@ class Trace:
 def shared_stretches(lines: list[Trace]) -> tuple[Trace, ...]:
     """The stretches between games that two lines or more share (the same totals at both
     ends), a run of them among the same lines as one, each cut into pieces that take those
-    lines' looks in turn (``_pieces``)."""
+    lines' looks in turn (``_pieces``), the first of them a different line's from one game
+    to the next (print review 30: runs a game long, with room for one look or two, showed
+    the same side's every time, and the others seemed to vanish)."""
     runs: list[tuple[tuple[int, ...], list[tuple[float, float]]]] = []
+    starts: list[int] = []  # the game each run starts from
     running: dict[tuple[int, ...], int] = {}  # a run that reaches the game before: its place
     for step in range(len(lines[0].points) - 1 if lines else 0):
         ends: dict[tuple[float, float], list[int]] = {}
@@ -62,13 +65,16 @@ def shared_stretches(lines: list[Trace]) -> tuple[Trace, ...]:
             else:
                 place = len(runs)
                 runs.append((group, list(stretch)))
+                starts.append(step)
             now[group] = place
         running = now
     rings = {point for line in lines for point in line.wins}
     return tuple(
         piece
-        for group, points in runs
-        for piece in _pieces([lines[i] for i in group], points, rings)
+        for (group, points), start in zip(runs, starts, strict=True)
+        for piece in _pieces(
+            [lines[group[(start + n) % len(group)]] for n in range(len(group))], points, rings
+        )
     )
 
 
