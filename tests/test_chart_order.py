@@ -579,3 +579,28 @@ def test_every_side_that_runs_with_others_shows_its_look_on_a_stretch_they_share
     lines = chart.traces[len(chart.traces) // 2 :]
     shown = {(piece.dash, piece.gray) for piece in chart.shared}
     assert shown == {(line.dash, line.gray) for line in lines}
+
+
+def test_the_keys_samples_leave_no_sliver_beside_their_markers() -> None:
+    """Print review 30: the white halo round the key's marker cut the dash-dot sample's dash
+    to a 0.04 pt sliver. Of every look's sample, cut where the marker's halo lies over it
+    (its middle, MARKER_SIZE and half the halo's width either side), no piece of ink left
+    is thinner than 0.25 pt."""
+    from sheetgen.sheet.chart import KEY_SAMPLE
+    from sheetgen.sheet.shapes import MARKER_HALO
+
+    reach = MARKER_SIZE + MARKER_HALO / 2
+    cut = (KEY_SAMPLE / 2 - reach, KEY_SAMPLE / 2 + reach)
+    for index in range(12):
+        dash = side_look(index).dash
+        if not dash:
+            continue
+        at, on, inks = 0.0, True, []
+        while at < KEY_SAMPLE:
+            for length in dash:
+                if on:
+                    inks.append((at, min(at + length, KEY_SAMPLE)))
+                at, on = at + length, not on
+        for start, end in inks:
+            for left, right in ((start, min(end, cut[0])), (max(start, cut[1]), end)):
+                assert right - left <= 1e-6 or right - left >= 0.25, (dash, start, end)

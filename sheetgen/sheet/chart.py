@@ -59,7 +59,9 @@ TICK_SIZE = 8.0
 NAME_RISE = 11.0  # the y axis's name: its baseline over the plot's top
 KEY_ROW = 16.0
 NOTE_LINE = 10.0  # between the lines of the key's note on markers
-KEY_SAMPLE = 36.0
+# A key's sample of a line, its marker in the middle: 35 pt, so that the marker's halo cuts
+# no dash of any look to a sliver (print review 30: at 36, 0.04 pt of the dash-dot's).
+KEY_SAMPLE = 35.0
 KEY_GAP = 18.0
 WEB_EDGE = 4.0  # a web page's chart: the ink this near its top and foot
 END_ROOM = 160.0  # at most this much beside the plot for the names at the lines' ends
