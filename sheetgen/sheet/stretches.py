@@ -51,13 +51,9 @@ def shared_stretches(lines: list[Trace]) -> tuple[Trace, ...]:
     runs: list[tuple[tuple[int, ...], list[tuple[float, float]]]] = []
     starts: list[int] = []  # the game each run starts from
     running: dict[tuple[int, ...], int] = {}  # a run that reaches the game before: its place
-    for step in range(len(lines[0].points) - 1 if lines else 0):
-        ends: dict[tuple[float, float], list[int]] = {}
-        for index, line in enumerate(lines):
-            (_, y1), (_, y2) = line.points[step], line.points[step + 1]
-            ends.setdefault((round(y1, 2), round(y2, 2)), []).append(index)
+    for step, groups in enumerate(_sharing(lines)):
         now: dict[tuple[int, ...], int] = {}
-        for group in (tuple(group) for group in ends.values() if len(group) > 1):
+        for group in groups:
             stretch = lines[group[0]].points[step : step + 2]
             if group in running:
                 place = running[group]
@@ -78,6 +74,19 @@ def shared_stretches(lines: list[Trace]) -> tuple[Trace, ...]:
     )
 
 
+def _sharing(lines: list[Trace]) -> list[list[tuple[int, ...]]]:
+    """For each stretch between two games, the groups of two lines or more that share it
+    (the same totals at both ends), each as the lines' places in order."""
+    found = []
+    for step in range(len(lines[0].points) - 1 if lines else 0):
+        ends: dict[tuple[float, float], list[int]] = {}
+        for index, line in enumerate(lines):
+            (_, y1), (_, y2) = line.points[step], line.points[step + 1]
+            ends.setdefault((round(y1, 2), round(y2, 2)), []).append(index)
+        found.append([tuple(group) for group in ends.values() if len(group) > 1])
+    return found
+
+
 def through_rings(lines: list[Trace]) -> tuple[Trace, ...]:
     """The parts of each line inside a winner's ring (its white disc, DISC round) that does
     not stand on the line's own point: drawn again over the white, the line is seen to run
@@ -85,14 +94,9 @@ def through_rings(lines: list[Trace]) -> tuple[Trace, ...]:
     centre, which then read as a tie, and shaved a line that grazed it to a hairline). A
     stretch the line shares with another stays under the white: its pieces in turn are
     drawn there."""
-    steps = range(len(lines[0].points) - 1) if lines else range(0)
-    shared = {
-        (index, step)
-        for step in steps
-        for index, line in enumerate(lines)
-        for other in lines
-        if other is not line and other.points[step : step + 2] == line.points[step : step + 2]
-    }
+    sharing = _sharing(lines)
+    steps = range(len(sharing))
+    shared = {(index, step) for step in steps for group in sharing[step] for index in group}
     parts: list[Trace] = []
     for ring in (point for line in lines for point in line.wins):
         for index, line in enumerate(lines):

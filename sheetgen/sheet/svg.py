@@ -135,12 +135,7 @@ def _lines(chart: Chart) -> list[str]:
         if len(trace.points) < 2:
             continue
         kind = "key" if index < sides else "line"
-        points = _points(trace, chart.height)
-        out.append(
-            f'<polyline class="{kind}" data-side="{index % sides}" points="{points}"'
-            f' fill="none" stroke="{gray(trace.gray)}" stroke-width="{number(STROKE)}"'
-            f' stroke-linejoin="round"{_dash(trace.dash)}/>'
-        )
+        out.append(_polyline(kind, trace, chart.height, index % sides))
     for trace in chart.shared:
         first, *rest = trace.points
         band = _path((("M", first), *(("L", point) for point in rest)), chart.height)
@@ -148,13 +143,19 @@ def _lines(chart: Chart) -> list[str]:
             f'<path class="shared-band" d="{band}" fill="none"'
             f' stroke="#ffffff" stroke-width="{number(SHARED_BAND)}"/>'
         )
-    for trace in chart.shared:
-        out.append(
-            f'<polyline class="shared" points="{_points(trace, chart.height)}" fill="none"'
-            f' stroke="{gray(trace.gray)}"'
-            f' stroke-width="{number(STROKE)}" stroke-linejoin="round"{_dash(trace.dash)}/>'
-        )
+    out += [_polyline("shared", trace, chart.height) for trace in chart.shared]
     return out
+
+
+def _polyline(kind: str, trace: Trace, height: float, side: int | None = None) -> str:
+    """A side's line (or a piece of one) of class ``kind``, in its dash and grey; the key's
+    samples and the lines say whose (``side``)."""
+    whose = "" if side is None else f' data-side="{side}"'
+    return (
+        f'<polyline class="{kind}"{whose} points="{_points(trace, height)}" fill="none"'
+        f' stroke="{gray(trace.gray)}" stroke-width="{number(STROKE)}"'
+        f' stroke-linejoin="round"{_dash(trace.dash)}/>'
+    )
 
 
 def _points(trace: Trace, height: float) -> str:
@@ -183,12 +184,7 @@ def _markers(chart: Chart) -> list[str]:
         )
     # A line that runs past a ring (not to its point) is drawn again over its white, and
     # stops short of the marker, as every line does.
-    for trace in chart.over:
-        out.append(
-            f'<polyline class="over" points="{_points(trace, chart.height)}" fill="none"'
-            f' stroke="{gray(trace.gray)}" stroke-width="{number(STROKE)}"'
-            f' stroke-linejoin="round"{_dash(trace.dash)}/>'
-        )
+    out += [_polyline("over", trace, chart.height) for trace in chart.over]
     if hollow or solid:
         out.append(
             f'<path class="marker-halo" d="{" ".join(hollow + solid)}" fill="none"'
