@@ -1,6 +1,6 @@
 """The race chart draws true values: at every game the sides' lines stand in the order of their
-totals, level sides at one height, a total of 0 on the zero line, and every marker at its
-side's own height. Proved over generated close series of every game (from the shapes the
+totals, level sides at one height, a total of 0 on the zero line, and a marker only on each
+game's winner's point. Proved over generated close series of every game (from the shapes the
 chart is laid out in) and read back from the PDF."""
 
 from __future__ import annotations
@@ -101,8 +101,8 @@ def zero_line(chart: Chart) -> float:
 
 
 def assert_true_order(result: SeriesResult, chart: Chart) -> None:
-    """At every game the lines stand in the order of the totals, ties at one height, every
-    total of 0 on the zero line, and every marker at its own side's height there."""
+    """At every game the lines stand in the order of the totals, ties at one height, and
+    every total of 0 on the zero line."""
     sides = result.series.table.sides
     lines = chart.traces[len(sides) :]
     assert len(lines) == len(sides)
@@ -122,14 +122,6 @@ def assert_true_order(result: SeriesResult, chart: Chart) -> None:
         for side in sides:
             if standing[side] == 0:
                 assert ys[side] == pytest.approx(zero, abs=1e-9), (number, side)
-
-
-def height_at(points: tuple[tuple[float, float], ...], x: float) -> float:
-    """A line's height at ``x``; past its end, the end's."""
-    if x >= points[-1][0]:
-        return points[-1][1]
-    (x1, y1), (x2, y2) = next((a, b) for a, b in pairwise(points) if a[0] <= x <= b[0])
-    return y1 + (y2 - y1) * (x - x1) / (x2 - x1)
 
 
 def assert_only_winners_marked(result: SeriesResult, chart: Chart) -> None:

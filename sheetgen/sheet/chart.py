@@ -113,7 +113,7 @@ class Chart:
     # Each stretch two lines or more run along together, drawn once more over a white band
     # in pieces that take their looks in turn (print review 15: three dash patterns printed
     # over each other on the zero line read as one odd line; review 19: in the first line's
-    # look alone, it hid the others); the markers at its ends say whose.
+    # look alone, it hid the others).
     shared: tuple[Trace, ...] = ()
     # The parts of lines that pass through a winner's ring without meeting its point, drawn
     # again over the ring's white (``stretches.through_rings``).
@@ -426,7 +426,7 @@ def _ends(result: SeriesResult, measure: Measure, lang: Language) -> _Ends:
         for total, text in ends.items()
     }
     end_room = max(measure(line, end_size, False) for lines in end_lines.values() for line in lines)
-    # Past a line's end come its markers' width (they may stand beside it) and a gap.
+    # Past a line's end come the last winner's ring, and a gap.
     return _Ends(finals, end_lines, end_size, end_room + 7 + MARKER_SIZE + RING)
 
 
