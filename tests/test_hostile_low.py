@@ -21,7 +21,6 @@ from hostile import assert_clean, assert_refused, run, snapshot, temporaries
 from pagecheck import page_texts
 
 import sheetgen.series.record
-from sheetgen.sheet.chart import DASHES, MARKERS, side_look
 
 GAMES = Path(__file__).parent / "games"
 HALF = (
@@ -395,12 +394,3 @@ def test_fill_draws_every_player_a_game_folder_declares(tmp_path: Path, players:
     chart = page_texts((tmp_path / "s.pdf").read_bytes())[-1]
     shown = set(re.findall(r"Pl\d+", chart))
     assert shown == set(names)
-
-
-def test_every_side_has_a_look_and_the_first_ones_differ() -> None:
-    looks = [side_look(index) for index in range(len(DASHES) * len(MARKERS))]
-    assert [look.marker for look in looks[:6]] == list(MARKERS[:6])
-    assert {look.gray for look in looks[:6]} == {0.0}
-    assert len({(look.dash, look.gray) for look in looks[:12]}) == 12
-    assert len({(look.dash, look.marker) for look in looks}) == len(looks)
-    assert side_look(10**6) in looks

@@ -52,10 +52,11 @@ HEADERS = {
 }
 MAX_FIELDS = 100
 # Points of layout per chart, drawn without its title and subtitle (the page sets them as
-# text): the narrow one (up to 30 rem wide) about two thirds as wide as a phone's column in
-# CSS pixels, so that its smallest words (8 pt) are drawn at about 11.5 px there, and
-# taller than wide; the wide one (from 48 rem) 12 px or more on a desktop's column.
-CHART_SIZES = (("narrow", 248.0, 300.0), ("wide", 600.0, 340.0))
+# text), and the most panels to a row: the narrow one (up to 30 rem wide) about two thirds
+# as wide as a phone's column in CSS pixels, so that its smallest words (8 pt) are drawn at
+# about 11.5 px there; the wide one (from 48 rem) 12 px or more on a desktop's column. Each
+# is as tall as its panels need (``chart.web_height``).
+CHART_SIZES = (("narrow", 248.0, 1), ("wide", 600.0, 3))
 
 
 @cache
@@ -151,7 +152,7 @@ def summary(result: SeriesResult, lang: Language) -> str:
 
 
 def _live(snapshot: Snapshot, lang: Language) -> dict[str, Any]:
-    from sheetgen.sheet.chart import chart_subtitle, chart_title
+    from sheetgen.sheet.chart import chart_subtitle, chart_title, web_height
     from sheetgen.sheet.shapes import as_printed
     from sheetgen.sheet.svg import chart_svg
 
@@ -179,8 +180,19 @@ def _live(snapshot: Snapshot, lang: Language) -> dict[str, Any]:
         "chart_title": as_printed(chart_title(result, lang)),
         "chart_subtitle": as_printed(chart_subtitle(result, lang)),
         "charts": [
-            {"size": size, "svg": Markup(chart_svg(result, lang, width, height, headed=False))}
-            for size, width, height in CHART_SIZES
+            {
+                "size": size,
+                "svg": Markup(
+                    chart_svg(
+                        result,
+                        lang,
+                        width,
+                        web_height(width, len(table.sides), columns),
+                        headed=False,
+                    )
+                ),
+            }
+            for size, width, columns in CHART_SIZES
         ]
         if result.games
         else [],

@@ -23,24 +23,18 @@ from sheetgen import __version__, fonts
 from sheetgen.sheet.fitting import fit
 from sheetgen.sheet.layout import MIN_TEXT, Layout
 from sheetgen.sheet.shapes import (
-    HOLLOW,
-    MARKER_HALO,
-    RING_HALO,
-    STROKE,
     Box,
     Grid,
     Rule,
     Text,
     as_printed,
-    marker_path,
+    dot_path,
     quarters,
-    ring_path,
 )
 from sheetgen.sourcedate import source_date_epoch
 
 if TYPE_CHECKING:  # a blank sheet has no chart: the chart module loads with a filled one
     from sheetgen.sheet.chart import Chart
-    from sheetgen.sheet.stretches import Trace
 
 # Compressed streams stay binary: ASCII85 on top only makes files bigger and slower to write.
 rl_config.useA85 = 0
@@ -113,73 +107,38 @@ class Painter:
         self.end_page()
 
     def chart(self, chart: Chart) -> None:
-        """Paint a race chart on a page of its own."""
-        from sheetgen.sheet.stretches import SHARED_BAND
+        """Paint a race chart on a page of its own: in each panel the other sides' lines in
+        grey, then its own side's in black, then the dots of the games it won, each on a
+        white halo so no line runs into it."""
+        from sheetgen.sheet.chart import DOT, DOT_HALO, OTHER_GRAY, OTHER_STROKE, OWN_STROKE
 
         canvas = self.canvas
         canvas.setPageSize((chart.width, chart.height))
         canvas.doForm(self._form(chart.background))
         canvas.setLineJoin(1)
-        self._lines(chart.traces)
-        # A shared stretch: its white band, then its pieces over it.
+        canvas.setLineCap(1)
+        dots = canvas.beginPath()
+        for panel in chart.panels:
+            canvas.setLineWidth(OTHER_STROKE)
+            canvas.setStrokeGray(OTHER_GRAY)
+            for trace in panel.others:
+                if len(trace.points) > 1:
+                    canvas.addLiteral(_stroked(trace.points))
+            canvas.setLineWidth(OWN_STROKE)
+            canvas.setStrokeGray(0)
+            if len(panel.line.points) > 1:
+                canvas.addLiteral(_stroked(panel.line.points))
+            for x, y in panel.line.wins:
+                _marker_steps(dots, dot_path(x, y, DOT))
         canvas.setStrokeGray(1)
-        canvas.setLineWidth(SHARED_BAND)
-        for trace in chart.shared:
-            canvas.addLiteral(_stroked(trace.points))
-        self._lines(chart.shared)
-        canvas.setStrokeGray(0)
-        if chart.leaders:
-            canvas.setLineWidth(0.4)
-            leaders = canvas.beginPath()
-            for rule in chart.leaders:
-                leaders.moveTo(rule.x1, rule.y1)
-                leaders.lineTo(rule.x2, rule.y2)
-            canvas.drawPath(leaders, stroke=1, fill=0)
-        canvas.setLineWidth(0.9)
-        hollow, solid = canvas.beginPath(), canvas.beginPath()
-        for trace in chart.traces:
-            for x, y in trace.marks:
-                _marker(hollow, solid, trace.marker, x, y)
-        rings = canvas.beginPath()
-        for trace in chart.traces:
-            for x, y in trace.wins:
-                _marker_steps(rings, ring_path(x, y))
-        # White first, all of it before any marker, so that none cuts another marker: each
-        # winner's ring a white disc with its band (no stub of a line, nor of the target's,
-        # inside the ring: print review 23), and each marker's halo.
-        canvas.saveState()
-        canvas.setStrokeGray(1)
-        canvas.setFillGray(1)
-        canvas.setLineWidth(RING_HALO)
-        canvas.drawPath(rings, stroke=1, fill=1)
-        # A line that runs past a ring (not to its point) is drawn again over its white, and
-        # stops short of the marker, as every line does (print review 30: drawn over the
-        # marker's halo too, a climbing line ran through the winner's marker).
-        self._lines(chart.over)
-        canvas.setStrokeGray(1)
-        canvas.setLineWidth(MARKER_HALO)
-        canvas.drawPath(hollow, stroke=1, fill=0)
-        canvas.drawPath(solid, stroke=1, fill=0)
-        canvas.restoreState()
-        canvas.setFillGray(1)
-        canvas.drawPath(hollow, stroke=1, fill=1)
+        canvas.setLineWidth(2 * DOT_HALO)
+        canvas.drawPath(dots, stroke=1, fill=0)
         canvas.setFillGray(0)
-        canvas.drawPath(solid, stroke=1, fill=1)
-        canvas.drawPath(rings, stroke=1, fill=0)
+        canvas.drawPath(dots, stroke=0, fill=1)
+        canvas.setStrokeGray(0)
+        canvas.setLineCap(0)
         self._texts(list(chart.texts))
         self.end_page()
-
-    def _lines(self, traces: tuple[Trace, ...]) -> None:
-        """Each trace of two points or more stroked as a side's line, in its dash and grey."""
-        canvas = self.canvas
-        canvas.setLineWidth(STROKE)
-        for trace in traces:
-            if len(trace.points) < 2:
-                continue
-            canvas.setDash(list(trace.dash) or [], 0)
-            canvas.setStrokeGray(trace.gray)
-            canvas.addLiteral(_stroked(trace.points))
-        canvas.setDash([], 0)
 
     def end_page(self) -> None:
         self.canvas.showPage()
@@ -319,13 +278,8 @@ def _in_box(box: Box, value: str, bold: bool = False) -> Text:
     return Text(value, box.x + box.width / 2, baseline, size, bold, "center")
 
 
-def _marker(hollow: Any, solid: Any, kind: str, x: float, y: float) -> None:
-    """A marker's outline (``shapes.marker_path``) added to the path of its fill."""
-    _marker_steps(hollow if kind in HOLLOW else solid, marker_path(kind, x, y))
-
-
 def _marker_steps(path: Any, steps: Any) -> None:
-    """Path ``steps`` (``shapes.marker_path``, ``ring_path``) added to ``path``."""
+    """Path ``steps`` (``shapes.dot_path``) added to ``path``."""
     for step, args in steps:
         if step == "M":
             path.moveTo(*args)

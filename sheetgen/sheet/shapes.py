@@ -6,8 +6,6 @@ import re
 from typing import Literal, NamedTuple
 
 Align = Literal["left", "center", "right"]
-MARKER_SIZE = 3.2  # half the width of a marker on a chart's line
-STROKE = 1.4  # the width of a side's line on a chart
 
 
 class Box(NamedTuple):
@@ -79,9 +77,6 @@ def outline(box: Box, width: float) -> list[Rule]:
 # A straight apostrophe after a letter: in a word (game's) or ending one (players').
 APOSTROPHE = re.compile(r"(?<=\w)'")
 KAPPA = 0.5523  # control-point distance of a quarter circle drawn as one cubic Bézier
-# The markers filled white (hollow); the others are filled black (a cross and a plus, open
-# strokes, are only stroked). Six shapes, each hollow and solid.
-HOLLOW = frozenset({"circle", "triangle", "box", "lozenge", "vee"})
 # One step of a path: "M" move to, "L" line to (x, y); "C" a cubic Bézier (x1, y1, x2, y2,
 # x, y); "Z" close the part.
 Step = tuple[str, tuple[float, ...]]
@@ -106,58 +101,8 @@ def quarters(
     )
 
 
-# The ring round a game's winner's marker on a chart: this far from its centre, over a white
-# band RING_HALO wide that parts it from the marker and the lines (print review 14: a
-# solid square nearly filled its ring, a blob in grey); the band's inside clears a square
-# marker's corners, outline and all (print reviews 17 and 18: it cut them off, and the
-# square read as a disc).
-MARKER_CORNER = MARKER_SIZE * 2**0.5 + 0.45  # a square's corner with its stroke
-RING_HALO = 2.0
-# The ring's ink stands 0.85 pt clear of a square's corner (print review 26: 0.65).
-RING = MARKER_CORNER + RING_HALO / 2 + 0.3
-# Every marker stands on a white halo, its outline stroked this wide in white under it, so a
-# line that crosses a marker stops short of it, 0.8 pt each side of its 0.9 pt outline (print
-# review 21: a rising line crossed another side's marker and read as part of it).
-MARKER_HALO = 0.9 + 2 * 0.8
-
-
-def ring_path(x: float, y: float) -> tuple[Step, ...]:
-    """The ring round the marker of a game's winner, centred on (x, y): a game won reads
-    apart from lines that merely meet (print review 11)."""
-    start, curves = quarters(x, y, RING, RING)
+def dot_path(x: float, y: float, radius: float) -> tuple[Step, ...]:
+    """A round dot of ``radius`` centred on (x, y), as path steps that every painter (PDF
+    or SVG) draws alike."""
+    start, curves = quarters(x, y, radius, radius)
     return (("M", start), *(("C", curve) for curve in curves), ("Z", ()))
-
-
-def marker_path(kind: str, x: float, y: float) -> tuple[Step, ...]:
-    """The outline of a chart's marker of ``kind`` centred on (x, y), as path steps that
-    every painter (PDF or SVG) draws alike."""
-    size = MARKER_SIZE
-    if kind in ("circle", "disc"):
-        start, curves = quarters(x, y, size, size)
-        return (("M", start), *(("C", curve) for curve in curves), ("Z", ()))
-    corners: tuple[tuple[float, float], ...]
-    if kind in ("square", "box"):
-        corners = ((x - size, y - size), (x + size, y - size), (x + size, y + size))
-        corners += ((x - size, y + size),)
-    elif kind in ("triangle", "delta"):
-        corners = ((x - size, y - size), (x + size, y - size), (x, y + size * 1.1))
-    elif kind in ("wedge", "vee"):
-        corners = ((x - size, y + size), (x + size, y + size), (x, y - size * 1.1))
-    elif kind in ("diamond", "lozenge"):
-        corners = ((x, y - size * 1.2), (x + size, y), (x, y + size * 1.2), (x - size, y))
-    elif kind == "plus":
-        return (
-            ("M", (x - size * 1.2, y)),
-            ("L", (x + size * 1.2, y)),
-            ("M", (x, y - size * 1.2)),
-            ("L", (x, y + size * 1.2)),
-        )
-    else:  # a cross
-        return (
-            ("M", (x - size, y - size)),
-            ("L", (x + size, y + size)),
-            ("M", (x - size, y + size)),
-            ("L", (x + size, y - size)),
-        )
-    first, *rest = corners
-    return (("M", first), *(("L", corner) for corner in rest), ("Z", ()))

@@ -3,9 +3,9 @@
 ``chart.race_chart`` lays the chart out as plain shapes; ``painter.Painter.chart``
 draws them on a PDF page and ``shapes_svg`` here writes them as SVG, shape for
 shape: the grid's rules (grouped by width, grey and dash, with square caps as the
-PDF's grid has), each side's line at its width, dash and grey with round joins,
-the leaders, the markers (``shapes.marker_path``, hollow ones filled white) and
-every text at its place and size. Points become user units (1 pt = 1 unit) with
+PDF's grid has); in each panel the other sides' lines in grey and its own side's in
+black, with round joins; the dots of the games each side won, on their white halos;
+and every text at its place and size. Points become user units (1 pt = 1 unit) with
 the y axis turned over; the drawing has no size of its own and scales with its viewBox
 to the width it is given. Nothing is fetched: no font, image or style from outside, and
 no inline style (a page's Content-Security-Policy may forbid it); every look is a
@@ -21,21 +21,19 @@ from xml.sax.saxutils import escape, quoteattr
 from sheetgen import fonts
 from sheetgen.game.language import ENGLISH, Language
 from sheetgen.game.scoring import SeriesResult
-from sheetgen.sheet.chart import Chart, chart_subtitle, chart_title, race_chart
-from sheetgen.sheet.shapes import (
-    HOLLOW,
-    MARKER_HALO,
-    RING_HALO,
-    STROKE,
-    Grid,
-    Rule,
-    Step,
-    Text,
-    as_printed,
-    marker_path,
-    ring_path,
+from sheetgen.sheet.chart import (
+    DOT,
+    DOT_HALO,
+    OTHER_GRAY,
+    OTHER_STROKE,
+    OWN_STROKE,
+    Chart,
+    Trace,
+    chart_subtitle,
+    chart_title,
+    race_chart,
 )
-from sheetgen.sheet.stretches import SHARED_BAND, Trace
+from sheetgen.sheet.shapes import Grid, Rule, Step, Text, as_printed, dot_path
 
 FONT_FAMILY = "'DejaVu Sans', sans-serif"  # the face the layout was measured in, if present
 ANCHOR = {"left": "start", "center": "middle", "right": "end"}
@@ -91,13 +89,7 @@ def shapes_svg(chart: Chart, title: str, description: str = "") -> str:
         out.append(f"<desc>{escape(description)}</desc>")
     out.append('<rect width="100%" height="100%" fill="#ffffff"/>')
     out += _grid(chart.background, chart.height)
-    out += _lines(chart)
-    if chart.leaders:
-        out.append(
-            f'<path class="leaders" d="{_rules_path(chart.leaders, chart.height)}"'
-            ' fill="none" stroke="#000000" stroke-width="0.4"/>'
-        )
-    out += _markers(chart)
+    out += _panels(chart)
     out += _texts(chart.texts, chart.height)
     out.append("</svg>")
     return "\n".join(out) + "\n"
@@ -126,81 +118,41 @@ def _grid(grid: Grid, height: float) -> list[str]:
     return out
 
 
-def _lines(chart: Chart) -> list[str]:
-    """Every trace as a polyline: the key's samples first, then each side's line, in the
-    order of the sides (a trace of one point draws nothing, as on the PDF)."""
-    sides = len(chart.traces) // 2
+def _panels(chart: Chart) -> list[str]:
+    """Each panel as a group: the other sides' lines in grey, its own side's in black (a
+    line of one point draws nothing, as on the PDF), and the dots of the games it won."""
     out = []
-    for index, trace in enumerate(chart.traces):
-        if len(trace.points) < 2:
-            continue
-        kind = "key" if index < sides else "line"
-        out.append(_polyline(kind, trace, chart.height, index % sides))
-    for trace in chart.shared:
-        first, *rest = trace.points
-        band = _path((("M", first), *(("L", point) for point in rest)), chart.height)
-        out.append(
-            f'<path class="shared-band" d="{band}" fill="none"'
-            f' stroke="#ffffff" stroke-width="{number(SHARED_BAND)}"/>'
-        )
-    out += [_polyline("shared", trace, chart.height) for trace in chart.shared]
+    for panel in chart.panels:
+        out.append(f'<g class="panel" data-side="{panel.side}">')
+        out += [
+            _polyline("other", trace, chart.height, OTHER_STROKE, OTHER_GRAY)
+            for trace in panel.others
+            if len(trace.points) > 1
+        ]
+        if len(panel.line.points) > 1:
+            out.append(_polyline("line", panel.line, chart.height, OWN_STROKE, 0.0))
+        if panel.line.wins:
+            dots = " ".join(_path(dot_path(x, y, DOT), chart.height) for x, y in panel.line.wins)
+            out.append(
+                f'<path class="wins" d="{dots}" fill="#000000" stroke="#ffffff"'
+                f' stroke-width="{number(2 * DOT_HALO)}" paint-order="stroke"/>'
+            )
+        out.append("</g>")
     return out
 
 
-def _polyline(kind: str, trace: Trace, height: float, side: int | None = None) -> str:
-    """A side's line (or a piece of one) of class ``kind``, in its dash and grey; the key's
-    samples and the lines say whose (``side``)."""
-    whose = "" if side is None else f' data-side="{side}"'
+def _polyline(kind: str, trace: Trace, height: float, width: float, level: float) -> str:
+    """A side's line of class ``kind``, ``width`` wide in grey ``level``."""
     return (
-        f'<polyline class="{kind}"{whose} points="{_points(trace, height)}" fill="none"'
-        f' stroke="{gray(trace.gray)}" stroke-width="{number(STROKE)}"'
-        f' stroke-linejoin="round"{_dash(trace.dash)}/>'
+        f'<polyline class="{kind}" points="{_points(trace, height)}" fill="none"'
+        f' stroke="{gray(level)}" stroke-width="{number(width)}"'
+        ' stroke-linejoin="round" stroke-linecap="round"/>'
     )
 
 
 def _points(trace: Trace, height: float) -> str:
     """A trace's points as a polyline's ``points`` (y down)."""
     return " ".join(f"{number(x)},{number(height - y)}" for x, y in trace.points)
-
-
-def _markers(chart: Chart) -> list[str]:
-    """The markers, in two paths as on the PDF: the hollow ones filled white, the solid
-    ones black, both outlined in black."""
-    hollow: list[str] = []
-    solid: list[str] = []
-    for trace in chart.traces:
-        for x, y in trace.marks:
-            outline = _path(marker_path(trace.marker, x, y), chart.height)
-            (hollow if trace.marker in HOLLOW else solid).append(outline)
-    rings = [_path(ring_path(x, y), chart.height) for trace in chart.traces for x, y in trace.wins]
-    drawn = " ".join(rings)
-    out = []
-    # White first, as on the PDF: each winner's ring a white disc with its band, and each
-    # marker's halo, before any marker, so that none cuts another marker.
-    if rings:
-        out.append(
-            f'<path class="ring-halo" d="{drawn}" fill="#ffffff" stroke="#ffffff"'
-            f' stroke-width="{RING_HALO}"/>'
-        )
-    # A line that runs past a ring (not to its point) is drawn again over its white, and
-    # stops short of the marker, as every line does.
-    out += [_polyline("over", trace, chart.height) for trace in chart.over]
-    if hollow or solid:
-        out.append(
-            f'<path class="marker-halo" d="{" ".join(hollow + solid)}" fill="none"'
-            f' stroke="#ffffff" stroke-width="{MARKER_HALO}" stroke-linejoin="round"/>'
-        )
-    for kind, steps, fill in (("hollow", hollow, "#ffffff"), ("solid", solid, "#000000")):
-        if steps:
-            out.append(
-                f'<path class="markers {kind}" d="{" ".join(steps)}" fill="{fill}"'
-                ' stroke="#000000" stroke-width="0.9" stroke-linejoin="round"/>'
-            )
-    if rings:
-        out.append(
-            f'<path class="rings" d="{drawn}" fill="none" stroke="#000000" stroke-width="0.9"/>'
-        )
-    return out
 
 
 def _texts(texts: Iterable[Text], height: float) -> list[str]:
