@@ -263,8 +263,9 @@ def test_a_german_filled_sheet_and_race_chart(tmp_path: Path, name: str) -> None
     # (Open: its key has no heavy box to name yet, and its foot row is "Stand".)
     assert "Spiel gewonnen" in text and "Ziel erreicht" not in text and "Stand" in text
     assert (
-        "Ein Ring zeigt, wer das Spiel gewann; wo Linien zusammenlaufen, wechseln sich ihre Muster ab."
-        in text
+        "In jedem Feld zeigt die schwarze Linie den laufenden Stand des genannten Spielers, die"
+        " hellen Linien zeigen den der anderen; ein schwarzer Kreis markiert jedes Spiel, das er"
+        " gewonnen hat." in text
     )
     assert "Das Rennen auf 500" in text and "Ziel: 500" in text
     # An untitled series' chart is headed by the series' name; its subtitle names the race.

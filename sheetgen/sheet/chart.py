@@ -259,7 +259,9 @@ def race_chart(
     tall = (top - bottom - (rows - 1) * ROW_GAP) / rows
     # A cards-left series runs to its last agreed game, played or not.
     games = max(len(result.games), series.scoring.games_to_play if target is None else 1)
-    heads = _headings(result, across - figures, measure, lang)
+    # The last game's number, centred on the plot's right edge, stays inside the panel.
+    last = measure(str(games), TICK_SIZE, False) / 2
+    heads = _headings(result, across - figures - last, measure, lang)
     rules: list[Rule] = []
     labels: list[Text] = []
     panels: list[Panel] = []
@@ -271,7 +273,7 @@ def race_chart(
         ceiling = top - row * (tall + ROW_GAP)
         plot = _Plot(
             left=left + figures,
-            right=left + across,
+            right=left + across - last,
             bottom=ceiling - tall + FOOT,
             top=ceiling - HEAD,
             games=games,
@@ -304,8 +306,8 @@ def web_height(width: float, sides: int, columns: int) -> float:
     """How tall a web page's drawing ``width`` wide is for ``sides`` panels, at most
     ``columns`` to a row, each plot ASPECT times as wide as it is tall, with room for
     three lines of the note under the panels."""
-    columns = max(1, min(columns, sides))
-    rows = -(-sides // columns)
+    rows = -(-sides // max(1, min(columns, sides)))
+    columns = -(-sides // rows)  # as few columns as make those rows: 4 sides in 2 by 2
     plot = ((width - 2 * WEB_EDGE - (columns - 1) * COL_GAP) / columns - 24) / ASPECT
     note = 3 * LABEL_SIZE * NOTE_LEAD + 10
     return 2 * WEB_EDGE + rows * (plot + HEAD + FOOT) + (rows - 1) * ROW_GAP + note
