@@ -267,11 +267,11 @@ def test_a_german_filled_sheet_and_race_chart(tmp_path: Path, name: str) -> None
         " hellen Linien zeigen den der anderen; ein schwarzer Kreis markiert jedes Spiel, das er"
         " gewonnen hat." in text
     )
-    assert "Das Rennen auf 500" in text and "Ziel: 500" in text
+    assert "Der Weg zu 500 Punkten" in text and "Ziel: 500" in text
     # An untitled series' chart is headed by the series' name; its subtitle names the race.
     with pdfplumber.open(io.BytesIO(german)) as document:
         chart = " ".join((document.pages[-1].extract_text() or "").split())
-    assert chart.startswith("Skip-Bo-Serie") and chart.count("Das Rennen auf 500") == 1
+    assert chart.startswith("Skip-Bo-Serie") and chart.count("Der Weg zu 500 Punkten") == 1
     assert_german(text, ["Ann", "Bob", "Cy"])
     # The same figures as the English sheet: in its status line and in its cells.
     assert "Bis 500 fehlen: Cy 175, Bob 360, Ann 380" in text

@@ -41,8 +41,10 @@ OTHER_STROKE = 0.8  # the other sides' lines behind it
 OTHER_GRAY = 0.62  # light enough to stay behind, dark enough for any printer
 DOT = 2.5  # the radius of the dot on a game the panel's side won
 DOT_HALO = 1.0  # the white round a dot, so a grey line that crosses it stops short
-TARGET_BAND = 3.0
-TARGET_GRAY = 0.82
+# Darker than the grid and the other sides' lines, and broader than both (print review 32:
+# at grey 0.82 it read as a thick grid line in grey print).
+TARGET_BAND = 2.4
+TARGET_GRAY = 0.5
 HEAD = LABEL_SIZE + 7  # a panel's heading, over its plot
 FOOT = 15.0  # under a plot: the ticks and the games' numbers
 COL_GAP = 22.0
@@ -53,6 +55,7 @@ GAME_ROOM = 16.0  # and between two games' numbers along the x axis
 WEB_EDGE = 4.0  # a web page's chart: the ink this near its edges
 ZERO_LIFT = 6.0  # the zero line stands clear of the axis
 NOTE_LEAD = 1.2
+NOTE_ROOM = 440.0  # the note under the panels: about 90 characters to a line at most
 STEPS = (10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10_000)
 # While the leader is far from the target, the y axis runs only a step above the highest
 # total (in finer steps, so close low totals use the plot's height) and the target is named
@@ -137,16 +140,17 @@ def chart_title(result: SeriesResult, lang: Language = ENGLISH) -> str:
 def _titles(
     result: SeriesResult,
     target: int | None,
-    heading: str,
+    words: tuple[str, str],
     page: tuple[float, float],
     measure: Measure,
     lang: Language,
     texts: list[Text],
     size: float,
 ) -> float:
-    """Title (at ``size`` at most) and subtitle at the top, added to ``texts``; returns the
-    plot's top."""
+    """Title (at ``size`` at most), subtitle and verdict (``words``: the heading and the
+    verdict) at the top, added to ``texts``; returns the panels' top."""
     width, height = page
+    heading, verdict = words
     title = wrap_whole(
         heading, width - 2 * MARGIN, size, 12, measure, bold=True, lines=2, lang=lang.code
     )
@@ -169,6 +173,13 @@ def _titles(
         if index:
             baseline -= subtitle.size * 1.2
         texts.append(Text(line, MARGIN, baseline, subtitle.size))
+    if verdict:
+        said = wrap_whole(
+            verdict, width - 2 * MARGIN, 10, 8, measure, bold=True, lines=2, lang=lang.code
+        )
+        for line in said.lines:
+            baseline -= said.size * 1.3
+            texts.append(Text(line, MARGIN, baseline, said.size, True))
     return baseline - 18
 
 
@@ -232,12 +243,16 @@ def race_chart(
     *,
     headed: bool = True,
     title_size: float = TITLE_SIZE,
+    verdict: str = "",
 ) -> Chart:
     """Lay out the race to the target on a landscape page, its words in ``lang``: one panel
     per side, in the order of the sides, as many to a row as gives each plot the most
     room. Without its title and subtitle unless ``headed`` (a web page sets those as text
     of its own); the title is set at ``title_size`` at most: the size of the sheets'
-    title before it (print review 27: 16.5 pt on the sheets, 18 on the chart)."""
+    title before it (print review 27: 16.5 pt on the sheets, 18 on the chart). A headed
+    chart says under its subtitle who won or leads (``verdict``, the sheet's status line:
+    print review 32 found a finished series not called finished, and a cards-left chart's
+    leaders unnamed where the highest line looks like the leader)."""
     width, height = page
     series = result.series
     # A cards-left series has no target: the lowest total after the agreed games wins.
@@ -247,7 +262,7 @@ def race_chart(
     # A page keeps its margins; a web page's drawing stands close to the text around it.
     edge = MARGIN if headed else WEB_EDGE
     top = (
-        _titles(result, target, heading, page, measure, lang, texts, title_size)
+        _titles(result, target, (heading, verdict), page, measure, lang, texts, title_size)
         if headed
         else height - edge
     )
@@ -262,6 +277,8 @@ def race_chart(
     # The last game's number, centred on the plot's right edge, stays inside the panel.
     last = measure(str(games), TICK_SIZE, False) / 2
     heads = _headings(result, across - figures - last, measure, lang)
+    # A heading on two lines lowers every plot by a line.
+    lower = max((len(lines) - 1) * size * 1.15 for lines, _, size in heads) if heads else 0.0
     rules: list[Rule] = []
     labels: list[Text] = []
     panels: list[Panel] = []
@@ -275,12 +292,13 @@ def race_chart(
             left=left + figures,
             right=left + across - last,
             bottom=ceiling - tall + FOOT,
-            top=ceiling - HEAD,
+            top=ceiling - HEAD - lower,
             games=games,
             ceiling=scale.ceiling,
         )
         name, total, size = heads[index]
-        texts.append(Text(name, plot.left, ceiling - size, size, True))
+        for number, line in enumerate(name):
+            texts.append(Text(line, plot.left, ceiling - size - number * size * 1.15, size, True))
         texts.append(Text(total, plot.right, ceiling - size, size, True, "right"))
         _axes(plot, scale, target, lang, measure, rules, labels)
         panels.append(_panel(result, index, plot))
@@ -305,33 +323,46 @@ def arrangement(count: int, across: float, tall: float, figures: float) -> tuple
 def web_height(width: float, sides: int, columns: int) -> float:
     """How tall a web page's drawing ``width`` wide is for ``sides`` panels, at most
     ``columns`` to a row, each plot ASPECT times as wide as it is tall, with room for
-    three lines of the note under the panels."""
+    four lines of the note under the panels."""
     rows = -(-sides // max(1, min(columns, sides)))
     columns = -(-sides // rows)  # as few columns as make those rows: 4 sides in 2 by 2
     plot = ((width - 2 * WEB_EDGE - (columns - 1) * COL_GAP) / columns - 24) / ASPECT
-    note = 3 * LABEL_SIZE * NOTE_LEAD + 10
+    note = 4 * LABEL_SIZE * NOTE_LEAD + 10
     return 2 * WEB_EDGE + rows * (plot + HEAD + FOOT) + (rows - 1) * ROW_GAP + note
 
 
 def _headings(
     result: SeriesResult, room: float, measure: Measure, lang: Language
-) -> list[tuple[str, str, float]]:
-    """Each panel's heading: the side's name, fitted beside its total, at one size for
-    all (a name too long for the panel smaller, then cut short)."""
+) -> list[tuple[tuple[str, ...], str, float]]:
+    """Each panel's heading: the side's name beside its total, at one size for all; a
+    name too long for one line takes two, broken between words where it can be (print
+    review 32: a long name was cut short on the web's three-column chart)."""
     table = result.series.table
     totals = [lang.number(result.totals.get(side, 0)) for side in table.sides]
     names = [table.side_label(side) for side in table.sides]
     rooms = [room - measure(total, LABEL_SIZE, True) - 8 for total in totals]
+    pairs = list(zip(names, rooms, strict=True))
+    lines = (
+        1 if all(not fit(n, r, LABEL_SIZE, MIN_TEXT, measure, True).cut for n, r in pairs) else 2
+    )
     size = min(
         (
-            fit(name, space, LABEL_SIZE, MIN_TEXT, measure, True).size
-            for name, space in zip(names, rooms, strict=True)
+            wrap_whole(
+                name, space, LABEL_SIZE, MIN_TEXT, measure, bold=True, lines=lines, lang=lang.code
+            ).size
+            for name, space in pairs
         ),
         default=LABEL_SIZE,
     )
     return [
-        (fit(name, space, size, size, measure, True).line, total, size)
-        for name, space, total in zip(names, rooms, totals, strict=True)
+        (
+            wrap_whole(
+                name, space, size, size, measure, bold=True, lines=lines, lang=lang.code
+            ).lines,
+            total,
+            size,
+        )
+        for (name, space), total in zip(pairs, totals, strict=True)
     ]
 
 
@@ -349,19 +380,37 @@ def _note(
     zoomed axis the target above its range, added to ``texts``; returns the panels'
     bottom."""
     _ = lang._
-    said = (
-        _(
-            "In each panel the black line is that team’s running total, the light lines"
-            " are the other teams’, and a dot marks each game that team won."
+    teams = result.series.table.partnership
+    if len(result.series.table.sides) == 2:  # one other line (print review 32)
+        said = (
+            _(
+                "In each panel the black line is that team’s running total, the light line"
+                " is the other team’s, and a dot marks each game that team won."
+            )
+            if teams
+            else _(
+                "In each panel the black line is that player’s running total, the light line"
+                " is the other player’s, and a dot marks each game that player won."
+            )
         )
-        if result.series.table.partnership
-        else _(
-            "In each panel the black line is that player’s running total, the light lines"
-            " are the other players’, and a dot marks each game that player won."
+    else:
+        said = (
+            _(
+                "In each panel the black line is that team’s running total, the light lines"
+                " are the other teams’, and a dot marks each game that team won."
+            )
+            if teams
+            else _(
+                "In each panel the black line is that player’s running total, the light lines"
+                " are the other players’, and a dot marks each game that player won."
+            )
         )
-    )
     middle = edge + room / 2
-    meaning = wrap_whole(said, room, LABEL_SIZE, MIN_TEXT, measure, lines=3, lang=lang.code)
+    # At most NOTE_ROOM wide (print review 32: 143 characters on one line), in up to four
+    # lines (German on a phone's drawing takes four).
+    meaning = wrap_whole(
+        said, min(room, NOTE_ROOM), LABEL_SIZE, MIN_TEXT, measure, lines=4, lang=lang.code
+    )
     lead = meaning.size * NOTE_LEAD
     baseline = edge + 2
     for line in reversed(meaning.lines):
@@ -401,9 +450,13 @@ def _axes(
                 Text(lang.number(value), left - 4, plot.y(value) - 2.8, TICK_SIZE, align="right")
             )
     numbered = _axis_step(plot.x(1) - plot.x(0), GAME_ROOM)
-    for game in range(plot.games + 1):
-        # Every game has its tick; the unnamed ones are shorter (print review 26).
-        named = game % numbered == 0
+    games = plot.games
+    for game in range(games + 1):
+        # Every game has its tick; the unnamed ones are shorter (print review 26). The last
+        # game is always named, and a number too near it is left out (print review 32: a
+        # 34-game axis stopped at 30).
+        near = game != games and plot.x(games) - plot.x(game) < GAME_ROOM
+        named = game == games or (game % numbered == 0 and not near)
         rules.append(Rule(plot.x(game), bottom, plot.x(game), bottom - (3.5 if named else 2), 0.6))
         if named:
             labels.append(Text(str(game), plot.x(game), bottom - 12, TICK_SIZE, align="center"))
@@ -413,7 +466,9 @@ def _axes(
         # The target: a broad light band no side's line can be taken for, named at its left
         # (where the lines are still low), 3 pt clear of the band (print review 28).
         y = plot.y(target)
-        rules.append(Rule(left, y, right, y, TARGET_BAND, gray=TARGET_GRAY))
+        # Square caps reach half the band past each end: the band keeps to the plot.
+        inset = TARGET_BAND / 2
+        rules.append(Rule(left + inset, y, right - inset, y, TARGET_BAND, gray=TARGET_GRAY))
         name = lang._("Target: {target}").format(target=lang.number(target))
         if measure(name, TICK_SIZE, True) < (right - left) / 2:
             labels.append(Text(name, left + 4, y + TARGET_BAND / 2 + 3, TICK_SIZE, True))

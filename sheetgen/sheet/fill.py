@@ -20,7 +20,7 @@ from sheetgen.batching import Workers, idle_cores, ordered_map, usable_cores
 from sheetgen.errors import SeriesFileError, SheetgenError
 from sheetgen.game.language import ENGLISH, Language
 from sheetgen.game.scoring import SeriesResult, game_of
-from sheetgen.game.wording import outcome, series_name, title_for
+from sheetgen.game.wording import labels, outcome, series_name, title_for
 from sheetgen.paper import Paper
 from sheetgen.preview import in_format
 from sheetgen.sheet.blank import page_layouts, spec_for
@@ -255,8 +255,18 @@ def _paint_series(
         painter.sheet(layout, values)
     heading = title or chart_title(result, lang)
     size = min(layout.title_size for layout, _ in pages)
+    # The chart says who won or leads, as the sheet does (print review 32).
+    verdict = f"{labels(lang).status} {status_line(result, lang)}"
     painter.chart(
-        race_chart(result, paper.landscape, heading, typeface.string_width, lang, title_size=size)
+        race_chart(
+            result,
+            paper.landscape,
+            heading,
+            typeface.string_width,
+            lang,
+            title_size=size,
+            verdict=verdict,
+        )
     )
 
 

@@ -119,8 +119,9 @@ def _grid(grid: Grid, height: float) -> list[str]:
 
 
 def _panels(chart: Chart) -> list[str]:
-    """Each panel as a group: the other sides' lines in grey, its own side's in black (a
-    line of one point draws nothing, as on the PDF), and the dots of the games it won."""
+    """Each panel as a group, painted as on the PDF: the other sides' lines in grey, the
+    white halos of the dots, its own side's line in black (a line of one point draws
+    nothing), and the dots of the games it won."""
     out = []
     for panel in chart.panels:
         out.append(f'<g class="panel" data-side="{panel.side}">')
@@ -129,14 +130,15 @@ def _panels(chart: Chart) -> list[str]:
             for trace in panel.others
             if len(trace.points) > 1
         ]
+        wins = panel.line.wins
+        if wins:
+            halos = " ".join(_path(dot_path(x, y, DOT + DOT_HALO), chart.height) for x, y in wins)
+            out.append(f'<path class="halos" d="{halos}" fill="#ffffff"/>')
         if len(panel.line.points) > 1:
             out.append(_polyline("line", panel.line, chart.height, OWN_STROKE, 0.0))
-        if panel.line.wins:
-            dots = " ".join(_path(dot_path(x, y, DOT), chart.height) for x, y in panel.line.wins)
-            out.append(
-                f'<path class="wins" d="{dots}" fill="#000000" stroke="#ffffff"'
-                f' stroke-width="{number(2 * DOT_HALO)}" paint-order="stroke"/>'
-            )
+        if wins:
+            dots = " ".join(_path(dot_path(x, y, DOT), chart.height) for x, y in wins)
+            out.append(f'<path class="wins" d="{dots}" fill="#000000"/>')
         out.append("</g>")
     return out
 
