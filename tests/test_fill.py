@@ -18,7 +18,9 @@ from sheetgen.series.file import load_series
 from sheetgen.series.inputs import series_paths
 from sheetgen.series.markdown import markdown_export
 from sheetgen.sheet import fill
+from sheetgen.sheet.chart import OTHER_GRAY, OTHER_STROKE, OWN_STROKE, TARGET_BAND
 from sheetgen.sheet.fill import fill_pdf, filled_pages, load_results, status_line
+from tests.test_sheet_fit import heading, inside, paints, panel_lines, plots
 
 # The module's series and sheets are made once: its tests run in one xdist worker.
 pytestmark = pytest.mark.xdist_group("test_fill")
@@ -157,18 +159,42 @@ def test_partnership_sheet_names_both_partners(series_dir: Path) -> None:
     assert "Red (Ann + Cy)" in chart and "Blue (Bob + Di)" in chart
 
 
-def test_chart_has_target_line_and_a_dash_pattern_per_side(long_pdf: bytes) -> None:
-    chart_text = pages_text(long_pdf)[2]
-    assert "Target: 500" in chart_text
-    for name in PLAYERS:
-        assert chart_text.count(name) == 2  # at the line's end and in the key
-    doc = pikepdf.open(io.BytesIO(long_pdf))
-    dashes = {
-        tuple(float(x) for x in operands[0])
-        for operands, operator in pikepdf.parse_content_stream(doc.pages[2])
-        if str(operator) == "d"
-    }
-    assert len(dashes - {()}) >= len(PLAYERS) - 1
+def test_chart_has_a_target_band_in_every_panel_and_each_own_line_on_top(long_pdf: bytes) -> None:
+    """The long series comes within reach of the target, so the axis runs past it: each
+    panel draws the target as a band across its plot, at one height in every panel,
+    named "Target: 500" just above it. In each panel the side's own black line is painted
+    after the other sides' grey lines, so no grey line crosses over it; each side's name
+    heads its own panel."""
+    with pdfplumber.open(io.BytesIO(long_pdf)) as doc:
+        page = doc.pages[2]
+        found = plots(page)
+        names = [heading(page, plot).name for plot in found]
+        bands = [line for line in page.lines if abs(line["linewidth"] - TARGET_BAND) < 0.01]
+        labels = [w for w in page.extract_words() if w["text"] == "Target:"]
+    assert names == PLAYERS
+    heights: set[float] = set()
+    for plot in found:
+        (band,) = [b for b in bands if inside(((b["x0"] + b["x1"]) / 2, b["top"]), plot)]
+        # Across the plot, and kept to it.
+        assert plot.left - 0.01 <= band["x0"] <= plot.left + TARGET_BAND
+        assert plot.right - TARGET_BAND <= band["x1"] <= plot.right + 0.01
+        heights.add(round(plot.bottom - band["top"], 2))
+        (label,) = [w for w in labels if inside((w["x0"], w["bottom"]), plot)]
+        assert 0 < band["top"] - TARGET_BAND / 2 - label["bottom"] < 6  # above it, clear
+    assert len(heights) == 1, heights  # one scale for all panels
+    drawn = paints(long_pdf, 2)
+    for plot in found:
+        lines = panel_lines(drawn, plot)
+        looks = [(line.width, line.gray) for line in lines]
+        others = [(OTHER_STROKE, OTHER_GRAY)] * (len(PLAYERS) - 1)
+        assert looks == [*others, (OWN_STROKE, 0.0)]
+        # Nothing later in the page strokes a line across this plot but the dots' halos.
+        last = drawn.index(lines[-1])
+        assert not [
+            paint
+            for paint in drawn[last + 1 :]
+            if paint.op == "S" and paint.gray < 1 and any(inside(p, plot) for p in paint.parts[0])
+        ]
 
 
 def test_filled_sheet_embeds_only_bundled_subsets(long_pdf: bytes) -> None:

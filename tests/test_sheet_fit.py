@@ -9,7 +9,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pdfplumber
 import pikepdf
@@ -19,14 +19,16 @@ from sheetgen.booklet.build import build_booklet
 from sheetgen.fonts import string_width
 from sheetgen.game.definition import load_game
 from sheetgen.game.houserules import resolve
+from sheetgen.game.language import language
 from sheetgen.game.scoring import score_series
 from sheetgen.paper import paper
 from sheetgen.series.file import load_series
 from sheetgen.sheet.blank import blank_sheet
-from sheetgen.sheet.chart import race_chart
+from sheetgen.sheet.chart import OTHER_GRAY, OTHER_STROKE, OWN_STROKE
 from sheetgen.sheet.fill import fill_pdf, filled_pages
 from sheetgen.sheet.grid import GAME_COLUMN, MARGIN
 from sheetgen.sheet.layout import MIN_ROW, OPEN_ROWS
+from sheetgen.sheet.shapes import as_printed
 
 PAPERS = ("letter", "a4")
 SIX = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"]
@@ -58,6 +60,7 @@ class Words:
 
 
 ENGLISH = Words()
+EN = language("en")  # the language the sheets are set in by default
 
 
 # Reading a sheet back ---------------------------------------------------------
@@ -394,35 +397,265 @@ def test_chart_is_centred_and_readable(series_folder: Path, name: str, names: li
     assert min(c["size"] for c in page.chars if not c["text"].isspace()) >= 8 - 0.01
 
 
-def test_chart_gives_six_sides_six_looks(series_folder: Path) -> None:
-    result = filled(series_folder, SIX, 12)
-    chart = race_chart(result, paper("letter").landscape, "Friday", string_width)
-    sides = chart.traces[len(SIX) :]
-    assert len({trace.dash for trace in sides}) == 6
-    assert len({trace.marker for trace in sides}) == 6
-    pdf = fill_pdf([result], paper("letter"))
+class Plot(NamedTuple):
+    """A panel's plot as printed, in pdfplumber's top-down points: inside its axes."""
+
+    left: float
+    top: float
+    right: float
+    bottom: float
+
+
+class Paint(NamedTuple):
+    """A path painted on a page, in the order the page paints it, in top-down points: its
+    painting operator (``S`` strokes, ``f``/``f*`` fill), its width and its grey (the
+    stroke's, or the fill's for a fill), and each part's points (a curve by its ends)."""
+
+    op: str
+    width: float
+    gray: float
+    parts: tuple[tuple[tuple[float, float], ...], ...]
+
+
+def level(color: Any) -> float:
+    """A pdfplumber colour as a grey level (a grey is one number, or a tuple of one)."""
+    return float(color[0]) if isinstance(color, (tuple, list)) else float(color)
+
+
+def plots(page: Any) -> list[Plot]:
+    """Every panel's plot on a chart page, by its axes (black, 0.8 pt: the x axis and the
+    y axis meet at its bottom left), in reading order: row by row, left to right."""
+    axes = [
+        line
+        for line in page.lines
+        if abs(line["linewidth"] - 0.8) < 0.01 and level(line["stroking_color"]) == 0
+    ]
+    across = [a for a in axes if abs(a["top"] - a["bottom"]) < 0.01]
+    up = [a for a in axes if abs(a["x0"] - a["x1"]) < 0.01]
+    found = [
+        Plot(x["x0"], y["top"], x["x1"], x["bottom"])
+        for x in across
+        for y in up
+        if abs(y["x0"] - x["x0"]) < 0.01 and abs(y["bottom"] - x["bottom"]) < 0.01
+    ]
+    return sorted(found, key=lambda plot: (round(plot.top), plot.left))
+
+
+def inside(point: tuple[float, float], plot: Plot) -> bool:
+    """Whether ``point`` (top-down) lies in ``plot``, its edges too."""
+    x, y = point
+    return plot.left - 0.01 <= x <= plot.right + 0.01 and plot.top - 0.01 <= y <= plot.bottom + 0.01
+
+
+class Heading(NamedTuple):
+    """A panel's heading as printed: its name's lines (each a line's words, left to right)
+    and its total (the word at the plot's right on the heading's first line)."""
+
+    lines: list[list[dict[str, Any]]]
+    total: dict[str, Any]
+
+    @property
+    def name(self) -> str:
+        """The name as printed, its lines run together (a line broken at a space)."""
+        return " ".join(" ".join(w["text"] for w in line) for line in self.lines)
+
+    @property
+    def words(self) -> list[dict[str, Any]]:
+        return [*(w for line in self.lines for w in line), self.total]
+
+
+def heading(page: Any, plot: Plot) -> Heading:
+    """The bold words over ``plot``: from its total's line (the lowest bold word ending at
+    the plot's right, above it) down to the plot."""
+    words = [
+        w
+        for w in page.extract_words(extra_attrs=["fontname", "size"])
+        if w["fontname"].endswith("Bold")
+        and w["bottom"] <= plot.top
+        and plot.left - 1 <= w["x0"] < plot.right + 1
+    ]
+    total = max(
+        (w for w in words if abs(w["x1"] - plot.right) < 1 and w["bottom"] > plot.top - 40),
+        key=lambda w: w["bottom"],
+    )
+    rows: dict[int, list[dict[str, Any]]] = {}
+    for w in words:
+        if w is not total and w["top"] > total["top"] - 1:
+            rows.setdefault(round(w["top"]), []).append(w)
+    lines = [sorted(rows[top], key=lambda w: w["x0"]) for top in sorted(rows)]
+    return Heading(lines, total)
+
+
+def paints(pdf: bytes, index: int = -1) -> list[Paint]:
+    """The paths painted on a page's own content (not its forms: the chart's grid), in order."""
     with pikepdf.open(io.BytesIO(pdf)) as document:
-        page = document.pages[-1]
-        dashes = {
-            tuple(float(x) for x in operands[0])
-            for operands, operator in pikepdf.parse_content_stream(page)
-            if str(operator) == "d"
+        page = document.pages[index]
+        height = float(page.mediabox[3])
+        operations = pikepdf.parse_content_stream(page)
+    width, stroke, fill = 1.0, 0.0, 0.0
+    parts: list[list[tuple[float, float]]] = []
+    found: list[Paint] = []
+    for instruction in operations:
+        operands, op = instruction.operands, str(instruction.operator)
+        if op == "cm":
+            assert [float(x) for x in operands] == [1, 0, 0, 1, 0, 0]
+        elif op == "w":
+            width = float(operands[0])
+        elif op in ("G", "g"):
+            stroke, fill = (float(operands[0]), fill) if op == "G" else (stroke, float(operands[0]))
+        elif op == "m":
+            parts.append([(float(operands[0]), height - float(operands[1]))])
+        elif op in ("l", "c"):
+            parts[-1].append((float(operands[-2]), height - float(operands[-1])))
+        elif op in ("S", "s", "f", "f*", "F", "B", "B*", "b", "b*"):
+            shade = fill if op.lower().startswith("f") else stroke
+            found.append(Paint(op, width, shade, tuple(tuple(part) for part in parts)))
+            parts = []
+        elif op == "n":
+            parts = []
+    return found
+
+
+def dashes(pdf: bytes, index: int = -1) -> set[tuple[float, ...]]:
+    """Every dash pattern a page sets, in its own content and in its forms."""
+    with pikepdf.open(io.BytesIO(pdf)) as document:
+        page = document.pages[index]
+        forms: list[pikepdf.Object] = list(page.Resources.get("/XObject", {}).values())
+        streams: list[pikepdf.Object | pikepdf.Page] = [page, *forms]
+        return {
+            tuple(float(x) for x in instruction.operands[0])
+            for stream in streams
+            for instruction in pikepdf.parse_content_stream(stream)
+            if str(instruction.operator) == "d"
         }
-    assert len(dashes) >= 6
 
 
-def test_chart_key_is_compact(series_folder: Path) -> None:
-    for names in (SIX[:4], SIX[:5]):
-        page = chart_page(fill_pdf([filled(series_folder, names, 6)], paper("letter")))
-        words = page.extract_words()
-        game = next(w for w in words if w["text"] == "Game")
-        key = [w for w in words if w["text"] in names and w["top"] > game["bottom"]]
-        assert len(key) == len(names)
-        assert len({round(w["top"]) for w in key}) == 1  # one row, no entry left alone
+def panel_lines(drawn: list[Paint], plot: Plot) -> list[Paint]:
+    """The sides' lines drawn in ``plot`` (each starts at game 0, on its y axis), in order."""
+    return [
+        paint
+        for paint in drawn
+        if paint.op == "S"
+        and paint.gray in (0.0, OTHER_GRAY)
+        and len(paint.parts) == 1
+        and abs(paint.parts[0][0][0] - plot.left) < 0.01
+        and plot.top - 0.01 <= paint.parts[0][0][1] <= plot.bottom + 0.01
+    ]
+
+
+def centre(part: tuple[tuple[float, float], ...]) -> tuple[float, float]:
+    """The centre of a round part of a path (a dot, a halo)."""
+    xs, ys = [x for x, _ in part], [y for _, y in part]
+    return (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+
+
+def dots(drawn: list[Paint]) -> list[tuple[float, float]]:
+    """The centres of the black dots filled on a page (the games each panel's side won)."""
+    return [
+        centre(part)
+        for paint in drawn
+        if paint.op.startswith("f") and paint.gray == 0
+        for part in paint.parts
+    ]
+
+
+def write_series(folder: Path, name: str, data: dict[str, Any]) -> Any:
+    path = folder / f"{name}.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return score_series(load_series(path))
+
+
+@pytest.mark.parametrize("name", PAPERS)
+def test_chart_gives_six_sides_six_panels_headed_by_name_and_total(
+    series_folder: Path, name: str
+) -> None:
+    """Six sides, six panels, in the order of the sides: each headed by its side's name at
+    its plot's left and its total at its right, its own line black over the other five in
+    grey. No line is dashed: a reader tells the sides apart by panel, not by pattern."""
+    games = [
+        {"winner": winner, "left": {n: number + 1 for n in SIX if n != winner}}
+        for number, winner in enumerate(SIX)
+    ]
+    data = {"players": SIX, "stock": 20, "target": 500, "games": games}
+    result = write_series(series_folder, "six-panels", data)
+    assert len(set(result.totals.values())) == 6
+    pdf = fill_pdf([result], paper(name))
+    page = chart_page(pdf)
+    found = plots(page)
+    assert len(found) == 6, found
+    drawn = paints(pdf)
+    for side, plot in zip(SIX, found, strict=True):
+        head = heading(page, plot)
+        assert head.name == side
+        assert head.total["text"] == EN.number(result.totals[side])
+        assert head.lines[0][0]["x0"] == pytest.approx(plot.left, abs=0.5)
+        assert head.total["x1"] == pytest.approx(plot.right, abs=0.5)
+        lines = panel_lines(drawn, plot)
+        assert [(p.width, p.gray) for p in lines] == [(OTHER_STROKE, OTHER_GRAY)] * 5 + [
+            (OWN_STROKE, 0.0)
+        ]
+    assert dashes(pdf) <= {()}, dashes(pdf)
+
+
+@pytest.mark.parametrize("name", PAPERS)
+@pytest.mark.parametrize("teams", [False, True], ids=["players", "teams"])
+def test_a_long_name_is_fitted_in_its_panel_heading_clear_of_the_total(
+    series_folder: Path, name: str, teams: bool
+) -> None:
+    """A name too long for its panel's heading is set smaller, then on two lines, then cut
+    short (with "…"), but never under 8 pt; every line keeps to the panel, and the line
+    beside the total at the plot's right never runs into it: a reader reads
+    "Maximilian-Alexander 100", not the two run together."""
+    data = series(LONG_NAMES, 12)
+    if teams:
+        data["teams"] = {
+            "The Featherstonehaugh-Cholmondeley Irregulars": LONG_NAMES[:2],
+            "Σοφία and friends": LONG_NAMES[2:4],
+            "Дмитрий's table": LONG_NAMES[4:],
+        }
+        data["games"] = [
+            {"winner": team, "left": {member: 2 for member in LONG_NAMES if member not in mine}}
+            for team, mine in itertools.islice(itertools.cycle(data["teams"].items()), 9)
+        ]
+    result = write_series(series_folder, f"long-heads-{teams}", data)
+    table = result.series.table
+    page = chart_page(fill_pdf([result], paper(name)))
+    found = plots(page)
+    assert len(found) == len(table.sides)
+    sizes: set[float] = set()
+    squeezed = False
+    for side, plot in zip(table.sides, found, strict=True):
+        head = heading(page, plot)
+        total = head.total
+        label = as_printed(table.side_label(side))
+        assert total["text"] == EN.number(result.totals[side])
+        assert total["x1"] <= plot.right + 0.5
+        # Every line of the name starts at the plot's left and stays in the panel; the
+        # line beside the total ends clear of it.
+        for line in head.lines:
+            assert line[0]["x0"] == pytest.approx(plot.left, abs=0.5)
+            assert line[-1]["x1"] <= plot.right + 0.5
+        beside = [w for w in head.words[:-1] if abs(w["top"] - total["top"]) < 1]
+        assert beside and total["x0"] - max(w["x1"] for w in beside) >= 6, (head.name, total)
+        # The name whole (broken between lines at a space or after a hyphen), or cut short.
+        printed, whole = head.name.replace(" ", ""), label.replace(" ", "")
+        assert printed == whole or (printed.endswith("…") and whole.startswith(printed[:-1])), (
+            head.name,
+            label,
+        )
+        room = plot.right - plot.left - (total["x1"] - total["x0"])
+        squeezed |= string_width(label, 9, True) > room
+        sizes |= {round(w["size"], 2) for w in head.words}
+    assert squeezed  # the case needs a name fitted: one is wider than its heading at 9 pt
+    assert len(sizes) == 1 and min(sizes) >= 8 - 0.01, sizes
 
 
 def test_ties_stay_visible_and_lines_at_zero_clear_the_axis(series_folder: Path) -> None:
-    # Ann and Bob each win once, by the same margin; Cy never scores.
+    """Ann and Bob each win once, by the same margin; Cy never scores. In every panel Ann's
+    and Bob's lines stand at one height after game 2 (drawn apart, a tie would read as a
+    lead); the game's winner's dot sits on that shared point in Bob's own panel only; and
+    Cy's line lies on the zero line, which stands clear of the x axis (on the axis, a 0
+    would read as no line)."""
     data = {
         "players": ["Ann", "Bob", "Cy"],
         "stock": 20,
@@ -431,30 +664,40 @@ def test_ties_stay_visible_and_lines_at_zero_clear_the_axis(series_folder: Path)
             {"winner": "Bob", "left": {"Ann": 2, "Cy": 2}},
         ],
     }
-    path = series_folder / "tie.json"
-    path.write_text(json.dumps(data), encoding="utf-8")
-    result = score_series(load_series(path))
-    assert result.totals["Ann"] == result.totals["Bob"]
-    chart = race_chart(result, paper("letter").landscape, "Tie", string_width)
-    lines = {
-        side: trace for side, trace in zip(["Ann", "Bob", "Cy"], chart.traces[3:], strict=True)
-    }
-    # Tied lines share their height; the winner's (Bob's) marker, ringed, stands on the
-    # game's point, and Ann's line runs level into it (print review 26: a marker of hers set
-    # beside it read as another total).
-    (x, y) = lines["Ann"].points[-1]
-    assert lines["Bob"].points[-1] == (x, y)
-    assert lines["Bob"].marks == lines["Bob"].wins == ((x, y),)
-    assert lines["Ann"].points[-2][1] == y and lines["Ann"].marks == (lines["Ann"].points[1],)
-    # One joint label at the end of the tied lines, closed by their total (print review 29).
-    assert any(text.text == f"Ann, Bob {result.totals['Bob']}" for text in chart.texts)
-    # Cy's line at 0 lies on the zero line, which is clear of the x axis.
-    axis = min(
-        rule.y1 for rule in chart.background.rules if rule.y1 == rule.y2 and rule.width >= 0.9
-    )
-    zero = min(rule.y1 for rule in chart.background.rules if rule.gray == 0.75)
-    assert {y for _, y in lines["Cy"].points} == {zero}
-    assert zero >= axis + 4
+    result = write_series(series_folder, "tie", data)
+    sides = ["Ann", "Bob", "Cy"]
+    assert result.totals["Ann"] == result.totals["Bob"] and result.totals["Cy"] == 0
+    pdf = fill_pdf([result], paper("letter"))
+    page = chart_page(pdf)
+    drawn = paints(pdf)
+    marked = dots(drawn)
+    found = plots(page)
+    assert len(found) == 3
+    heights: set[float] = set()
+    for own, plot in zip(sides, found, strict=True):
+        # The other sides' lines in the order of the sides, then the panel's own.
+        order = [side for side in sides if side != own] + [own]
+        lines = {
+            side: paint.parts[0]
+            for side, paint in zip(order, panel_lines(drawn, plot), strict=True)
+        }
+        (x, y) = lines["Ann"][2]
+        assert lines["Bob"][2] == pytest.approx((x, y), abs=0.01)
+        heights.add(round(plot.bottom - y, 2))
+        here = [dot for dot in marked if inside(dot, plot)]
+        wins = [lines[own][game.number] for game in result.games if game.winner == own]
+        assert sorted(here) == pytest.approx(sorted(wins), abs=0.05), own
+        assert (own == "Bob") == any(dot == pytest.approx((x, y), abs=0.05) for dot in here)
+        zero = max(
+            line["top"]
+            for line in page.lines
+            if abs(line["linewidth"] - 0.4) < 0.01
+            and level(line["stroking_color"]) == pytest.approx(0.8)
+            and abs(line["x0"] - plot.left) < 0.01
+        )
+        assert {round(point[1], 2) for point in lines["Cy"]} == {round(zero, 2)}
+        assert plot.bottom - zero >= 4
+    assert len(heights) == 1, heights  # one scale: the tie at one height in every panel
 
 
 def test_a_cards_left_series_says_how_it_is_won_and_boxes_the_lowest_total(

@@ -307,8 +307,9 @@ def race_chart(
 
 def arrangement(count: int, across: float, tall: float, figures: float) -> tuple[int, int]:
     """The columns and rows of ``count`` panels in a room ``across`` by ``tall``: those
-    whose plots, each at most ASPECT times as wide as tall, are largest (fewer rows on
-    a tie)."""
+    whose plots are largest, a plot counted no wider than ASPECT times its height (so six
+    panels stand three by two on a landscape page, not six in a row); fewer columns on a
+    tie. The plots then take all the room their columns and rows give them."""
     best = (float("-inf"), 1, count)
     for columns in range(1, max(count, 1) + 1):
         rows = -(-count // columns)
@@ -463,15 +464,15 @@ def _axes(
     rules.append(Rule(left, bottom, right, bottom, 0.8))
     rules.append(Rule(left, bottom, left, plot.top, 0.8))
     if target is not None and not scale.zoomed:
-        # The target: a broad light band no side's line can be taken for, named at its left
-        # (where the lines are still low), 3 pt clear of the band (print review 28).
+        # The target: a broad band no side's line can be taken for, named at its left (where
+        # the lines are still low), its descenders 3 pt clear of the band (print review 28).
         y = plot.y(target)
         # Square caps reach half the band past each end: the band keeps to the plot.
         inset = TARGET_BAND / 2
         rules.append(Rule(left + inset, y, right - inset, y, TARGET_BAND, gray=TARGET_GRAY))
         name = lang._("Target: {target}").format(target=lang.number(target))
         if measure(name, TICK_SIZE, True) < (right - left) / 2:
-            labels.append(Text(name, left + 4, y + TARGET_BAND / 2 + 3, TICK_SIZE, True))
+            labels.append(Text(name, left + 4, y + TARGET_BAND / 2 + 5, TICK_SIZE, True))
 
 
 def _panel(result: SeriesResult, index: int, plot: _Plot) -> Panel:
