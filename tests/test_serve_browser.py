@@ -277,8 +277,9 @@ def test_the_charts_words_are_read_at_a_phones_size(
     browser: Browser, series_file: Path, width: int
 ) -> None:
     """The race chart's title and subtitle are the page's text; its drawn words (ticks,
-    names, the key) are 11 px or more at 390 and 1280 px wide (review: 8 px on a phone, the
-    narrow chart laid out 360 points wide with its title inside)."""
+    the panels' headings, the note under them) are 11 px or more at 390 and 1280 px wide
+    (review: 8 px on a phone, the narrow chart laid out 360 points wide with its title
+    inside)."""
     with running(series_file) as (url, _):
         page = phone(browser, width)
         page.goto(url)

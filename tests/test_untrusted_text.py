@@ -23,8 +23,9 @@ from conftest import Runner
 from pagecheck import page_texts, pages_with
 from pdfcheck import check_pdf_structure, marks_near_edge
 
+from sheetgen.fonts import string_width
 from sheetgen.paper import paper
-from sheetgen.sheet.layout import Layout
+from sheetgen.sheet.layout import MIN_TEXT, Layout
 from sheetgen.sheet.shapes import Box
 
 # The module's documents are made once: its tests run in one xdist worker.
@@ -249,8 +250,24 @@ def test_filled_sheet_is_sound_and_literal(filled: tuple[Path, bytes]) -> None:
     assert flat("<script>alert(1)</script> {{ 7*7 }}") in flat(text)
     assert "root:" not in text
     with pdfplumber.open(io.BytesIO(pdf)) as document:
-        chart = document.pages[2].extract_text()
-    for name in HOSTILE[:4]:
+        last = document.pages[2]
+        chart = last.extract_text()
+        # Each panel's x axis: a level black rule 0.8 pt wide, as wide as its plot.
+        plots = [
+            line["x1"] - line["x0"]
+            for line in last.lines
+            if line["linewidth"] == 0.8 and line["top"] == line["bottom"]
+        ]
+    # Each panel is headed by its side's name, printed literally: in full, or, where the
+    # name is wider than the panel's plot even at the smallest size, its start cut short.
+    assert len(plots) == len(HOSTILE)
+    for name in HOSTILE:
+        if flat(name) in flat(chart):
+            continue
+        assert string_width(name, MIN_TEXT, bold=True) > max(plots), f"{name} cut, yet it fits"
+        start = flat(name)[:20]
+        assert re.search(re.escape(start) + r"[^…]*…", flat(chart)), f"the chart lacks {name}"
+    for name in HOSTILE[:2] + HOSTILE[3:5]:  # markup, a template, combining marks: short
         assert flat(name) in flat(chart), f"the race chart does not label {name}"
 
 
