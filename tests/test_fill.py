@@ -501,3 +501,37 @@ def test_markdown_export_escapes_names(tmp_path: Path) -> None:
     assert text.startswith("# A\\|B \\*night\\*\n")
     assert "| Ann\\|x | 0 | 0 | 500 |" in text
     assert "No games have been played yet." in text
+
+
+@pytest.mark.parametrize(
+    ("code", "said"),
+    [
+        ("en", "none yet; Ann and Di share the lead; 5 games to play; lowest total wins"),
+        ("de", "noch offen; Ann und Di führen gemeinsam; 5 Spiele stehen noch aus;"),
+    ],
+)
+def test_a_shared_cards_left_lead_names_the_level_leaders(
+    tmp_path: Path, code: str, said: str
+) -> None:
+    """Print review 33: "the lead is shared with 5 games to play" named nobody, and read as
+    if the lead were shared with the games. The sheet and the chart's verdict name the
+    sides level at the lowest total."""
+    data = {
+        "players": ["Ann", "Bob", "Cy", "Di", "Eve"],
+        "stock": 20,
+        "scoring": "cards-left",
+        "games_to_play": 8,
+        "games": [
+            {"winner": "Ann", "left": {"Bob": 7, "Cy": 12, "Di": 3, "Eve": 5}},
+            {"winner": "Bob", "left": {"Ann": 5, "Cy": 10, "Di": 8, "Eve": 2}},
+            {"winner": "Di", "left": {"Ann": 6, "Bob": 6, "Cy": 2, "Eve": 9}},
+        ],
+    }
+    result = score_series(load_series(write(tmp_path, "cards.json", data)))
+    lang = language(code)
+    assert status_line(result, lang).startswith(said)
+    sheet, chart = (
+        " ".join(text.split())
+        for text in pages_text(fill_pdf([result], paper("letter"), lang=lang))
+    )
+    assert said in sheet and said in chart

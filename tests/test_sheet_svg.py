@@ -780,9 +780,12 @@ def test_the_note_says_what_the_lines_and_dots_mean(name: str, where: str, lang:
     said = lang._(NOTE[teams, two])
     if lang is GERMAN:
         assert said != NOTE[teams, two]
-        light = ("helle Linie den des anderen",) if two else ("hellen Linien",)
-        assert all(word in said for word in ("schwarze Linie", *light, "Kreis"))
-        assert ("hellen Linien" in said) is not two
+        # One other side ("den der anderen Person"), or several ("die Stände der anderen");
+        # no "er" for every player (print review 33).
+        light = ("den de",) if two else ("die Stände der anderen",)
+        assert all(word in said for word in ("schwarze Linie", *light, "hell", "Kreis"))
+        assert ("Stände" in said) is not two
+        assert " er " not in said
     else:
         assert not re.search(r"\bgr[ae]y", said, re.IGNORECASE)
         said_light = "the light line is the other " if two else "the light lines are the other "

@@ -155,13 +155,16 @@ def _cards_left_status(result: SeriesResult, lang: Language) -> str:
             "none yet; {leader} leads with {count} games to play; lowest total wins",
             result.games_left,
         )
-    else:
+    else:  # the level leaders named (print review 33: "the lead is shared" named none)
         lead = lang.ngettext(
-            "none yet; the lead is shared with {count} game to play; lowest total wins",
-            "none yet; the lead is shared with {count} games to play; lowest total wins",
+            "none yet; {leaders} share the lead; {count} game to play; lowest total wins",
+            "none yet; {leaders} share the lead; {count} games to play; lowest total wins",
             result.games_left,
         )
-    return lead.format(leader=result.leader, count=result.games_left)
+    best = result.standings[0].total
+    level = [row.side for row in result.standings if row.total == best]
+    leaders = lang._("{first} and {last}").format(first=", ".join(level[:-1]), last=level[-1])
+    return lead.format(leader=result.leader, leaders=leaders, count=result.games_left)
 
 
 def filled_pages(
