@@ -23,6 +23,7 @@ the painter (``painter.Painter.chart``) or written as SVG (``svg``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -268,7 +269,7 @@ def race_chart(
     )
     bottom = _note(result, target, scale, width - 2 * edge, edge, measure, lang, texts)
     sides = series.table.sides
-    figures = max(measure(lang.number(scale.ceiling), TICK_SIZE, False), 0.0) + 5
+    figures = measure(lang.number(scale.ceiling), TICK_SIZE, False) + 5
     columns, rows = arrangement(len(sides), width - 2 * edge, top - bottom, figures)
     across = (width - 2 * edge - (columns - 1) * COL_GAP) / columns
     tall = (top - bottom - (rows - 1) * ROW_GAP) / rows
@@ -279,6 +280,8 @@ def race_chart(
     heads = _headings(result, across - figures - last, measure, lang)
     # A heading on two lines lowers every plot by a line.
     lower = max((len(lines) - 1) * size * 1.15 for lines, _, size in heads) if heads else 0.0
+    # Every side's running total before the first game and after each one.
+    standings = [dict.fromkeys(sides, 0), *(game.totals for game in result.games)]
     rules: list[Rule] = []
     labels: list[Text] = []
     panels: list[Panel] = []
@@ -301,7 +304,7 @@ def race_chart(
             texts.append(Text(line, plot.left, ceiling - size - number * size * 1.15, size, True))
         texts.append(Text(total, plot.right, ceiling - size, size, True, "right"))
         _axes(plot, scale, target, lang, measure, rules, labels)
-        panels.append(_panel(result, index, plot))
+        panels.append(_panel(result, standings, index, plot))
     return Chart(width, height, Grid(tuple(rules), (), tuple(labels)), tuple(panels), tuple(texts))
 
 
@@ -381,31 +384,27 @@ def _note(
     zoomed axis the target above its range, added to ``texts``; returns the panels'
     bottom."""
     _ = lang._
-    teams = result.series.table.partnership
-    if len(result.series.table.sides) == 2:  # one other line (print review 32)
-        said = (
-            _(
-                "In each panel the black line is that team’s running total, the light line"
-                " is the other team’s, and a dot marks each game that team won."
-            )
-            if teams
-            else _(
-                "In each panel the black line is that player’s running total, the light line"
-                " is the other player’s, and a dot marks each game that player won."
-            )
-        )
-    else:
-        said = (
-            _(
-                "In each panel the black line is that team’s running total, the light lines"
-                " are the other teams’, and a dot marks each game that team won."
-            )
-            if teams
-            else _(
-                "In each panel the black line is that player’s running total, the light lines"
-                " are the other players’, and a dot marks each game that player won."
-            )
-        )
+    table = result.series.table
+    # By teams or players, and one other line or several (print review 32: "the light
+    # lines" under two sides' panels).
+    said = {
+        (False, True): _(
+            "In each panel the black line is that player’s running total, the light line"
+            " is the other player’s, and a dot marks each game that player won."
+        ),
+        (True, True): _(
+            "In each panel the black line is that team’s running total, the light line"
+            " is the other team’s, and a dot marks each game that team won."
+        ),
+        (False, False): _(
+            "In each panel the black line is that player’s running total, the light lines"
+            " are the other players’, and a dot marks each game that player won."
+        ),
+        (True, False): _(
+            "In each panel the black line is that team’s running total, the light lines"
+            " are the other teams’, and a dot marks each game that team won."
+        ),
+    }[table.partnership, len(table.sides) == 2]
     middle = edge + room / 2
     # At most NOTE_ROOM wide (print review 32: 143 characters on one line), in up to four
     # lines (German on a phone's drawing takes four).
@@ -475,14 +474,16 @@ def _axes(
             labels.append(Text(name, left + 4, y + TARGET_BAND / 2 + 5, TICK_SIZE, True))
 
 
-def _panel(result: SeriesResult, index: int, plot: _Plot) -> Panel:
-    """Side ``index``'s panel: every side's line through its running totals at their true
-    values, this side's with a dot on each game it won."""
+def _panel(
+    result: SeriesResult, standings: list[Mapping[str, int]], index: int, plot: _Plot
+) -> Panel:
+    """Side ``index``'s panel: every side's line through its running totals
+    (``standings``, from before the first game) at their true values, this side's with a
+    dot on each game it won."""
     sides = result.series.table.sides
     xs = [plot.x(0)] + [plot.x(game.number) for game in result.games]
-    totals = [dict.fromkeys(sides, 0), *(game.totals for game in result.games)]
     lines = [
-        tuple((x, plot.y(standing[side])) for x, standing in zip(xs, totals, strict=True))
+        tuple((x, plot.y(standing[side])) for x, standing in zip(xs, standings, strict=True))
         for side in sides
     ]
     side = sides[index]

@@ -23,6 +23,7 @@ from sheetgen.game.scoring import SeriesResult, game_of
 from sheetgen.game.wording import labels, outcome, series_name, title_for
 from sheetgen.paper import Paper
 from sheetgen.preview import in_format
+from sheetgen.series.words import listing
 from sheetgen.sheet.blank import page_layouts, spec_for
 from sheetgen.sheet.chart import chart_title, race_chart
 from sheetgen.sheet.layout import Layout
@@ -163,8 +164,7 @@ def _cards_left_status(result: SeriesResult, lang: Language) -> str:
         )
     best = result.standings[0].total
     level = [row.side for row in result.standings if row.total == best]
-    leaders = lang._("{first} and {last}").format(first=", ".join(level[:-1]), last=level[-1])
-    return lead.format(leader=result.leader, leaders=leaders, count=result.games_left)
+    return lead.format(leader=result.leader, leaders=listing(lang, level), count=result.games_left)
 
 
 def filled_pages(

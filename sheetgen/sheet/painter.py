@@ -126,8 +126,8 @@ class Painter:
                     canvas.addLiteral(_stroked(trace.points))
             halos, dots = canvas.beginPath(), canvas.beginPath()
             for x, y in panel.line.wins:
-                _marker_steps(halos, dot_path(x, y, DOT + DOT_HALO))
-                _marker_steps(dots, dot_path(x, y, DOT))
+                _add_steps(halos, dot_path(x, y, DOT + DOT_HALO))
+                _add_steps(dots, dot_path(x, y, DOT))
             if panel.line.wins:
                 canvas.setFillGray(1)
                 canvas.drawPath(halos, stroke=0, fill=1)
@@ -280,7 +280,7 @@ def _in_box(box: Box, value: str, bold: bool = False) -> Text:
     return Text(value, box.x + box.width / 2, baseline, size, bold, "center")
 
 
-def _marker_steps(path: Any, steps: Any) -> None:
+def _add_steps(path: Any, steps: Any) -> None:
     """Path ``steps`` (``shapes.dot_path``) added to ``path``."""
     for step, args in steps:
         if step == "M":
