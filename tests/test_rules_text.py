@@ -1020,7 +1020,7 @@ def test_review2_8_a_one_game_series_file_is_filled_without_1_games(
     if lang == "en":
         assert "Lowest total after one game" in text
         assert "lowest total after one game" in text
-        assert "Each player's total after the game; the lowest wins" in text
+        assert "Each player's cards left after the game; the fewest wins" in text
     else:
         assert "Niedrigste Summe nach einem Spiel" in text
 

@@ -204,14 +204,14 @@ def _subtitle(result: SeriesResult, target: int | None, lang: Language) -> str:
         return said.format(target=lang.number(target))
     if rules.games_to_play == 1:
         return (
-            _("Each team's total after the game; the lowest wins")
+            _("Each team's cards left after the game; the fewest wins")
             if teams
-            else _("Each player's total after the game; the lowest wins")
+            else _("Each player's cards left after the game; the fewest wins")
         )
     said = (
-        _("Each team's running total after every game; the lowest after {games} games wins")
+        _("Each team's running total of cards left after every game; the lowest after {games} games wins")
         if teams
-        else _("Each player's running total after every game; the lowest after {games} games wins")
+        else _("Each player's running total of cards left after every game; the lowest after {games} games wins")
     )
     return said.format(games=games_count(rules, lang))
 
