@@ -83,6 +83,25 @@ def test_a_hole_in_the_text_weighs_more_than_a_notes_page() -> None:
     assert white(looser, 0) > white([*full, page(0.53)], 2)
 
 
+def test_a_page_a_fifth_short_inside_the_text_is_a_hole() -> None:
+    """pdf.white and pdf._holes: a page of running text less than HOLE_SHARE as full as the
+    fullest is a hole (print review 27: 105 to 119 pt, a fifth of a folded page, were
+    left at the foot of three pages of the German booklet); one a tenth short is not, nor
+    the last page's white, nor a page that the printing box opens."""
+    from sheetgen.booklet.flow import Page
+    from sheetgen.booklet.pdf import HOLE_WEIGHT, _holes, white
+
+    def page(fill: float, closing: bool = False) -> Page:
+        return Page(cover=False, lines=[(0.1, 0.1 + fill)], closing=closing)
+
+    full = [page(0.8)] * 4
+    assert _holes([*full, page(0.72), page(0.8), page(0.3)]) == 0
+    assert _holes([*full, page(0.64), page(0.8), page(0.3)]) == pytest.approx(0.2)
+    assert white([*full, page(0.64), page(0.8)], 0) == pytest.approx(HOLE_WEIGHT * 0.2)
+    # The last page of text, with the printing box opening the page after it, is no hole.
+    assert _holes([*full, page(0.3), page(0.5, closing=True)]) == 0
+
+
 def test_a_picture_moves_on_with_its_heading_and_lead_in() -> None:
     """figure_moves: where a picture's section (heading, lead-in kept with the picture)
     opens a page and left the page before part empty, the three are set together after

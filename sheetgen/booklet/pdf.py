@@ -10,7 +10,6 @@ from typing import Any
 
 from sheetgen.booklet.flow import (
     CONTENTS_APART,
-    FULL_BEFORE_FIGURE,
     MIN_FILL,
     PLAIN,
     SPACINGS,
@@ -376,15 +375,16 @@ def _fill_sheets(
 ) -> tuple[Any, Flow]:
     """``document`` (set in ``flow``, measured as ``pages``) set again as ``_fold`` plans,
     until a folded booklet's pages fill whole sheets; where that leaves more than a page
-    of white (``white``), the booklet set closer or looser is planned too (its last page
-    balanced with the one before where it is nearly empty), and the one with the least
-    kept; with the flow it was set in."""
+    of white (``white``), or a hole inside the text (``_holes``), the booklet set closer
+    or looser is planned too (its last page balanced with the one before where it is
+    nearly empty), and the one with the least kept; with the flow it was set in."""
     best = _planned(lay_out, document, pages, flow, tried)
     first = best
     for spacing, fewest in FOLD_SPACINGS.items():
-        if best[0] <= 1 or len(tried) >= MAX_LAYOUTS:
+        holed = _holes(best[3]) > 0
+        if (best[0] <= 1 and not holed) or len(tried) >= MAX_LAYOUTS:
             break
-        if spacing == flow.spacing or first[2].notes < fewest:
+        if spacing == flow.spacing or (first[2].notes < fewest and not holed):
             continue
         # A balancing break was found for the flow's own spacing: another starts without
         # one (refit finds its own), the contents kept apart if they were.
@@ -402,6 +402,20 @@ def _fill_sheets(
             if found[0] < best[0]:
                 best = found
     return best[1], best[2]
+
+
+def _holes(pages: list[Page]) -> float:
+    """The white of the pages inside a folded booklet's running text (``pages``) less than
+    HOLE_SHARE as full as the fullest, in pages: not its last page of text, nor the page
+    the printing box opens."""
+    running = [page for page in pages if not page.cover]
+    if len(running) < 2:
+        return 0.0
+    capacity = max(page.fill for page in running)
+    shares = [page.fill / capacity for page in running]
+    if running[-1].closing:
+        shares.pop()
+    return sum(1 - share for share in shares[:-1] if share < HOLE_SHARE)
 
 
 # A folded booklet's last page of text less full than this share of the fullest page ends
@@ -451,14 +465,17 @@ def _tail_lines(pages: list[Page], document: Any, flow: Flow) -> int:
 
 # A page of running text left part empty inside a folded booklet weighs this many times the
 # same white at its end, where the notes pages are: a hole in the text is a flaw, white
-# before the notes is not.
+# before the notes is not. A page is left part empty when it is less than HOLE_SHARE as
+# full as the fullest (print review 27: 105 to 119 pt, a fifth of the page, at the foot of
+# three pages of the German booklet on Letter).
 HOLE_WEIGHT = 2.0
+HOLE_SHARE = 0.85
 
 
 def white(pages: list[Page], notes: int) -> float:
     """How much of a folded booklet is padding, in pages: its notes pages, the white of its
     last page of running text, and (weighing HOLE_WEIGHT) the white of each page before the
-    last that is less than FULL_BEFORE_FIGURE as full as the fullest (the cover and
+    last that is less than HOLE_SHARE as full as the fullest (the cover and
     contents left out). A page that opens with the printing box is padding too, what the box
     leaves of it: the text ends on the page before."""
     running = [page for page in pages if not page.cover]
@@ -469,7 +486,7 @@ def white(pages: list[Page], notes: int) -> float:
     closing = 0.0
     if len(shares) > 1 and running[-1].closing:
         closing = 1 - shares.pop()
-    holes = sum(1 - share for share in shares[:-1] if share < FULL_BEFORE_FIGURE)
+    holes = sum(1 - share for share in shares[:-1] if share < HOLE_SHARE)
     return notes + closing + (1 - shares[-1]) + HOLE_WEIGHT * holes
 
 
@@ -486,7 +503,7 @@ def _as_full(before: list[Page], after: list[Page]) -> bool:
 
 def _planned(
     lay_out: LayOut, document: Any, pages: list[Page], flow: Flow, tried: list[Flow]
-) -> tuple[float, Any, Flow]:
+) -> tuple[float, Any, Flow, list[Page]]:
     """How much padding (``white``) ``document`` (set in ``flow``, measured as ``pages``)
     has once planned to fill its sheets, the document set so and its flow."""
     planned = _fold(document, flow)
@@ -506,7 +523,7 @@ def _planned(
                     _, document, pages = found
                     planned = balanced
         flow, planned = planned, _fold(document, planned)
-    return white(pages, flow.notes), document, flow
+    return white(pages, flow.notes), document, flow, pages
 
 
 def _fold(document: Any, flow: Flow) -> Flow | None:

@@ -209,9 +209,15 @@ def _subtitle(result: SeriesResult, target: int | None, lang: Language) -> str:
             else _("Each player's cards left after the game; the fewest wins")
         )
     said = (
-        _("Each team's running total of cards left after every game; the lowest after {games} games wins")
+        _(
+            "Each team's running total of cards left after every game;"
+            " the lowest after {games} games wins"
+        )
         if teams
-        else _("Each player's running total of cards left after every game; the lowest after {games} games wins")
+        else _(
+            "Each player's running total of cards left after every game;"
+            " the lowest after {games} games wins"
+        )
     )
     return said.format(games=games_count(rules, lang))
 
