@@ -156,3 +156,25 @@ def test_a_paragraph_is_a_lead_in_only_where_it_ends_in_a_colon() -> None:
     assert marked.count('class="lead-in"') == 1
     assert '<p class="follows-list lead-in">Then <em>this</em>:</p>' in marked
     assert "<p>A sentence.</p>" in marked and "<p>Not before a list:</p>" in marked
+
+
+def test_a_strip_is_set_free_only_where_it_leaves_the_page_before_short() -> None:
+    """mends.held_strips: a card strip kept with its list (``strip``) that opens a page below
+    the list's run-on lines is set free where the page before is under HELD_SHARE of the
+    fullest; not where that page is full, nor where the strip stands at the page's head,
+    nor a figure that is no strip; strips already free stay so."""
+    from sheetgen.booklet.flow import Page, _Block
+    from sheetgen.booklet.mends import HELD_SHARE, held_strips
+
+    def page(fill: float, *starts: _Block) -> Page:
+        return Page(cover=False, lines=[(0.1, 0.1 + fill)], starts=list(starts))
+
+    def figure(number: int, top: float, strip: bool = True) -> _Block:
+        return _Block("", top, False, False, number, figure=True, strip=strip)
+
+    short = HELD_SHARE * 0.8 - 0.01
+    assert held_strips([page(0.8), page(short), page(0.8, figure(7, 0.15))]) == (7,)
+    assert held_strips([page(0.8), page(0.79), page(0.8, figure(7, 0.15))]) == ()
+    assert held_strips([page(0.8), page(short), page(0.8, figure(7, 0.1))]) == ()
+    assert held_strips([page(0.8), page(short), page(0.8, figure(7, 0.15, False))]) == ()
+    assert held_strips([page(0.8), page(0.8), page(0.8)], (3,)) == (3,)

@@ -1042,9 +1042,11 @@ def test_the_quick_references_steps_are_set_in_the_body_face(booklet: Booklet) -
 
 def test_a_card_strip_stays_with_the_list_items_it_shows(booklet: Booklet) -> None:
     """A strip that shows the last items of the list before it (examples.toml's
-    ``with_list``) stands on the page of the list's last item, never alone at the head of
-    the next (print review 15: Spite and Malice's king strip opened page 6, its bullet on
-    page 5)."""
+    ``with_list``) stands on the page of the list's last item (print review 15: Spite and
+    Malice's king strip opened page 6, its bullet on page 5), unless keeping it there would
+    take the item's last lines over the page and leave a hole: then the item ends its
+    page, full, and the strip opens the next (print review 34: "A Skip-Bo card counts as |
+    the number" over a leaf, 82 pt left white)."""
     found = re.findall(
         r"<li>((?:(?!<li>).)*?)</li>\s*</ul>\s*<figure class=\"cards with-list\">.*?"
         r"<figcaption>(.*?)</figcaption>",
@@ -1052,6 +1054,8 @@ def test_a_card_strip_stays_with_the_list_items_it_shows(booklet: Booklet) -> No
         re.S,
     )
     squeezed = [_squeezed(page.text) for page in booklet.pages]
+    text = [page for page in booklet.pages if page.content and not page.landscape]
+    fullest = max(page.content[-1].bottom - page.content[0].top for page in text)
 
     def page_of(html: str, end: bool) -> int:
         words = _squeezed(unescape(re.sub(r"<[^>]+>", "", html)).replace("\xad", ""))
@@ -1060,8 +1064,38 @@ def test_a_card_strip_stays_with_the_list_items_it_shows(booklet: Booklet) -> No
         return page
 
     for item, caption in found:
-        assert page_of(item, end=True) == page_of(caption, end=False), caption
+        ends, strip = page_of(item, end=True), page_of(caption, end=False)
+        if strip != ends:
+            # The strip opens the next page, because it and its caption could not stand
+            # in the white the item's page leaves.
+            assert strip == ends + 1, caption
+            lines, opened = booklet.pages[ends].content, booklet.pages[strip].content
+            white = fullest - (lines[-1].bottom - lines[0].top)
+            head = _squeezed(unescape(re.sub(r"<[^>]+>", "", caption)))[:12]
+            under = next(line for line in opened if _squeezed(line.text).startswith(head))
+            assert white < under.bottom - opened[0].top, caption
     assert bool(found) == ('with-list"' in booklet.html)
+
+
+@pytest.mark.parametrize(
+    "case",
+    [("skip-bo", "official", "a4", "booklet"), ("skip-bo", "no-series", "letter", "booklet")],
+    ids=["official-a4", "no-series-letter"],
+)
+def test_a_strip_set_free_lets_its_item_end_the_page(
+    case: tuple[str, str, str, str], booklet_of: Callable[..., Booklet]
+) -> None:
+    """Two folded booklets whose building-pile strip, kept with its list's last item, took
+    that item's last two lines over the page and left a fifth of the page before it white
+    (print review 34: "A Skip-Bo card counts as | the number the pile needs next" over a
+    leaf, 82 pt white): the strip is set free, and the item ends on its own page."""
+    booklet = booklet_of(*case)
+    squeezed = [_squeezed(page.text) for page in booklet.pages]
+    item = _squeezed("A Skip-Bo card counts as the number the pile needs next")
+    (page,) = [number for number, text in enumerate(squeezed) if item in text]
+    caption = _squeezed("One Skip-Bo card opens this pile")
+    assert caption in squeezed[page + 1]
+    assert squeezed[page + 1].startswith(_squeezed("SB"))
 
 
 @pytest.mark.parametrize("case", FOLDED, ids=["-".join(case) for case in FOLDED])

@@ -60,6 +60,9 @@ class Flow(NamedTuple):
     # References to a heading on their own page (their numbers, ``number_blocks``), each
     # with where the heading stands: "below" or "above" instead of the page.
     near: tuple[tuple[int, str], ...] = ()
+    # Card strips (their numbers, ``number_blocks``) set free of the list they show, so that
+    # its last lines stay on their page (``held_strips``).
+    free: tuple[int, ...] = ()
     # The pages of the file as last laid out (the score sheet's too), which the printing
     # box names (print review 23); 0 before the first layout.
     pages: int = 0
@@ -89,6 +92,8 @@ class _Block(NamedTuple):
     # that chapter (its heading, which never moves).
     chapter: int = 0
     opens: bool = False
+    # Whether it is a card strip kept with the list before it (``_strip``).
+    strip: bool = False
 
 
 @dataclass
@@ -336,6 +341,7 @@ def measure(html: Any, document: Any) -> list[Page]:  # long: one walk records e
                         element.tag in SPLITTABLE,
                         chapter,
                         opens,
+                        _strip(element),
                     )
                 )
         seen.update(spans)
@@ -524,6 +530,10 @@ def _following(pages: list[Page], figure: _Block) -> list[tuple[_Block, float, f
     return found
 
 
+# A page of running text less full than this share of the fullest is left part empty: a
+# hole (print review 27: 105 to 119 pt, a fifth of the page, at the foot of three pages of
+# the German booklet on Letter).
+HOLE_SHARE = 0.85
 # A block split at a page's foot leaves at least this much of it there (three lines).
 SPLIT_LEAST = 0.05
 SPLITTABLE = frozenset({"p", "ul", "ol"})

@@ -10,6 +10,7 @@ from typing import Any
 
 from sheetgen.booklet.flow import (
     CONTENTS_APART,
+    HOLE_SHARE,
     MIN_FILL,
     PLAIN,
     SPACINGS,
@@ -29,6 +30,7 @@ from sheetgen.booklet.flow import (
 )
 from sheetgen.booklet.html import MOTIF_URL, booklet_text
 from sheetgen.booklet.markdown import tie_short_words_in_html
+from sheetgen.booklet.mends import free_strips, held_strips
 from sheetgen.booklet.tagging import leaders_as_artifacts
 from sheetgen.booklet.typography import brands_joined, unbroken, untied, whole_last_words
 from sheetgen.game.definition import TEAM_SIZE
@@ -195,6 +197,7 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
             url_fetcher=_fetcher(drawn),
         )
         number_blocks(html.etree_element, moves)
+        free_strips(html.etree_element, flow.free)
         # Laid out plainly: the PDF/UA-1 variant (tagged, with the language, title and figure
         # alternatives a screen reader needs) is asked of write_pdf below, which writes the
         # same bytes for a layout so made, and each of a booklet's layouts is a fifth quicker.
@@ -293,18 +296,24 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
         document, chosen = _fill_sheets(lay_out, document, pages, chosen, tried)
         document, chosen = _ruled_tail(lay_out, document, measured[chosen], chosen, tried)
 
-    def set_again(flow: Flow, near: tuple[tuple[int, str], ...]) -> None:
+    def set_again(flow: Flow, near: tuple[tuple[int, str], ...], full: Judge = _as_full) -> None:
         """Keep ``flow`` (one layout more) where it keeps the booklet's pages, the references
-        ``near`` their headings, and its pages as full (print review 12: a layout set again
-        for a reference broke a page a sixth short)."""
+        ``near`` their headings, and its pages as ``full`` (print review 12: a layout set
+        again for a reference broke a page a sixth short)."""
         nonlocal document, chosen
         before = measured.get(chosen, pages)
         tried.append(flow)
         found = lay_out(flow)
         kept = len(found[1].pages) == len(document.pages) and nearby(found[1]) == near
-        if kept and _as_full(before, found[2]):
+        if kept and full(before, found[2]):
             document, chosen = found[1], flow
 
+    # A card strip that took its list's last lines over the page, leaving the page before
+    # short, is set free of them (print review 34), where that keeps the booklet's pages
+    # and opens no hole inside the text (the last page may take what moves on).
+    free = held_strips(measured.get(chosen, pages), chosen.free)
+    if free != chosen.free:
+        set_again(chosen._replace(free=free), chosen.near, _no_more_holes)
     # A reference to a heading on its own page says "below" or "above" instead.
     near = nearby(document)
     if near:
@@ -354,6 +363,8 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
 
 
 LayOut = Callable[[Flow], tuple[float, Any, list[Page]]]
+# Whether a layout set again (its pages second) is as good as the one before (first).
+Judge = Callable[[list[Page], list[Page]], bool]
 # The white left under a grown fan's cover for what the measurement cannot see (inches),
 # and the least white worth growing the fan for.
 COVER_SAFETY = 0.2
@@ -463,13 +474,10 @@ def _tail_lines(pages: list[Page], document: Any, flow: Flow) -> int:
     return lines if lines >= TAIL_LEAST else 0
 
 
-# A page of running text left part empty inside a folded booklet weighs this many times the
-# same white at its end, where the notes pages are: a hole in the text is a flaw, white
-# before the notes is not. A page is left part empty when it is less than HOLE_SHARE as
-# full as the fullest (print review 27: 105 to 119 pt, a fifth of the page, at the foot of
-# three pages of the German booklet on Letter).
+# A page of running text left part empty (under flow.HOLE_SHARE) inside a folded booklet
+# weighs this many times the same white at its end, where the notes pages are: a hole in
+# the text is a flaw, white before the notes is not.
 HOLE_WEIGHT = 2.0
-HOLE_SHARE = 0.85
 
 
 def white(pages: list[Page], notes: int) -> float:
@@ -499,6 +507,11 @@ def _as_full(before: list[Page], after: list[Page]) -> bool:
     """Whether ``after`` (a layout set again) leaves no more white inside its text, and on
     its last page, than ``before``."""
     return white(after, 0) <= white(before, 0) + AS_FULL
+
+
+def _no_more_holes(before: list[Page], after: list[Page]) -> bool:
+    """Whether ``after`` leaves no more white inside its text than ``before``."""
+    return _holes(after) <= _holes(before) + AS_FULL / HOLE_WEIGHT
 
 
 def _planned(
