@@ -12,8 +12,9 @@ import pdfplumber
 import pytest
 from pagecheck import chars_text, read_chars
 
-from sheetgen.booklet.build import render_html
+from sheetgen.booklet.build import render_html, rules_document
 from sheetgen.game.houserules import resolve
+from sheetgen.game.language import language
 from sheetgen.paper import A4
 
 A4_POINTS = (595, 842)
@@ -229,6 +230,23 @@ def test_the_tables_own_rules_join_either_game(game: str, tmp_path: Path) -> Non
     )
     assert "&lt;b&gt;fast&lt;/b&gt;" in html
     assert "<b>fast</b>" not in html
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_title_with_an_apostrophe_is_linked_too(lang: str, tmp_path: Path) -> None:
+    """Print review 34: the cover's "see “Our table’s rules”" had no page, because the
+    title's apostrophe stood escaped in the text and straight in the heading."""
+    extra = tmp_path / "ours.md"
+    extra.write_text("# Our table's rules\n\nWe play fast.\n", encoding="utf-8")
+    rules = resolve(options={"extra": extra})
+    html = render_html(rules, paper=A4, lang=language(lang))
+    assert (
+        len(re.findall(r'<a class="xref" href="#extra">[“„]Our table’s rules“?”?</a>', html)) == 2
+    )
+    pdf = rules_document(rules, paper=A4, layout="pages", lang=language(lang))
+    text = " ".join(chars_text(chars) for chars, _, _ in read_chars(pdf))
+    page = "page" if lang == "en" else "Seite"
+    assert re.search(rf"table’s rules[”“] \({page} \d+\)", text), text[:2000]
 
 
 # ---------------------------------------------------------------- the command line

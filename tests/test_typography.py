@@ -96,6 +96,27 @@ def test_letter_documents_are_spelled_american_and_a4_british(game: str) -> None
     assert "Center" not in german
 
 
+def test_the_day_the_rules_were_agreed_is_written_as_the_paper_reads_it(
+    tmp_path: Path,
+) -> None:
+    """The cover's day: "March 14, 2026" on Letter, "14 March 2026" on A4 (print review 34:
+    the British order on an American cover), "14. März 2026" in German on either."""
+    ours = tmp_path / "ours.toml"
+    ours.write_text('table = "The Okafors"\ndate = 2026-03-14\n', encoding="utf-8")
+    rules = resolve(house_rules=ours)
+    said = {
+        (paper.name, lang): re.search(
+            r'class="table-line">([^<]*)<', render_html(rules, paper=paper, lang=language(lang))
+        )
+        for paper in (LETTER, A4)
+        for lang in ("en", "de")
+    }
+    lines = {key: found.group(1) if found else "" for key, found in said.items()}
+    assert "March 14, 2026" in lines[LETTER.name, "en"], lines
+    assert "14 March 2026" in lines[A4.name, "en"], lines
+    assert all("14. März 2026" in lines[paper.name, "de"] for paper in (LETTER, A4)), lines
+
+
 def test_american_spelling_keeps_capitals() -> None:
     from sheetgen.booklet.typography import american
 

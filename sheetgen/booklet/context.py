@@ -208,7 +208,7 @@ def build_context(
         "changed": differences(rules),
         # The cover's line for the table: its name and the day it agreed its rules.
         "table_name": rules.table_name,
-        "agreed": None if rules.agreed is None else _day(rules.agreed, lang),
+        "agreed": None if rules.agreed is None else day_words(rules.agreed, lang),
     }
     # The box lists own rules handed in directly (not through the house rules) with the
     # house rules; where the sources disagree and the table kept the official choice,
@@ -223,8 +223,10 @@ def build_context(
     return context
 
 
-def _day(day: date, lang: Language) -> str:
-    """A day as the language writes it in a sentence: 6 December 2026, 6. Dezember 2026."""
+def day_words(day: date, lang: Language, american: bool = False) -> str:
+    """A day as the language writes it in a sentence: 6 December 2026, 6. Dezember 2026;
+    in ``american`` English (a Letter booklet) December 6, 2026 (print review 34)."""
     from babel.dates import format_date
 
-    return str(format_date(day, format="long", locale="en_GB" if lang == ENGLISH else lang.code))
+    english = "en_US" if american else "en_GB"
+    return str(format_date(day, format="long", locale=english if lang == ENGLISH else lang.code))

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 from jinja2 import Environment
 
 from sheetgen import __version__
-from sheetgen.booklet.context import build_context
+from sheetgen.booklet.context import build_context, day_words
 from sheetgen.booklet.flow import CONTENTS_APART, PLAIN, Flow
 from sheetgen.booklet.markdown import (
     ContentsEntry,
@@ -24,7 +24,8 @@ from sheetgen.booklet.markdown import (
 from sheetgen.booklet.motif import fan_svg
 from sheetgen.booklet.pictures import check_picture
 from sheetgen.booklet.templating import evaluate, make_environment, render_string, render_template
-from sheetgen.booklet.typography import american, typeset
+from sheetgen.booklet.typography import american as american_spelling
+from sheetgen.booklet.typography import typeset
 from sheetgen.booklet.webfonts import embed_subsets, placeholder
 from sheetgen.errors import GameDefinitionError
 from sheetgen.fonts import font_files
@@ -291,6 +292,11 @@ class BookletText:
             "sheet_height": paper.landscape[1],
         }
         definition = game.text_folder / "game.toml"
+        # English is written in British spelling; on Letter paper a reader expects American.
+        american = lang == ENGLISH and paper.name == LETTER.name
+        agreed = self.context["agreed"]
+        if american and self.rules.agreed is not None:
+            agreed = day_words(self.rules.agreed, lang, american=True)
         html = render_template(
             self.env,
             "booklet.html.j2",
@@ -321,13 +327,13 @@ class BookletText:
                 "motif_height": MOTIF_HEIGHT,
                 "motif_size": motif_size(flow.cover_room) if flow.cover_room else None,
                 "file_pages": flow.pages,
+                "agreed": agreed,
             },
         )
         html = _with_references(_lead_ins(_kept_with_lists(html)), self.chapters)
         html = typeset(_with_breaks(html, lang), lang)
-        # English is written in British spelling; on Letter paper a reader expects American.
-        if lang == ENGLISH and paper.name == LETTER.name:
-            html = american(html)
+        if american:
+            html = american_spelling(html)
         # A page for a screen carries its fonts, cut down to its own letters.
         return embed_subsets(html, font_files()) if screen else html
 
@@ -394,26 +400,34 @@ def render_html(
 _NOT_RUNNING = ("head", "svg", "style", "title")
 # A heading's title in quotes, as the running text refers to it: "Winning", „Gewinnen“.
 _QUOTED = r"(&quot;|&#34;|“|„)({titles})(&quot;|&#34;|”|“)"
+RIGHT_SINGLE = "\N{RIGHT SINGLE QUOTATION MARK}"
+APOSTROPHES = f"(?:'|&#39;|&\\#x27;|{RIGHT_SINGLE})"
 
 
 def _with_references(html: str, chapters: Sequence[Chapter]) -> str:
     """``html`` with each heading title the running text quotes ("see "Winning"") made a
     link to that heading; the printed booklet follows it with the page it is on, a
     screen shows a link."""
+
+    def key(title: str) -> str:
+        return " ".join(unescape(title).replace(RIGHT_SINGLE, "'").split())
+
     targets: dict[str, str] = {}
     for chapter in chapters:
         for entry in chapter.headings:
-            targets.setdefault(" ".join(entry.title.split()), entry.id)
+            targets.setdefault(key(entry.title), entry.id)
     if not targets:
         return html
+    # An apostrophe in a title may stand escaped in the text, or already curly (print
+    # review 34: "see “Our table’s rules”" had no page).
     titles = (
-        r"\s+".join(re.escape(_escaped(word)) for word in title.split())
+        r"\s+".join(re.escape(_escaped(word)) for word in title.split()).replace("'", APOSTROPHES)
         for title in sorted(targets, key=len, reverse=True)
     )
     quoted = re.compile(_QUOTED.format(titles="|".join(titles)))
 
     def link(found: re.Match[str]) -> str:
-        target = targets[" ".join(unescape(found.group(2)).split())]
+        target = targets[key(found.group(2))]
         # Inside brackets already, the page follows after a comma: (see "Penalties", page 7).
         kind = "xref in-brackets" if found.string.startswith(")", found.end()) else "xref"
         return f'<a class="{kind}" href="#{escape(target)}">{found.group(0)}</a>'
