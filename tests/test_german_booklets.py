@@ -37,6 +37,7 @@ from pagecheck import (
 from test_booklet_pages import PAPERS, Booklet, colophon_and_back_cover, column_headings
 
 from sheetgen.booklet.build import render_html, rules_document
+from sheetgen.booklet.mends import LINES_UNDER_HEADING
 from sheetgen.booklet.pdf import FIGURE_ROUNDS, MAX_LAYOUTS
 from sheetgen.game.houserules import resolve
 from sheetgen.game.language import Language, glossary
@@ -562,3 +563,29 @@ def test_a_folded_german_booklet_leaves_no_deep_hole_inside_its_text(
     gaps = {page.number: round(foot - page.content[-1].bottom) for page in running}
     assert len(running) >= 6, gaps
     assert max(gaps.values()) < MOST_HOLE, gaps
+
+
+def _stranded(pages: list[Any]) -> list[str]:
+    """Headings at a page's foot with fewer than three lines under them, their section
+    running on to the next page (its first line no heading)."""
+    body = body_size(pages)
+    found = []
+    for page, after in itertools.pairwise(pages):
+        lines, next_lines = page.content, after.content
+        heads = [line for line in lines if line.size > body + 1.2]
+        if not heads or not next_lines or next_lines[0].size > body + 1.2:
+            continue
+        under = [line for line in lines if line.top > heads[-1].bottom - 1]
+        if under and len(under) < LINES_UNDER_HEADING:
+            found.append(f"{page.number}: {heads[-1].text} + {len(under)}")
+    return found
+
+
+def test_a_heading_at_a_pages_foot_keeps_three_lines_under_it(
+    german_of: Callable[..., Any],
+) -> None:
+    """Print review 34: "Fertige Stapel" with two lines under it at the foot of page 5 of
+    the folded A4 booklet, its section over the leaf; the heading now opens page 6 (the
+    booklet set again with a break before it, as it keeps its pages and opens no hole)."""
+    booklet, _ = german_of("official", "a4", "booklet")
+    assert _stranded(booklet.pages) == []

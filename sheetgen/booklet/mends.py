@@ -41,3 +41,30 @@ def free_strips(root: Any, free: tuple[int, ...]) -> None:
         if int(figure.get(BLOCK, "0")) in free:
             kept = [name for name in (figure.get("class") or "").split() if name != "with-list"]
             figure.set("class", " ".join(kept))
+
+
+# A heading with fewer lines of its section than this under it at a page's foot, the
+# section running on to the next page, goes over with them (print review 34: "Vorbereitung"
+# and two lines at the foot of page 3, its sentence over the leaf).
+LINES_UNDER_HEADING = 3
+
+
+def stranded_headings(pages: list[Page]) -> tuple[str, ...]:
+    """The headings (their page breaks' selectors) that stand at a page's foot with fewer
+    than LINES_UNDER_HEADING lines under them, their section running on to the next page;
+    a heading that may not start a page (one under another) is left as it is."""
+    running = [page for page in pages if not page.cover]
+    found = []
+    for page, after in itertools.pairwise(running):
+        heading = max(
+            (block for block in page.starts if block.heading), key=lambda b: b.top, default=None
+        )
+        if heading is None or not heading.breakable or heading.top <= page.top + 1e-6:
+            continue
+        # Lines as the reader counts them: a list's bullet and its item's line are one.
+        under = {round(start, 3) for start, _ in page.lines if start >= heading.bottom - 1e-6}
+        opening = sorted(after.starts, key=lambda block: block.top)[:1]
+        ends = bool(opening) and opening[0].heading and opening[0].top <= after.top + 1e-6
+        if len(under) < LINES_UNDER_HEADING and not ends:
+            found.append(heading.selector)
+    return tuple(found)

@@ -30,7 +30,7 @@ from sheetgen.booklet.flow import (
 )
 from sheetgen.booklet.html import MOTIF_URL, booklet_text
 from sheetgen.booklet.markdown import tie_short_words_in_html
-from sheetgen.booklet.mends import free_strips, held_strips
+from sheetgen.booklet.mends import free_strips, held_strips, stranded_headings
 from sheetgen.booklet.tagging import leaders_as_artifacts
 from sheetgen.booklet.typography import brands_joined, unbroken, untied, whole_last_words
 from sheetgen.game.definition import TEAM_SIZE
@@ -314,6 +314,11 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
     free = held_strips(measured.get(chosen, pages), chosen.free)
     if free != chosen.free:
         set_again(chosen._replace(free=free), chosen.near, _no_more_holes)
+    # A heading with fewer than three lines under it at a page's foot opens the next page
+    # instead, where that keeps the booklet's pages and opens no hole (print review 34).
+    stranded = stranded_headings(measured.get(chosen, pages))
+    if stranded:
+        set_again(chosen._replace(breaks=chosen.breaks + stranded), chosen.near, _no_more_holes)
     # A reference to a heading on its own page says "below" or "above" instead.
     near = nearby(document)
     if near:
