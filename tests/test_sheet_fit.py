@@ -814,3 +814,26 @@ def test_the_totals_label_keeps_clear_of_the_game_column_s_rules(lang: str, name
     (word,) = found
     assert word[0]["x0"] >= MARGIN + 2 and word[-1]["x1"] <= MARGIN + GAME_COLUMN - 2
     assert min(c["size"] for c in word) >= 8
+
+
+@pytest.mark.parametrize("width", [120.0, 160.0, 200.0, 260.0])
+def test_a_verdict_keeps_each_side_with_its_figure(width: float) -> None:
+    """Print review 33: the chart's verdict set "Dörte Müller-Lüdenscheidt" on one line and
+    "410" on the next. The points still needed are joined to their side by a no-break
+    space, which a line never breaks at; a name's own hyphen still may."""
+    from sheetgen.sheet.fill import NO_BREAK_SPACE
+    from sheetgen.sheet.fitting import wrap_whole
+
+    def measure(text: str, size: float, bold: bool) -> float:
+        return string_width(text, size, bold)
+
+    needed = [("Dörte Müller-Lüdenscheidt", "410"), ("Bo", "225"), ("Ann-Kathrin", "90")]
+    said = "Still needed to reach 500: " + ", ".join(
+        f"{side}{NO_BREAK_SPACE}{figure}" for side, figure in needed
+    )
+    fitted = wrap_whole(said, width, 10, 8, measure, bold=True, lines=4)
+    assert not fitted.cut
+    for line in fitted.lines:
+        assert not line.split(" ")[0].rstrip(",").isdigit(), fitted.lines
+    joined = "".join(fitted.lines).replace(NO_BREAK_SPACE, " ")
+    assert all(f"{side.split('-')[-1]} {figure}" in joined for side, figure in needed)

@@ -105,6 +105,9 @@ def load_results(
     return loaded, failed
 
 
+NO_BREAK_SPACE = "\N{NO-BREAK SPACE}"
+
+
 def status_line(result: SeriesResult, lang: Language = ENGLISH) -> str:
     """What the sheet says beside "Series winner:": the winner, or the leader and what is needed."""
     _, number = lang._, lang.number
@@ -123,7 +126,9 @@ def status_line(result: SeriesResult, lang: Language = ENGLISH) -> str:
         )
     if not result.games:
         return _("none yet; no games recorded")
-    needed = ", ".join(f"{row.side} {number(row.needed)}" for row in result.standings)
+    # Each side kept on one line with its figure (print review 33).
+    standings = result.standings
+    needed = ", ".join(f"{row.side}{NO_BREAK_SPACE}{number(row.needed)}" for row in standings)
     lead = (
         _("{leader} leads").format(leader=result.leader)
         if result.leader

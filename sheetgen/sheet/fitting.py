@@ -54,15 +54,24 @@ class _Words(NamedTuple):
     bold: bool
 
 
+# Where a line may break: any white space but a no-break space, which keeps a name with its
+# figure ("Dörte Müller-Lüdenscheidt 410": print review 33 found the 410 alone on a line).
+_SPACES = re.compile(r"[^\S\N{NO-BREAK SPACE}]+")
+
+
+def _split(text: str) -> list[str]:
+    return [word for word in _SPACES.split(text) if word]
+
+
 def _words(text: str, bold: bool, measure: Measure) -> _Words:
     pieces: list[str] = []
     spaced: list[bool] = []
-    for word in text.split():
+    for word in _split(text):
         for index, piece in enumerate(_BREAK_AFTER_HYPHEN.split(word)):
             pieces.append(piece)
             spaced.append(index == 0 and bool(pieces[:-1]))
     return _Words(
-        " ".join(text.split()),
+        " ".join(_split(text)),
         tuple(pieces),
         tuple(spaced),
         tuple(measure(piece, 1.0, bold) for piece in pieces),
@@ -247,7 +256,7 @@ def wrap(
     where a word too long for a line may break: with "words" it does not fit (names:
     "Oberstaa-tsanwalt" is no way to write anybody's name), with "syllables" only between
     syllables by ``lang``'s hyphenation patterns."""
-    flat = " ".join(text.split())
+    flat = " ".join(_split(text))
     if not flat:
         return Fitted((), size)
     if measure(flat, size, bold) <= width:  # the common case: it fits on one line as it is
