@@ -765,9 +765,13 @@ def test_the_panels_stand_apart_inside_the_margins(
         assert not outside((left, bottom, right, top), inside_margins), (left, bottom, right, top)
     for a, b in combinations(texts, 2):
         assert not overlap(extent(a), extent(b)), (a, b)
-    named = [t for t in chart.background.labels if t.text.startswith("Target: ")]
+    # The target named in each plot: by its band, or on a zoomed axis by an arrow up to it
+    # at the plot's top left (print review 33), and once under the panels.
+    named = [t for t in chart.background.labels if t.text.startswith(("Target: ", "↑ "))]
     zoomed = [t for t in chart.texts if t.text.startswith("Target: ")]
-    assert (len(named), len(zoomed)) == ((count, 0) if target == 100 else (0, 1))
+    assert (len(named), len(zoomed)) == ((count, 0) if target == 100 else (count, 1))
+    for text in named:
+        assert text.text.endswith(ENGLISH.number(target)), text
     for text in texts:
         # No word stands in a plot or on a rule, but the target's name in its own plot,
         # among its grid lines.

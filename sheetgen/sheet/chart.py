@@ -478,6 +478,12 @@ def _axes(
         name = lang._("Target: {target}").format(target=lang.number(target))
         if measure(name, TICK_SIZE, True) < (right - left) / 2:
             labels.append(Text(name, left + 4, y + TARGET_BAND / 2 + 5, TICK_SIZE, True))
+    elif target is not None:
+        # An axis that stops below the target points up to it at its top left, where the
+        # lines are still low (print review 33: the note under the panels alone was easy to
+        # miss, and 210 could read as nearly there).
+        pointer = f"\N{UPWARDS ARROW} {lang.number(target)}"
+        labels.append(Text(pointer, left + 4, plot.top - TICK_SIZE - 1, TICK_SIZE, True))
 
 
 def _panel(
