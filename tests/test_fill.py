@@ -102,6 +102,31 @@ def test_long_series_continues_with_totals_brought_forward(
     assert "Race" not in first and "race to 500" in chart
 
 
+def test_the_game_columns_words_are_bold_and_the_key_stands_apart(
+    long_pdf: bytes, series_dir: Path
+) -> None:
+    """Print review 35: "Brought forward" regular while "Carried forward" and the game
+    numbers were bold; the key ("Spiel gewonnen") on the first line of a footnote of three
+    read as that line's end. Every word of the game column is bold, and beside a footnote
+    of more lines than one the key stands between its first two."""
+    with pdfplumber.open(io.BytesIO(long_pdf)) as doc:
+        for page, word in ((doc.pages[0], "Carried"), (doc.pages[1], "Brought")):
+            (found,) = [w for w in page.extract_words() if w["text"] == word]
+            chars = [c for c in page.chars if c["x0"] < 80 and abs(c["top"] - found["top"]) < 1]
+            assert "".join(c["text"] for c in chars) == word
+            assert all("Bold" in c["fontname"] for c in chars), word
+    result = score_series(load_series(series_dir / "long.json"))
+    german = fill_pdf([result], paper("a4"), lang=language("de"))
+    with pdfplumber.open(io.BytesIO(german)) as doc:
+        page = doc.pages[0]
+        words = page.extract_words()
+        (wertung,) = [w for w in words if w["text"] == "Wertung:"]
+        foot = sorted({round(w["bottom"], 1) for w in words if w["top"] >= wertung["top"] - 1})
+        (won,) = [w for w in words if w["text"] == "gewonnen"]
+    assert len(foot) >= 3, foot  # the footnote's lines, and the key's between them
+    assert foot[0] < won["bottom"] < foot[2] and round(won["bottom"], 1) not in (foot[0], foot[2])
+
+
 def test_every_game_row_shows_points_and_all_running_totals(
     long_pdf: bytes, series_dir: Path
 ) -> None:

@@ -264,7 +264,7 @@ def test_a_german_filled_sheet_and_race_chart(tmp_path: Path, name: str) -> None
     assert "Spiel gewonnen" in text and "Ziel erreicht" not in text and "Stand" in text
     assert (
         "Jedes Feld zeigt den laufenden Stand einer Person als schwarze Linie, die Stände der"
-        " anderen hell; ein schwarzer Kreis markiert jedes Spiel, das diese Person gewann." in text
+        " anderen hell; ein schwarzer Punkt markiert jedes Spiel, das diese Person gewann." in text
     )
     assert "Der Weg zu 500 Punkten" in text and "Ziel: 500" in text
     # An untitled series' chart is headed by the series' name; its subtitle names the race.

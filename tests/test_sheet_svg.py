@@ -783,7 +783,7 @@ def test_the_note_says_what_the_lines_and_dots_mean(name: str, where: str, lang:
         # One other side ("den der anderen Person"), or several ("die Stände der anderen");
         # no "er" for every player (print review 33).
         light = ("den de",) if two else ("die Stände der anderen",)
-        assert all(word in said for word in ("schwarze Linie", *light, "hell", "Kreis"))
+        assert all(word in said for word in ("schwarze Linie", *light, "hell", "Punkt"))
         assert ("Stände" in said) is not two
         assert " er " not in said
     else:

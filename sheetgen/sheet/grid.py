@@ -214,9 +214,11 @@ def _rows(
         middle = y + row / 2
         said = words.brought_forward.split(None, 1)
         baselines = (middle + 1, middle - 7) if len(said) > 1 else (middle - 3,)
+        # Bold, as every word of the game column is (print review 35: "Brought forward"
+        # regular, "Carried forward" bold).
         for word, baseline in zip(said, baselines, strict=False):
             labels.append(
-                Text(word, left + GAME_COLUMN / 2, baseline, FORWARD_SIZE, False, "center")
+                Text(word, left + GAME_COLUMN / 2, baseline, FORWARD_SIZE, True, "center")
             )
     points: list[tuple[Box, ...]] = []
     totals: list[tuple[Box, ...]] = []
@@ -258,6 +260,8 @@ def _foot(shape: PageShape, bands: _Bands, tail: list[Text]) -> tuple[Box, ...]:
         tail.append(
             Text(line, bands.left, foot_top - FOOT_SIZE * ASCENT - 1 - index * FOOT_LINE, size)
         )
-    key_line = foot_top - FOOT_SIZE * ASCENT - 1
+    # The key stands beside a footnote of more lines between its first two, a line of its
+    # own (print review 35: the key read as the end of the footnote's first line).
+    key_line = foot_top - FOOT_SIZE * ASCENT - 1 - (FOOT_LINE / 2 if len(shape.foot) > 1 else 0)
     tail.extend(Text(t.text, t.x, key_line, t.size) for t in shape.key_texts)
     return tuple(Box(key.x, key_line - 2, key.width, key.height) for key in shape.keys)
