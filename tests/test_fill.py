@@ -153,7 +153,10 @@ def test_no_winner_names_leader_and_points_needed(long_pdf: bytes, series_dir: P
     result = score_series(load_series(series_dir / "long.json"))
     text = " ".join(pages_text(long_pdf)[0].split())
     leader = result.standings[0]
-    assert f"Series winner: none yet; {leader.side} leads." in text
+    # After which game, on every sheet of the series (print review 35: the first sheet's
+    # line read as if about its own games).
+    games = len(result.games)
+    assert f"Series winner: none yet; {leader.side} leads after game {games}." in text
     needed = ", ".join(f"{row.side} {row.needed}" for row in result.standings)
     assert f"Still needed to reach 500: {needed}" in text
 

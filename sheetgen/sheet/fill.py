@@ -134,8 +134,10 @@ def status_line(result: SeriesResult, lang: Language = ENGLISH) -> str:
         if result.leader
         else _("the lead is shared")
     )
-    return _("none yet; {lead}. Still needed to reach {target}: {needed}").format(
-        lead=lead, target=target, needed=needed
+    # Said after which game: the first of a series' sheets says it too, above its own
+    # games only (print review 35: "Ann-Katrin leads" over a sheet that Bernd ended ahead).
+    return _("none yet; {lead} after game {game}. Still needed to reach {target}: {needed}").format(
+        lead=lead, game=len(result.games), target=target, needed=needed
     )
 
 
