@@ -112,9 +112,24 @@ def test_the_day_the_rules_were_agreed_is_written_as_the_paper_reads_it(
         for lang in ("en", "de")
     }
     lines = {key: found.group(1) if found else "" for key, found in said.items()}
+    # Never broken over a line (print review 35: "14." / "März 2026"): no-break spaces.
+    assert all(" " not in line.split(" on ")[-1].split(" am ")[-1] for line in lines.values())
+    lines = {key: line.replace("\N{NO-BREAK SPACE}", " ") for key, line in lines.items()}
     assert "March 14, 2026" in lines[LETTER.name, "en"], lines
     assert "14 March 2026" in lines[A4.name, "en"], lines
     assert all("14. März 2026" in lines[paper.name, "de"] for paper in (LETTER, A4)), lines
+
+
+def test_a_compound_after_a_short_word_is_not_broken_after_it() -> None:
+    """Print review 35: "print every page but the last one- / sided" read as "the last
+    one". A hyphen after a word of three letters or fewer is joined to what follows; a
+    longer head keeps its break ("stock-pile"), and the number rule still holds."""
+    from sheetgen.booklet.typography import whole_last_words
+
+    joiner = "\N{WORD JOINER}"
+    html = whole_last_words("<p>Print it one-sided, a re-deal, the 54-card stock-pile row now.</p>")
+    assert f"one-{joiner}sided" in html and f"re-{joiner}deal" in html
+    assert f"54-{joiner}card" in html and "stock-pile" in html
 
 
 def test_american_spelling_keeps_capitals() -> None:
@@ -122,6 +137,13 @@ def test_american_spelling_keeps_capitals() -> None:
 
     assert american("<p>Centre colours, GREY</p><style>.colour{}</style>") == (
         "<p>Center colors, GRAY</p><style>.colour{}</style>"
+    )
+    # Print review 35: decks, solitaire, and the comma inside the quote on Letter.
+    assert american("<p>Two packs, a kind of patience: choose “fit to page”, then</p>") == (
+        "<p>Two decks, a kind of solitaire: choose “fit to page,” then</p>"
+    )
+    assert american('<p>see <a href="#s">“Scoring”</a>.</p>') == (
+        '<p>see <a href="#s">“Scoring”</a>.</p>'
     )
 
 
@@ -235,13 +257,13 @@ def test_a_colon_inside_a_sentence_keeps_the_word_after_it() -> None:
 def test_a_number_keeps_the_word_it_is_hyphenated_to() -> None:
     """Print review 7: "54-|card" was broken at its hyphen at a line's end. A word joiner
     after a hyphen between a number and a word keeps them on one line; a range (1–12)
-    keeps its joiners, and a hyphen between words ("Skip-Bo", "re-shuffle") is left alone."""
+    keeps its joiners, and a hyphen between words ("Skip-Bo", "stock-pile") is left alone."""
     from sheetgen.booklet.typography import whole_last_words
 
     joiner = "\N{WORD JOINER}"
-    out = whole_last_words("<p>three standard 54-card decks, a 3-Spieler game, re-shuffle them</p>")
+    out = whole_last_words("<p>three standard 54-card decks, a 3-Spieler game, stock-pile them</p>")
     assert f"54-{joiner}card" in out and f"3-{joiner}Spieler" in out
-    assert "re-shuffle" in out
+    assert "stock-pile" in out
 
 
 def test_a_word_listed_whole_is_never_hyphenated() -> None:

@@ -229,4 +229,6 @@ def day_words(day: date, lang: Language, american: bool = False) -> str:
     from babel.dates import format_date
 
     english = "en_US" if american else "en_GB"
-    return str(format_date(day, format="long", locale=english if lang == ENGLISH else lang.code))
+    said = format_date(day, format="long", locale=english if lang == ENGLISH else lang.code)
+    # A day is read at once: never broken over a line (print review 35: "14." / "März 2026").
+    return str(said).replace(" ", "\N{NO-BREAK SPACE}")

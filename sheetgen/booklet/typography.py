@@ -131,6 +131,9 @@ _LAST_WORD = re.compile(
 _RANGE = re.compile(r"(?<=\d)([\u2013-])(?=\d)")
 # A number joined to its word by a hyphen ("54-card", "3-Spieler"): never broken there.
 _NUMBER_WORD = re.compile(r"(?<=\d)-(?=[^\W\d_])")
+# A compound whose first part is a short word ("one-sided"): never broken after it (print
+# review 35: "the last one- / sided" read as "the last one").
+_SHORT_HEAD = re.compile(r"(?<![\w-])([^\W\d_]{1,3})-(?=[^\W\d_])")
 # The space after a colon inside a sentence ("This booklet suggests: a king beats"): a
 # no-break space, so that no line ends in a colon that reads as a lead-in to the next page.
 _AFTER_COLON = re.compile(r"(?<=[^\W\d_]):[ \n](?=\w)")
@@ -169,7 +172,7 @@ def whole_last_words(html: str) -> str:
     is short, with the word before it (no last line of one short word); and a range of
     numbers never broken at its dash ("9–|12"): word joiners between their letters, which
     no line breaks at and the hyphenation patterns do not read as a word, nor at the hyphen
-    of "54-card"; and a colon inside a sentence kept with the word after it."""
+    of "54-card" or "one-sided"; and a colon inside a sentence kept with the word after it."""
 
     def ends(part: str) -> str:
         return _LAST_WORD.sub(whole, _RUNT.sub(NO_BREAK_SPACE, part))
@@ -180,6 +183,7 @@ def whole_last_words(html: str) -> str:
     def text(part: str) -> str:
         part = _AFTER_COLON.sub(":" + NO_BREAK_SPACE, part)
         part = _NUMBER_WORD.sub("-" + _JOINER, part)
+        part = _SHORT_HEAD.sub(r"\1-" + _JOINER, part)
         return _RANGE.sub(lambda found: _JOINER + found.group(1) + _JOINER, part)
 
     start, end = _back_cover(html)
@@ -188,8 +192,9 @@ def whole_last_words(html: str) -> str:
 
 
 def american(html: str) -> str:
-    """``html`` with its words in American spelling (color, center), running text, titles
-    and pictures alike; what a style sheet or code holds is left as it is."""
+    """``html`` with its words in American spelling (color, center) and its commas and full
+    stops inside closing quotes, running text, titles and pictures alike; what a style
+    sheet or code holds is left as it is."""
     pattern, words = _american_words()
 
     def respell(found: re.Match[str]) -> str:
@@ -199,9 +204,15 @@ def american(html: str) -> str:
             return spelled.upper()
         return spelled.capitalize() if word[0].isupper() else spelled
 
-    return in_text_of_html(
-        html, lambda text: pattern.sub(respell, text), skip=("style", "script", "code", "pre")
-    )
+    def american_text(text: str) -> str:
+        # A US reader's comma and full stop stand inside the closing quote (print review
+        # 35: “fit to page”, in every Letter booklet).
+        return _OUTSIDE_QUOTE.sub(r"\1”", pattern.sub(respell, text))
+
+    return in_text_of_html(html, american_text, skip=("style", "script", "code", "pre"))
+
+
+_OUTSIDE_QUOTE = re.compile(r"”([.,])")
 
 
 @cache
