@@ -277,9 +277,9 @@ def test_the_charts_words_are_read_at_a_phones_size(
     browser: Browser, series_file: Path, width: int
 ) -> None:
     """The race chart's title and subtitle are the page's text; its drawn words (ticks,
-    the panels' headings, the note under them) are 11 px or more at 390 and 1280 px wide
+    the panels' headings, the note under them) are 12 px or more at 390 and 1280 px wide
     (review: 8 px on a phone, the narrow chart laid out 360 points wide with its title
-    inside)."""
+    inside; print review 35: 11.55 px at 390)."""
     with running(series_file) as (url, _):
         page = phone(browser, width)
         page.goto(url)
@@ -288,5 +288,5 @@ def test_the_charts_words_are_read_at_a_phones_size(
         drawn = page.evaluate(CHART_TEXT)
         assert drawn, "no chart drawn"
         assert "Friday" not in [text for _, text in drawn]
-        small = [(round(size, 1), text) for size, text in drawn if size < 11.0]
+        small = [(round(size, 1), text) for size, text in drawn if size < 11.95]
         assert small == [], small

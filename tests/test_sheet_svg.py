@@ -34,12 +34,14 @@ from sheetgen.game.scoringrules import ScoringRules
 from sheetgen.game.seating import make_table
 from sheetgen.game.wording import labels
 from sheetgen.paper import paper
+from sheetgen.serve.pages import CHART_SIZES
 from sheetgen.sheet import svg
 from sheetgen.sheet.chart import (
     DOT,
     DOT_HALO,
     FOOT,
     GAME_ROOM,
+    LABEL_SIZE,
     NOTE_ROOM,
     OTHER_GRAY,
     OTHER_STROKE,
@@ -373,7 +375,7 @@ def heading(chart: Chart, panel: Panel) -> list[str]:
     sides=st.integers(2, 6),
     games=st.lists(st.tuples(st.integers(0, 5), st.integers(1, 12)), min_size=1, max_size=9),
     target=st.sampled_from([150, 500, 2000]),
-    width=st.sampled_from([248.0, 600.0]),
+    width=st.sampled_from([236.0, 248.0, 600.0]),
 )
 def test_any_series_svg_draws_its_layout(
     sides: int, games: list[tuple[int, int]], target: int, width: float
@@ -685,7 +687,7 @@ def test_the_svg_module_needs_no_reportlab() -> None:
     assert loaded.strip() == "False"
 
 
-WEB = [(248.0, 1), (600.0, 3)]
+WEB = [(width, columns) for _, width, columns in CHART_SIZES]
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -694,7 +696,7 @@ WEB = [(248.0, 1), (600.0, 3)]
 def test_a_phone_sized_chart_keeps_every_word_inside_its_drawing(
     name: str, lang: str, width: float, columns: int
 ) -> None:
-    """The served page draws the chart 248 points wide for a phone (a panel to a row) and
+    """The served page draws the chart 236 points wide for a phone (a panel to a row) and
     600 wide for a desktop (up to three), as tall as ``web_height`` says: no word or panel
     runs past the drawing's edge or into another panel, the panels keep to the columns the
     height was worked out for, and no word is set under 8 units."""
@@ -921,7 +923,10 @@ def test_a_long_name_heads_its_panel_whole_on_two_lines(width: float, columns: i
     total = next(t for t in chart.texts if t.align == "right" and t.x == panel.box.right)
     size = texts[0].size
     assert size >= MIN_TEXT and {t.size for t in texts} == {size}
-    one_line = string_width(LONG_NAME, MIN_TEXT, True) <= ink(total)[0] - panel.box.x - 4
+    # The room the heading gives a name: the panel's width less its total (at the
+    # headings' largest size) and 8 points between them.
+    room = panel.box.right - panel.box.x - string_width(total.text, LABEL_SIZE, True) - 8
+    one_line = string_width(LONG_NAME, MIN_TEXT, True) <= room
     assert len(lines) == (1 if one_line else 2)
     for text in texts:
         assert ink(text)[2] <= ink(total)[0] - 4, (text, total)  # clear of the total

@@ -52,11 +52,12 @@ HEADERS = {
 }
 MAX_FIELDS = 100
 # Points of layout per chart, drawn without its title and subtitle (the page sets them as
-# text), and the most panels to a row: the narrow one (up to 30 rem wide) about two thirds
-# as wide as a phone's column in CSS pixels, so that its smallest words (8 pt) are drawn at
-# about 11.5 px there; the wide one (from 48 rem) 12 px or more on a desktop's column. Each
-# is as tall as its panels need (``chart.web_height``).
-CHART_SIZES = (("narrow", 248.0, 1), ("wide", 600.0, 3))
+# text), and the most panels to a row: the narrow one (up to 30 rem wide) two thirds as
+# wide as a phone's column in CSS pixels, so that its smallest words (8 pt) are drawn at
+# 12 px or more on a 390 px phone (print review 35: 11.55 px at 248 points); the wide one
+# (from 48 rem) 12 px or more on a desktop's column. Each is as tall as its panels need
+# (``chart.web_height``).
+CHART_SIZES = (("narrow", 236.0, 1), ("wide", 600.0, 3))
 
 
 @cache
