@@ -180,10 +180,10 @@ def test_a_strip_is_set_free_only_where_it_leaves_the_page_before_short() -> Non
     assert held_strips([page(0.8), page(0.8), page(0.8)], (3,)) == (3,)
 
 
-def test_a_heading_with_two_lines_under_it_at_a_pages_foot_is_stranded() -> None:
-    """mends.stranded_headings: a heading that may start a page, with fewer than three lines
+def test_a_heading_with_three_lines_under_it_at_a_pages_foot_is_stranded() -> None:
+    """mends.stranded_headings: a heading that may start a page, with fewer than four lines
     under it at the page's foot and its section going on over the page, is named; not one
-    with three lines, nor one whose section ends there (the next page opens with a
+    with four lines, nor one whose section ends there (the next page opens with a
     heading), nor one that opens its page, nor one kept under another heading."""
     from sheetgen.booklet.flow import Page, _Block
     from sheetgen.booklet.mends import stranded_headings
@@ -198,8 +198,8 @@ def test_a_heading_with_two_lines_under_it_at_a_pages_foot_is_stranded() -> None
     text = _Block('[data-block="10"]', 0.1, False, True, 10)
     opening = _Block('[data-block="10"]', 0.1, True, True, 10)
     after = Page(cover=False, lines=[(0.1, 0.12)], starts=[text])
-    assert stranded_headings([page(2, heading(0.78)), after]) == ('[data-block="9"]',)
-    assert stranded_headings([page(3, heading(0.78)), after]) == ()
+    assert stranded_headings([page(3, heading(0.78)), after]) == ('[data-block="9"]',)
+    assert stranded_headings([page(4, heading(0.78)), after]) == ()
     ended = Page(cover=False, lines=[(0.1, 0.12)], starts=[opening])
     assert stranded_headings([page(2, heading(0.78)), ended]) == ()
     assert stranded_headings([page(2, heading(0.78, breakable=False)), after]) == ()

@@ -566,8 +566,8 @@ def test_a_folded_german_booklet_leaves_no_deep_hole_inside_its_text(
 
 
 def _stranded(pages: list[Any]) -> list[str]:
-    """Headings at a page's foot with fewer than three lines under them, their section
-    running on to the next page (its first line no heading)."""
+    """Headings at a page's foot with fewer than LINES_UNDER_HEADING lines under them,
+    their section running on to the next page (its first line no heading)."""
     body = body_size(pages)
     found = []
     for page, after in itertools.pairwise(pages):
@@ -581,7 +581,7 @@ def _stranded(pages: list[Any]) -> list[str]:
     return found
 
 
-def test_a_heading_at_a_pages_foot_keeps_three_lines_under_it(
+def test_a_heading_at_a_pages_foot_keeps_its_lines_under_it(
     german_of: Callable[..., Any],
 ) -> None:
     """Print review 34: "Fertige Stapel" with two lines under it at the foot of page 5 of

@@ -314,7 +314,7 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
     free = held_strips(measured.get(chosen, pages), chosen.free)
     if free != chosen.free:
         set_again(chosen._replace(free=free), chosen.near, _no_more_holes)
-    # A heading with fewer than three lines under it at a page's foot opens the next page
+    # A heading with fewer than four lines under it at a page's foot opens the next page
     # instead, where that keeps the booklet's pages and opens no hole (print review 34).
     stranded = stranded_headings(measured.get(chosen, pages))
     if stranded:
