@@ -176,7 +176,15 @@ def _titles(
         texts.append(Text(line, MARGIN, baseline, subtitle.size))
     if verdict:
         said = wrap_whole(
-            verdict, width - 2 * MARGIN, 10, 8, measure, bold=True, lines=2, lang=lang.code
+            verdict,
+            width - 2 * MARGIN,
+            10,
+            8,
+            measure,
+            bold=True,
+            lines=2,
+            lang=lang.code,
+            balance=False,
         )
         for line in said.lines:
             baseline -= said.size * 1.3

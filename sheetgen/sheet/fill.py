@@ -26,6 +26,7 @@ from sheetgen.preview import in_format
 from sheetgen.series.words import listing
 from sheetgen.sheet.blank import page_layouts, spec_for
 from sheetgen.sheet.chart import chart_title, race_chart
+from sheetgen.sheet.fitting import NO_BREAK_SPACE
 from sheetgen.sheet.layout import Layout
 from sheetgen.sheet.painter import Meta, PageValues, Painter
 
@@ -105,9 +106,6 @@ def load_results(
     return loaded, failed
 
 
-NO_BREAK_SPACE = "\N{NO-BREAK SPACE}"
-
-
 def status_line(result: SeriesResult, lang: Language = ENGLISH) -> str:
     """What the sheet says beside "Series winner:": the winner, or the leader and what is needed."""
     _, number = lang._, lang.number
@@ -126,9 +124,11 @@ def status_line(result: SeriesResult, lang: Language = ENGLISH) -> str:
         )
     if not result.games:
         return _("none yet; no games recorded")
-    # Each side kept on one line with its figure (print review 33).
-    standings = result.standings
-    needed = ", ".join(f"{row.side}{NO_BREAK_SPACE}{number(row.needed)}" for row in standings)
+    # Each side kept on one line with its figure, its name unbroken (print reviews 33, 36).
+    needed = ", ".join(
+        f"{row.side}{NO_BREAK_SPACE}{number(row.needed)}".replace(" ", NO_BREAK_SPACE)
+        for row in result.standings
+    )
     lead = (
         _("{leader} leads").format(leader=result.leader)
         if result.leader

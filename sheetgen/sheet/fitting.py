@@ -56,6 +56,7 @@ class _Words(NamedTuple):
 
 # Where a line may break: any white space but a no-break space, which keeps a name with its
 # figure ("Dörte Müller-Lüdenscheidt 410": print review 33 found the 410 alone on a line).
+NO_BREAK_SPACE = "\N{NO-BREAK SPACE}"
 _SPACES = re.compile(r"[^\S\N{NO-BREAK SPACE}]+")
 
 
@@ -67,7 +68,10 @@ def _words(text: str, bold: bool, measure: Measure) -> _Words:
     pieces: list[str] = []
     spaced: list[bool] = []
     for word in _split(text):
-        for index, piece in enumerate(_BREAK_AFTER_HYPHEN.split(word)):
+        # Words joined by a no-break space are kept whole, at their hyphens too: a name
+        # and its figure (print review 36: "Dörte Müller-" / "Lüdenscheidt 410").
+        kept = NO_BREAK_SPACE in word
+        for index, piece in enumerate([word] if kept else _BREAK_AFTER_HYPHEN.split(word)):
             pieces.append(piece)
             spaced.append(index == 0 and bool(pieces[:-1]))
     return _Words(
@@ -317,12 +321,22 @@ def wrap_whole(
     bold: bool = False,
     lines: int = 1,
     lang: str = "en",
+    balance: bool = True,
 ) -> Fitted:
     """``wrap``, keeping every word whole if the text fits so at ``smallest``; else breaking
     a word too long for a line between syllables, and only failing that anywhere."""
     for breaks in BREAKS_IN_TURN:
         fitted = wrap(
-            text, width, size, smallest, measure, bold=bold, lines=lines, breaks=breaks, lang=lang
+            text,
+            width,
+            size,
+            smallest,
+            measure,
+            bold=bold,
+            lines=lines,
+            breaks=breaks,
+            lang=lang,
+            balance=balance,
         )
         if not fitted.cut:
             break
