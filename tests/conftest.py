@@ -348,7 +348,15 @@ def rules_documents(once: Once, no_system_fonts: Path) -> Callable[..., bytes]:
         if key not in memo:
 
             def make(out: Path) -> None:
-                with default_conditions(no_system_fonts), counting_layouts() as counts:
+                # At one fixed time, whichever test asks first: a booklet made without one
+                # carries the time it was made, and test_booklet_is_reproducible compared a
+                # copy made at a fixed time with one made by another test at its own.
+                with (
+                    default_conditions(no_system_fonts),
+                    counting_layouts() as counts,
+                    pytest.MonkeyPatch.context() as patch,
+                ):
+                    patch.setenv("SOURCE_DATE_EPOCH", "1700000000")
                     document = rules_document(rules, paper=paper, layout=layout, fmt=fmt, lang=lang)
                 once(("layouts", *key), lambda path: path.write_text(repr(counts)), ".txt")
                 out.write_bytes(document)

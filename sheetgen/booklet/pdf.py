@@ -53,6 +53,8 @@ MAX_LAYOUTS = len(SPACINGS) + 10
 FOLD_SPACINGS = {"loose": 0, "tight": 2}
 # How many times a layout is set again to move figures past the text that fills a page.
 FIGURE_ROUNDS = 2
+# How many times a layout is set again to take stranded headings over the page.
+HEADING_ROUNDS = 2
 
 
 def _allowed_roots() -> tuple[Path, ...]:
@@ -179,8 +181,6 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
     # names (Flow.pages; 0 for the first layout, whose box weasyprint counts), and the
     # count each layout was given.
     counted = 0
-    rooms: dict[int, tuple[float, tuple[tuple[str, ...], ...]]] = {}
-    said: dict[int, int] = {}
 
     def set_once(flow: Flow, moves: Moves) -> tuple[Any, list[Page]]:
         nonlocal counted
@@ -202,8 +202,9 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
         # alternatives a screen reader needs) is asked of write_pdf below, which writes the
         # same bytes for a layout so made, and each of a booklet's layouts is a fifth quicker.
         document = html.render(font_config=fonts)
-        rooms[id(document)] = (room, loose)
-        said[id(document)] = counted
+        # Kept on the layout itself: an id() is reused once a layout set aside is collected,
+        # and a stale one set the printing box's count differently from run to run.
+        document.sheetgen_set = ((room, loose), counted)
         # The next layout's guess: this one's pages, the booklet's own rounded up to whole
         # sheets, as the plan fills them (a trial short of a sheet is made to fill it).
         sheet = int(document.pages[-1]._page_box.page_type.name == "sheet")
@@ -316,9 +317,17 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
         set_again(chosen._replace(free=free), chosen.near, _no_more_holes)
     # A heading with fewer than four lines under it at a page's foot opens the next page
     # instead, where that keeps the booklet's pages and opens no hole (print review 34).
-    stranded = stranded_headings(measured.get(chosen, pages))
-    if stranded:
-        set_again(chosen._replace(breaks=chosen.breaks + stranded), chosen.near, _no_more_holes)
+    # Once more where the page it took over strands another (print review 36: "Die
+    # Sonderfelder" and three lines, after "Inhalt der Schachtel" went over).
+    for _ in range(HEADING_ROUNDS):
+        stranded = stranded_headings(measured.get(chosen, pages))
+        fresh = tuple(selector for selector in stranded if selector not in chosen.breaks)
+        if not fresh:
+            break
+        tried_from = chosen
+        set_again(chosen._replace(breaks=chosen.breaks + fresh), chosen.near, _no_more_holes)
+        if chosen == tried_from:  # refused: the layout stays as it was
+            break
     # A reference to a heading on its own page says "below" or "above" instead.
     near = nearby(document)
     if near:
@@ -334,7 +343,7 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
     # tie of its own far short), where that keeps its pages and leaves them as full.
     if folded:
         loose += tuple(tie for tie in ragged_ties(document) if tie not in loose)
-    if rooms.get(id(document)) != (room, loose):
+    if document.sheetgen_set[0] != (room, loose):
         before = measured.get(chosen, pages)
         tried.append(chosen)
         found = lay_out(chosen)
@@ -349,7 +358,7 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
     # layout's, which weasyprint counted, may have moved as it counted: print review 23):
     # one that named another count, or was counted so, is set again with its own.
     for _ in range(MAX_RECOUNTS if folded else 0):
-        if said[id(document)] == len(document.pages):
+        if document.sheetgen_set[1] == len(document.pages):
             break
         counted = len(document.pages)
         tried.append(chosen)
