@@ -680,3 +680,15 @@ def example_split(pages: list[Page], html: str) -> str | None:
     if not row_pages or row_pages[-1:] != sentence_pages[:1]:
         return f"{row!r} on {row_pages}, {sentence!r} on {sentence_pages}"
     return None
+
+
+def strip_wants_room(pages: list[Page], ends: int, strip: int, caption: str) -> bool:
+    """Whether the card strip opening page ``strip`` (its caption's first line starting with
+    ``caption``, spaces left out) is taller, down to that line, than the white page ``ends``
+    leaves under its text, measured against the fullest page: why it went over."""
+    text = [page.content for page in pages if page.content and not page.landscape]
+    fullest = max(lines[-1].bottom - lines[0].top for lines in text)
+    lines, opened = pages[ends].content, pages[strip].content
+    white = fullest - (lines[-1].bottom - lines[0].top)
+    under = next(line for line in opened if re.sub(r"\s+", "", line.text).startswith(caption))
+    return white < under.bottom - opened[0].top

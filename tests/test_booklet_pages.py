@@ -45,6 +45,7 @@ from pagecheck import (
     read_chars,
     read_pages,
     stranded_short_words,
+    strip_wants_room,
 )
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -1054,8 +1055,6 @@ def test_a_card_strip_stays_with_the_list_items_it_shows(booklet: Booklet) -> No
         re.S,
     )
     squeezed = [_squeezed(page.text) for page in booklet.pages]
-    text = [page for page in booklet.pages if page.content and not page.landscape]
-    fullest = max(page.content[-1].bottom - page.content[0].top for page in text)
 
     def page_of(html: str, end: bool) -> int:
         words = _squeezed(unescape(re.sub(r"<[^>]+>", "", html)).replace("\xad", ""))
@@ -1069,11 +1068,8 @@ def test_a_card_strip_stays_with_the_list_items_it_shows(booklet: Booklet) -> No
             # The strip opens the next page, because it and its caption could not stand
             # in the white the item's page leaves.
             assert strip == ends + 1, caption
-            lines, opened = booklet.pages[ends].content, booklet.pages[strip].content
-            white = fullest - (lines[-1].bottom - lines[0].top)
             head = _squeezed(unescape(re.sub(r"<[^>]+>", "", caption)))[:12]
-            under = next(line for line in opened if _squeezed(line.text).startswith(head))
-            assert white < under.bottom - opened[0].top, caption
+            assert strip_wants_room(booklet.pages, ends, strip, head), caption
     assert bool(found) == ('with-list"' in booklet.html)
 
 

@@ -24,6 +24,7 @@ from pagecheck import (
     pages_with,
     problems,
     read_pages,
+    strip_wants_room,
 )
 from pypdf import PdfReader
 
@@ -593,9 +594,4 @@ def test_review_15_the_kings_strip_stays_with_its_bullet(
     bullet, strip = page_of("die der Stapel als Nächstes braucht."), page_of("Ein König füllt")
     if bullet != strip:
         assert strip == bullet + 1
-        text = [page.content for page in pages if page.content and not page.landscape]
-        fullest = max(lines[-1].bottom - lines[0].top for lines in text)
-        lines, opened = pages[bullet].content, pages[strip].content
-        white = fullest - (lines[-1].bottom - lines[0].top)
-        caption = next(line for line in opened if "EinKönigfüllt" in line.text.replace(" ", ""))
-        assert white < caption.bottom - opened[0].top
+        assert strip_wants_room(pages, bullet, strip, "EinKönigfüllt")

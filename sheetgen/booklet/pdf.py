@@ -508,8 +508,7 @@ def white(pages: list[Page], notes: int) -> float:
     closing = 0.0
     if len(shares) > 1 and running[-1].closing:
         closing = 1 - shares.pop()
-    holes = sum(1 - share for share in shares[:-1] if share < HOLE_SHARE)
-    return notes + closing + (1 - shares[-1]) + HOLE_WEIGHT * holes
+    return notes + closing + (1 - shares[-1]) + HOLE_WEIGHT * _holes(pages)
 
 
 # A layout set again to place a reference or a word (``near``, ``whole``) may leave this

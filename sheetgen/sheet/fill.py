@@ -126,8 +126,7 @@ def status_line(result: SeriesResult, lang: Language = ENGLISH) -> str:
         return _("none yet; no games recorded")
     # Each side kept on one line with its figure, its name unbroken (print reviews 33, 36).
     needed = ", ".join(
-        f"{row.side}{NO_BREAK_SPACE}{number(row.needed)}".replace(" ", NO_BREAK_SPACE)
-        for row in result.standings
+        f"{row.side} {number(row.needed)}".replace(" ", NO_BREAK_SPACE) for row in result.standings
     )
     lead = (
         _("{leader} leads").format(leader=result.leader)
