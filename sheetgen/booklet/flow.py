@@ -257,17 +257,21 @@ def _strip(figure: Any) -> bool:
     return figure.tag == "figure" and "with-list" in _classes(figure)
 
 
-def measure(html: Any, document: Any) -> list[Page]:  # long: one walk records every measure
-    """The pages of running text of a laid-out booklet, in order (the back cover, a folded
-    booklet's notes pages and the score sheet, which stand alone by design, are left out,
-    as are page numbers); its blocks numbered by ``number_blocks``."""
-    from weasyprint.formatting_structure import boxes
+class Kind(NamedTuple):
+    """What the layout knows of one block of a chapter."""
 
-    body = next(child for child in html.etree_element if child.tag == "body")
+    number: int  # its number (number_blocks)
+    breakable: bool  # whether a page may start before it
+    chapter: int  # its chapter: the section's place in the body
+    opens: bool  # whether it opens its chapter
+    after_heading: bool  # whether it follows a heading
+
+
+def block_kinds(root: Any) -> dict[Any, Kind]:
+    """Each block of the chapters of a parsed booklet, with its Kind."""
+    body = next(child for child in root if child.tag == "body")
     sections = [child for child in body if isinstance(child.tag, str)]
-    # Each block of a chapter: its number, whether a page may start before it, and its
-    # chapter (the section's place in the body).
-    blocks: dict[Any, tuple[int, bool, int, bool]] = {}
+    blocks: dict[Any, Kind] = {}
     for chapter, section in enumerate(sections):
         classes = _classes(section)
         if "chapter" not in classes or "back-cover" in classes:
@@ -281,8 +285,22 @@ def measure(html: Any, document: Any) -> list[Page]:  # long: one walk records e
             lead_in |= "follows-list" in _classes(child)
             lead_in |= before in ("ul", "ol") and _strip(child)
             lead_in |= _led_to(children, index)
-            breakable = "keep-together" not in classes and before not in HEADINGS and not lead_in
-            blocks[child] = (int(child.get(BLOCK, "0")), breakable, chapter, index == 0)
+            after_heading = before in HEADINGS
+            breakable = "keep-together" not in classes and not after_heading and not lead_in
+            number = int(child.get(BLOCK, "0"))
+            blocks[child] = Kind(number, breakable, chapter, index == 0, after_heading)
+    return blocks
+
+
+def measure(html: Any, document: Any) -> list[Page]:  # long: one walk records every measure
+    """The pages of running text of a laid-out booklet, in order (the back cover, a folded
+    booklet's notes pages and the score sheet, which stand alone by design, are left out,
+    as are page numbers); its blocks numbered by ``number_blocks``."""
+    from weasyprint.formatting_structure import boxes
+
+    body = next(child for child in html.etree_element if child.tag == "body")
+    sections = [child for child in body if isinstance(child.tag, str)]
+    blocks = block_kinds(html.etree_element)
     cover = sections[0] if sections and "cover" in (sections[0].get("class") or "") else None
     choices = None if cover is None else cover.find("section")
     notes = {section for section in sections if "notes-page" in (section.get("class") or "")}
@@ -328,7 +346,7 @@ def measure(html: Any, document: Any) -> list[Page]:  # long: one walk records e
             continue
         for element, (top, bottom) in spans.items():
             if element not in seen:  # a block that began on an earlier page goes on here
-                number, breakable, chapter, opens = blocks[element]
+                number, breakable, chapter, opens, _ = blocks[element]
                 page.starts.append(
                     _Block(
                         f'[{BLOCK}="{number}"]',

@@ -29,6 +29,7 @@ from sheetgen.booklet.flow import (
     thin_before_last,
 )
 from sheetgen.booklet.html import MOTIF_URL, booklet_text
+from sheetgen.booklet.justify import justify, left_short
 from sheetgen.booklet.markdown import tie_short_words_in_html
 from sheetgen.booklet.mends import free_strips, held_strips, stranded_headings
 from sheetgen.booklet.tagging import leaders_as_artifacts
@@ -316,7 +317,8 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
     if free != chosen.free:
         set_again(chosen._replace(free=free), chosen.near, _no_more_holes)
     # A heading with fewer than four lines under it at a page's foot opens the next page
-    # instead, where that keeps the booklet's pages and opens no hole (print review 34).
+    # instead, where that keeps the booklet's pages and leaves no page shorter than its
+    # blocks can take up between them (print review 34).
     # Once more where the page it took over strands another (print review 36: "Die
     # Sonderfelder" and three lines, after "Inhalt der Schachtel" went over).
     for _ in range(HEADING_ROUNDS):
@@ -325,7 +327,7 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
         if not fresh:
             break
         tried_from = chosen
-        set_again(chosen._replace(breaks=chosen.breaks + fresh), chosen.near, _no_more_holes)
+        set_again(chosen._replace(breaks=chosen.breaks + fresh), chosen.near, _no_deeper_holes)
         if chosen == tried_from:  # refused: the layout stays as it was
             break
     # A reference to a heading on its own page says "below" or "above" instead.
@@ -369,6 +371,9 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
         100 * emptiest,
         extra={"layouts": len(tried) + len(extra), "flow": chosen},
     )
+    # A page that ends short because what follows is kept whole overleaf is set to its
+    # foot (print reviews 35 and 36: 93 to 158 pt white before a table or picture).
+    justify(document)
     # The bundled faces are already cut down to the letters sheetgen prints, so
     # weasyprint's own subsetting of them is quick.
     pdf: bytes = document.write_pdf(pdf_variant="pdf/ua-1")
@@ -525,6 +530,18 @@ def _as_full(before: list[Page], after: list[Page]) -> bool:
 def _no_more_holes(before: list[Page], after: list[Page]) -> bool:
     """Whether ``after`` leaves no more white inside its text than ``before``."""
     return _holes(after) <= _holes(before) + AS_FULL / HOLE_WEIGHT
+
+
+# A page inside the text may be left this short (a share of its height) once set to its
+# foot, where a mend takes a heading over to it: three lines on a folded booklet's page.
+SHORT_LEFT = 0.08
+
+
+def _no_deeper_holes(before: list[Page], after: list[Page]) -> bool:
+    """Whether ``after`` leaves no page inside its text shorter, once each is set to its
+    foot (``justify``), than ``before`` did or SHORT_LEFT: the white a heading taken over
+    the page leaves behind is shared out between the blocks above it."""
+    return left_short(after) <= max(left_short(before), SHORT_LEFT)
 
 
 def _planned(
