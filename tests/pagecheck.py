@@ -242,40 +242,6 @@ def body_size(pages: list[Page]) -> float:
     return float(statistics.mode(sizes))
 
 
-# What opens a page of its own after the running text (the quick reference, a folded
-# booklet's printing box and pages to write on), in English and German: the page before it
-# ends the text.
-PARTS = (
-    "Quick reference",
-    "Kurzübersicht",
-    "Printing these rules",
-    "Diese Regeln drucken",
-    "Notes",
-    "Notizen",
-    "More notes",
-    "Weitere Notizen",
-)
-# The white a page whose text goes on overleaf may keep at its foot (points): about five
-# lines, where its blocks could not take it all between them (sheetgen.booklet.justify).
-SHORT_MOST = 75.0
-
-
-def ends_short(pages: list[Page]) -> list[tuple[int, int]]:
-    """The pages of running text whose text goes on overleaf (their place in ``pages``,
-    from 1), each with how far (points) its last line stands above the fullest page's."""
-    portrait = [page for page in pages if not page.landscape and not page.blank]
-    foot = max(line.bottom for page in portrait for line in page.content)
-    found = []
-    for number, (page, after) in enumerate(itertools.pairwise(portrait), start=1):
-        last, opening = page.last_line, after.content[:1]
-        if number == 1 or last is None or not opening or LEADER.search(page.text):
-            continue  # the cover, and a page of contents (the text follows on its own page)
-        if opening[0].text.strip() in PARTS or any(part in page.text for part in PARTS):
-            continue
-        found.append((number, round(foot - last.bottom)))
-    return found
-
-
 def stranded(pages: list[Page]) -> list[str]:
     """Headings at a page's foot with fewer than LINES_UNDER_HEADING lines under them,
     their section running on to the next page (its first line no heading)."""

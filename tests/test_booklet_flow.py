@@ -204,33 +204,3 @@ def test_a_heading_with_three_lines_under_it_at_a_pages_foot_is_stranded() -> No
     assert stranded_headings([page(2, heading(0.78)), ended]) == ()
     assert stranded_headings([page(2, heading(0.78, breakable=False)), after]) == ()
     assert stranded_headings([page(2, heading(0.1)), after]) == ()
-
-
-def test_a_page_is_left_short_only_by_what_its_blocks_cannot_take() -> None:
-    """justify.left_short: the white a page inside the text keeps at its foot once set to
-    it is what its blocks cannot take between them (GROWTH_HEADING lines over a heading,
-    GROWTH_BLOCK between blocks a page may break before, none over the page's first block
-    nor under a heading); the last page of text is never short."""
-    from sheetgen.booklet.flow import Page, _Block
-    from sheetgen.booklet.justify import GROWTH_BLOCK, GROWTH_HEADING, left_short
-
-    line = 0.02
-
-    def page(bottom: float, *starts: _Block) -> Page:
-        lines = [
-            (0.1 + line * n, 0.1 + line * (n + 1)) for n in range(round((bottom - 0.1) / line))
-        ]
-        return Page(cover=False, lines=lines, starts=list(starts))
-
-    first = _Block('[data-block="1"]', 0.1, False, True, 1)
-    heading = _Block('[data-block="2"]', 0.3, True, True, 2)
-    under = _Block('[data-block="3"]', 0.34, False, False, 3)  # kept with its heading
-    text = _Block('[data-block="4"]', 0.5, False, True, 4)
-    full = page(0.9, first)
-    short = page(0.6, first, heading, under, text)
-    white = 0.9 - 0.6 - (GROWTH_HEADING + GROWTH_BLOCK) * line
-    assert left_short([short, full]) == pytest.approx(white)
-    assert left_short([full, short]) == pytest.approx(0.0)  # the last page ends the text
-    # A page that opens with a continued block gives its first start white over it too.
-    continued = page(0.6, heading, under, text)
-    assert left_short([continued, full]) == pytest.approx(white)

@@ -24,7 +24,6 @@ import pytest
 from conftest import Once
 from pagecheck import (
     COMMAND_LINE,
-    SHORT_MOST,
     ContentsRow,
     Line,
     Page,
@@ -36,7 +35,6 @@ from pagecheck import (
     contents_rows,
     dashed_sides,
     early_hyphens,
-    ends_short,
     example_split,
     heading_cells,
     leader_problems,
@@ -46,7 +44,6 @@ from pagecheck import (
     ragged_ties,
     read_chars,
     read_pages,
-    stranded,
     stranded_short_words,
     strip_wants_room,
 )
@@ -1119,35 +1116,3 @@ def test_a_folded_booklets_printing_box_takes_no_text_with_it(
         assert portrait[index - 1].fill >= 0.8 * fullest, (index, portrait[index - 1].fill)
     else:  # the box opens its page: it would not have fitted under the text's end
         assert portrait[index - 1].fill >= 0.7 * fullest, (index, portrait[index - 1].fill)
-
-
-# Measured and left open: on A4 folded, the partnership table picture (about 205 pt with
-# its caption) opens page 5 of the house-rules booklet, and page 4 has only three blocks
-# to share the 190 pt it leaves (it ended 192 pt short before pages were set to their foot).
-LEFT_OPEN = {("skip-bo", "house-rules-file", "a4", "booklet"): 130.0}
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_a_page_whose_text_goes_on_ends_near_its_foot(
-    case: tuple[str, str, str, str], booklet_of: Callable[..., Booklet]
-) -> None:
-    """A page left short because what follows is kept whole overleaf (a table, a picture,
-    a heading with its first lines) shares its white out between its blocks
-    (sheetgen.booklet.justify): its last line stands within SHORT_MOST of the fullest
-    page's (print reviews 35 and 36: 93 to 158 pt above it)."""
-    most = LEFT_OPEN.get(case, SHORT_MOST)
-    short = [(n, white) for n, white in ends_short(booklet_of(*case).pages) if white > most]
-    assert not short, short
-
-
-def test_a_heading_taken_over_leaves_its_white_to_the_blocks_above(
-    booklet_of: Callable[..., Booklet],
-) -> None:
-    """Print reviews 35 and 36: "Who starts" and three lines at the foot of page 3 of the
-    folded Letter booklet, its section over the leaf. The mend was refused because the
-    white it left opened a hole; that white is now shared out between the blocks above
-    (sheetgen.booklet.justify), so the heading opens page 4."""
-    booklet = booklet_of("skip-bo", "official", "letter", "booklet")
-    assert stranded(booklet.pages) == []
-    opening = next(page for page in booklet.pages if "Who starts" in page.text)
-    assert opening.content[0].text == "Who starts"

@@ -678,10 +678,18 @@ def test_the_board_games_folded_pages_are_full_before_its_last_page_of_text(
     _assert_full_but_the_last(_running_text(pages), 0.75)
 
 
+# The printing box, which on a folded booklet may open the page after the text's last.
+CLOSING_TITLES = ("Printing these rules", "Diese Regeln drucken")
+
+
 def _running_text(pages: list[Page]) -> list[Page]:
     """A folded booklet's pages of running text: past the cover and the contents, before
-    the back cover, and not a page to write on."""
-    return [page for page in pages[2:-1] if page.content and not _pads(page)]
+    the back cover, and not a page to write on nor one the printing box opens."""
+    return [
+        page
+        for page in pages[2:-1]
+        if page.content and not _pads(page) and page.content[0].text not in CLOSING_TITLES
+    ]
 
 
 def _assert_full_but_the_last(text: list[Page], share: float) -> None:

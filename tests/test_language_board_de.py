@@ -602,3 +602,26 @@ def test_no_line_ends_on_an_article_or_a_number(
     pdf, pages = printed(name, paper, layout)
     assert stranded_short_words(pages) == []
     assert leader_problems(contents_rows(pdf, folded=layout == "booklet")) == []
+
+
+def test_review36_the_skip_bo_space_has_one_name(extra_file: Path) -> None:
+    """Print review 36: the special space was "Skip-Bo" in its table and picture and
+    "SKIP-BO-Feld" in the text. It is the Skip-Bo space (Skip-Bo-Feld) everywhere; the
+    card keeps its glossary name, SKIP-BO-Karte."""
+    text = html_text("official", extra_file, GERMAN)
+    assert "SKIP-BO-Feld" not in text
+    assert text.count("Skip-Bo-Feld") >= 2
+    assert "12 Skip-Bo ersetzt wie eine SKIP-BO-Karte jede fehlende Zahl" in text
+
+
+def test_review36_the_booklet_says_how_the_boards_score_sheet_counts(extra_file: Path) -> None:
+    """Print review 36: the board game's score sheet plays a series by cards left, which
+    its rules booklet never mentioned. "Winning" now says that the rulebook does not say
+    how to score a series and that this booklet suggests the sheet's way, in both
+    languages."""
+    english = html_text("official", extra_file)
+    assert "The rulebook does not say how to score a series of games." in english
+    assert "after the agreed games the lowest total wins" in english
+    german = html_text("official", extra_file, GERMAN)
+    assert "Wie man eine Serie wertet, sagt die Spielanleitung nicht." in german
+    assert "nach den vereinbarten Spielen gewinnt die niedrigste Summe" in german

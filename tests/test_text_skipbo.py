@@ -493,6 +493,20 @@ def test_issue30_your_turn_says_which_partner_piles_and_when(toggles: str) -> No
     assert "partner" not in alone
 
 
+@pytest.mark.parametrize("toggles", ["teams-4", "teams-6", "must-play-teams"])
+def test_review36_the_partners_piles_are_told_once(toggles: str) -> None:
+    """Print review 36: "Your partner may play from your piles in the same way" stood in
+    the turn's steps and again in "Your partner's piles". The partnership chapter now points
+    to the step instead of saying it again."""
+    english, german = parts(toggles, "en")["body"], parts(toggles, "de")["body"]
+    assert english.count("Your partner may play from your piles in the same way") == 1
+    assert german.count("Dein Partner darf in seinem Zug ebenso von deinen Stapeln") == 1
+    piles = chapter(english, "Your partner's piles", "The quiet partner")
+    assert 'as step 2 of "Your turn, step by step" says' in piles.replace("“", '"').replace(
+        "”", '"'
+    )
+
+
 # ---------------------------------------------------------------- must-play-stock
 
 

@@ -1,21 +1,22 @@
-"""Pages set to their foot: a page of running text that ends short, because what follows
-is kept whole overleaf (a table, a picture, a heading with its first lines), has its white
-shared out between its blocks, as a book is set (vertical justification), rather than left
-at its foot."""
+"""Pages set to their foot: a page of running text that ends a little short, because what
+follows is kept together overleaf (a table, a picture, a heading with its first lines, a
+paragraph's last lines), has its white shared out between its blocks, as a book is set
+(vertical justification), where they can take it all at up to half a line each; a page
+that would need more keeps its spacing."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from sheetgen.booklet.flow import HEADINGS, Page, block_kinds
+from sheetgen.booklet.flow import block_kinds
 
-# How much the white over a block may grow, in lines of the text: most over a heading,
-# less between paragraphs, least between a list's items and between blocks the style
-# sheet keeps together (a lead-in and its list); never between a heading and its text.
-GROWTH_HEADING = 2.0
-GROWTH_BLOCK = 1.0
-GROWTH_ITEM = 0.3
-GROWTH_KEPT = 0.3
+# How much the white over a block may grow, in lines of the text: half a line between
+# blocks, a quarter between a list's items and between blocks the style sheet keeps
+# together (a lead-in and its list), never between a heading and its text (print review 37:
+# up to two lines over a heading made pages look loose beside tight ones).
+GROWTH_BLOCK = 0.5
+GROWTH_KEPT = 0.25
+GROWTH_ITEM = 0.25
 # A page ending less than this short (in lines) is left as it is: its last line is where
 # a full page's would be, give or take a line's rounding.
 LEAST_SHORT = 0.6
@@ -49,7 +50,7 @@ def justify(document: Any) -> list[float]:
 
 
 def _running(page: Any) -> bool:
-    """Whether ``page`` is one of running text only: not a cover, a back cover, a page to
+    """Whether ``page`` is one of running text: not a back cover, a page to
     write on, the score sheet, nor the page that ends the text with the printing box."""
     if page._page_box.page_type.name in ("back", "sheet"):
         return False
@@ -57,7 +58,7 @@ def _running(page: Any) -> bool:
     while stack:
         box = stack.pop()
         classes = (box.element.get("class") or "").split() if box.element is not None else []
-        if {"cover", "notes-page", "colophon", "notes-tail"} & set(classes):
+        if {"notes-page", "colophon", "notes-tail"} & set(classes):
             return False
         stack.extend(getattr(box, "children", ()))
     return True
@@ -69,21 +70,17 @@ Unit = tuple[Any, float]
 
 
 def _units(page_box: Any, kinds: dict[Any, Any]) -> list[Unit]:
-    """The blocks of a chapter on a page, in order, a list taken item by item."""
+    """The blocks of a chapter on a page, in order, a list taken item by item, each with how
+    much the white over it may grow."""
     found: list[Unit] = []
 
     def walk(box: Any) -> None:
         kind = kinds.get(box.element)
-        if kind is None or box.element_tag == "li":
+        if kind is None:
             for child in getattr(box, "children", ()):
                 walk(child)
             return
-        if kind.after_heading:
-            growth = 0.0
-        elif not kind.breakable:
-            growth = GROWTH_KEPT
-        else:
-            growth = GROWTH_HEADING if box.element_tag in HEADINGS else GROWTH_BLOCK
+        growth = 0.0 if kind.after_heading else GROWTH_BLOCK if kind.breakable else GROWTH_KEPT
         if box.element_tag in ("ul", "ol"):
             items = [child for child in box.children if child.element_tag == "li"]
             found.extend((item, growth if i == 0 else GROWTH_ITEM) for i, item in enumerate(items))
@@ -95,19 +92,19 @@ def _units(page_box: Any, kinds: dict[Any, Any]) -> list[Unit]:
 
 
 def _share(page_box: Any, units: list[Unit]) -> float:
-    """Move the blocks of a page down, sharing out the white at its foot between them; the
-    white shared (CSS px)."""
+    """Move the blocks of a page down, sharing out the white at its foot between them, where
+    they can take it all (a page they cannot fill keeps its spacing: print review 37 found
+    pages both loosened and short the oddest of all); the white shared (CSS px)."""
     foot = page_box.content_box_y() + page_box.height
     bottom = max(box.position_y + box.margin_top + box.border_height() for box, _ in units)
     white = foot - bottom - SAFETY
     line = _line_height(page_box)
     growths = [growth for _, growth in units[1:]]
-    if white < LEAST_SHORT * line or not any(growths):
+    if white < LEAST_SHORT * line or white > sum(growths) * line:
         return 0.0
-    share = min(1.0, white / (sum(growths) * line))
     shift = 0.0
     for (box, _), growth in zip(units[1:], growths, strict=True):
-        shift += share * growth * line
+        shift += white * growth / sum(growths)
         box.translate(0, shift)
     return shift
 
@@ -123,26 +120,3 @@ def _line_height(page_box: Any) -> float:
             return float(box.height)
         stack.extend(getattr(box, "children", ()))
     return 18.0
-
-
-def left_short(pages: list[Page]) -> float:
-    """The most white (a share of the page's height) that a page inside the running text
-    of a measured layout keeps at its foot once set to it (``justify``): what its blocks
-    cannot take between them (over each heading and between blocks a page may break
-    before; a list's items and blocks kept together are left out, so this is the most)."""
-    running = [page for page in pages if not page.cover and not page.closing]
-    if len(running) < 2:
-        return 0.0
-    foot = max(page.bottom for page in running)
-    most = 0.0
-    for page in running[:-1]:
-        heights = sorted(end - start for start, end in page.lines)
-        line = heights[len(heights) // 2]
-        starts = sorted(page.starts, key=lambda block: block.top)
-        if starts and starts[0].top <= page.top + 1e-6:
-            starts = starts[1:]  # the page's first block: no white over it
-        growth = sum(
-            GROWTH_HEADING if block.heading else GROWTH_BLOCK for block in starts if block.breakable
-        )
-        most = max(most, foot - page.bottom - growth * line)
-    return most

@@ -29,7 +29,7 @@ from sheetgen.booklet.flow import (
     thin_before_last,
 )
 from sheetgen.booklet.html import MOTIF_URL, booklet_text
-from sheetgen.booklet.justify import justify, left_short
+from sheetgen.booklet.justify import justify
 from sheetgen.booklet.markdown import tie_short_words_in_html
 from sheetgen.booklet.mends import free_strips, held_strips, stranded_headings
 from sheetgen.booklet.tagging import leaders_as_artifacts
@@ -317,8 +317,7 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
     if free != chosen.free:
         set_again(chosen._replace(free=free), chosen.near, _no_more_holes)
     # A heading with fewer than four lines under it at a page's foot opens the next page
-    # instead, where that keeps the booklet's pages and leaves no page shorter than its
-    # blocks can take up between them (print review 34).
+    # instead, where that keeps the booklet's pages and opens no hole (print review 34).
     # Once more where the page it took over strands another (print review 36: "Die
     # Sonderfelder" and three lines, after "Inhalt der Schachtel" went over).
     for _ in range(HEADING_ROUNDS):
@@ -327,7 +326,7 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
         if not fresh:
             break
         tried_from = chosen
-        set_again(chosen._replace(breaks=chosen.breaks + fresh), chosen.near, _no_deeper_holes)
+        set_again(chosen._replace(breaks=chosen.breaks + fresh), chosen.near, _no_more_holes)
         if chosen == tried_from:  # refused: the layout stays as it was
             break
     # A reference to a heading on its own page says "below" or "above" instead.
@@ -530,18 +529,6 @@ def _as_full(before: list[Page], after: list[Page]) -> bool:
 def _no_more_holes(before: list[Page], after: list[Page]) -> bool:
     """Whether ``after`` leaves no more white inside its text than ``before``."""
     return _holes(after) <= _holes(before) + AS_FULL / HOLE_WEIGHT
-
-
-# A page inside the text may be left this short (a share of its height) once set to its
-# foot, where a mend takes a heading over to it: three lines on a folded booklet's page.
-SHORT_LEFT = 0.08
-
-
-def _no_deeper_holes(before: list[Page], after: list[Page]) -> bool:
-    """Whether ``after`` leaves no page inside its text shorter, once each is set to its
-    foot (``justify``), than ``before`` did or SHORT_LEFT: the white a heading taken over
-    the page leaves behind is shared out between the blocks above it."""
-    return left_short(after) <= max(left_short(before), SHORT_LEFT)
 
 
 def _planned(
