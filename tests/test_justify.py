@@ -158,3 +158,45 @@ def test_a_link_moves_with_its_words(little: Any) -> None:
 
 def test_a_page_that_fits_is_left_as_it_is() -> None:
     assert justify(_document(0, rows=0)) == [0.0]
+
+
+SPREAD = """<!doctype html><html><head><style>
+@font-face {{ font-family: T; src: url({font}); }}
+@page {{ size: 300pt 400pt; margin: 30pt; }}
+html {{ font: 10pt/1.4 T; }}
+p {{ margin: 0 0 5pt; }}
+table {{ break-inside: avoid; border-collapse: collapse; }}
+td {{ border: 0.5pt solid black; padding: 2pt; }}
+</style></head><body><section class="chapter"><p>Cover.</p></section>
+<section class="chapter" style="break-before: page">
+{little}<table>{rows}</table>{far}<table>{rows}</table><p>The end.</p>
+</section></body></html>"""
+
+
+def _spread_document() -> Any:
+    weasyprint = load_weasyprint()
+    html = weasyprint.HTML(
+        string=SPREAD.format(
+            font=(fonts_dir() / "DejaVuSans.ttf").as_uri(),
+            little="".join(f"<p>Page two, paragraph {n}.</p>" for n in range(17)),
+            far="".join(f"<p>Page three, paragraph {n}.</p>" for n in range(4)),
+            rows="".join(f"<tr><td>row {n}</td></tr>" for n in range(12)),
+        )
+    )
+    number_blocks(html.etree_element)
+    return html.render()
+
+
+def test_a_folded_page_is_set_to_its_foot_only_beside_a_page_that_ends_there() -> None:
+    """Print review 38: a page set to its foot faced a page ending 40 to 133 pt short. In a
+    folded booklet (pages 2 and 3 face each other) a page whose facing page ends short keeps
+    its spacing; read alone, the same page is set to its foot."""
+    alone, folded = _spread_document(), _spread_document()
+    assert len(alone.pages) == 4
+    flat = justify(alone)
+    assert flat[1] > 0 and flat[2] == 0  # page 2 a little short, page 3 far short
+    assert justify(folded, spreads=True) == [0.0, 0.0, 0.0, 0.0]
+    before = _read(_spread_document().write_pdf())
+    assert [[line["top"] for line in page] for page in _read(folded.write_pdf())] == [
+        [line["top"] for line in page] for page in before
+    ]

@@ -1,22 +1,24 @@
 """Pages set to their foot: a page of running text that ends a little short, because what
 follows is kept together overleaf (a table, a picture, a heading with its first lines, a
 paragraph's last lines), has its white shared out between its blocks, as a book is set
-(vertical justification), where they can take it all at up to half a line each; a page
-that would need more keeps its spacing."""
+(vertical justification), where they can take it all at a quarter of a line each; a page
+that would need more keeps its spacing, and so does a folded booklet's page whose facing
+page ends short."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from sheetgen.booklet.flow import block_kinds
 
-# How much the white over a block may grow, in lines of the text: half a line between
-# blocks, a quarter between a list's items and between blocks the style sheet keeps
-# together (a lead-in and its list), never between a heading and its text (print review 37:
-# up to two lines over a heading made pages look loose beside tight ones).
-GROWTH_BLOCK = 0.5
-GROWTH_KEPT = 0.25
-GROWTH_ITEM = 0.25
+# How much the white over a block may grow, in lines of the text: a quarter of a line (3 to
+# 4 pt) between blocks, an eighth between a list's items and between blocks the style sheet
+# keeps together (a lead-in and its list), never between a heading and its text (print
+# review 37: up to two lines over a heading made pages look loose beside tight ones;
+# review 38: half a line still showed, and asked for about 3 pt).
+GROWTH_BLOCK = 0.25
+GROWTH_KEPT = 0.125
+GROWTH_ITEM = 0.125
 # A page ending less than this short (in lines) is left as it is: its last line is where
 # a full page's would be, give or take a line's rounding.
 LEAST_SHORT = 0.6
@@ -24,9 +26,12 @@ LEAST_SHORT = 0.6
 SAFETY = 1.0
 
 
-def justify(document: Any) -> list[float]:
+def justify(document: Any, *, spreads: bool = False) -> list[float]:
     """Share out the white at the foot of each page of ``document`` (a laid-out booklet)
-    whose running text goes on overleaf, between its blocks; the page's links, anchors and
+    whose running text goes on overleaf, between its blocks, where they can take it all;
+    with ``spreads`` (a folded booklet, read two pages at a time: 2 and 3, 4 and 5...) only
+    where the facing page ends at its foot too, or is set to it (print review 38: a page
+    set to its foot beside one ending 40 to 133 pt short). The page's links, anchors and
     bookmarks are gathered again where its blocks moved. Returns the white (CSS px) each
     page was given, in the order of the pages (0 where it was left as it is)."""
     from weasyprint.anchors import gather_anchors
@@ -35,18 +40,62 @@ def justify(document: Any) -> list[float]:
     if not pages:
         return []
     kinds = block_kinds(pages[0]._page_box.children[0].element)
+    plans = [
+        _plan(page, after, kinds) for page, after in zip(pages, [*pages[1:], None], strict=True)
+    ]
     given = []
-    for page, after in zip(pages, [*pages[1:], None], strict=True):
-        units = _units(page._page_box, kinds)
+    for index, (page, plan) in enumerate(zip(pages, plans, strict=True)):
+        facing = index + 1 if index % 2 else index - 1  # page 2 (index 1) faces page 3
         shared = 0.0
-        if units and after is not None and _units(after._page_box, kinds) and _running(page):
-            shared = _share(page._page_box, units)
+        if plan.fits and (not spreads or index == 0 or _level(plans, facing)):
+            shared = _share(plan)
         if shared:
             page.anchors, page.links, page.bookmarks = {}, [], []
             page.forms = {None: []}
             gather_anchors(page._page_box, page.anchors, page.links, page.bookmarks, page.forms)
         given.append(shared)
     return given
+
+
+class _Plan(NamedTuple):
+    """A page as justify finds it: its blocks, the white at its foot (CSS px), and the white
+    its blocks may take between them; ``running`` where it is a page of text that goes on."""
+
+    units: list[tuple[Any, float]]
+    white: float
+    room: float
+    line: float
+    running: bool
+
+    @property
+    def at_foot(self) -> bool:
+        return self.white < LEAST_SHORT * self.line
+
+    @property
+    def fits(self) -> bool:
+        return self.running and not self.at_foot and self.white <= self.room
+
+
+def _plan(page: Any, after: Any, kinds: dict[Any, Any]) -> _Plan:
+    units = _units(page._page_box, kinds)
+    if not units:
+        return _Plan([], 0.0, 0.0, 1.0, False)
+    box = page._page_box
+    foot = box.content_box_y() + box.height
+    bottom = max(unit.position_y + unit.margin_top + unit.border_height() for unit, _ in units)
+    line = _line_height(box)
+    room = sum(growth for _, growth in units[1:]) * line
+    goes_on = after is not None and bool(_units(after._page_box, kinds)) and _running(page)
+    return _Plan(units, foot - bottom - SAFETY, room, line, goes_on)
+
+
+def _level(plans: list[_Plan], index: int) -> bool:
+    """Whether the page at ``index`` ends level with a page set to its foot: it ends there
+    too, is set there, or is no page of text (a page to write on, the back cover)."""
+    if index >= len(plans) or not plans[index].units:
+        return True
+    plan = plans[index]
+    return plan.at_foot or plan.fits
 
 
 def _running(page: Any) -> bool:
@@ -91,20 +140,13 @@ def _units(page_box: Any, kinds: dict[Any, Any]) -> list[Unit]:
     return found
 
 
-def _share(page_box: Any, units: list[Unit]) -> float:
-    """Move the blocks of a page down, sharing out the white at its foot between them, where
-    they can take it all (a page they cannot fill keeps its spacing: print review 37 found
-    pages both loosened and short the oddest of all); the white shared (CSS px)."""
-    foot = page_box.content_box_y() + page_box.height
-    bottom = max(box.position_y + box.margin_top + box.border_height() for box, _ in units)
-    white = foot - bottom - SAFETY
-    line = _line_height(page_box)
-    growths = [growth for _, growth in units[1:]]
-    if white < LEAST_SHORT * line or white > sum(growths) * line:
-        return 0.0
+def _share(plan: _Plan) -> float:
+    """Move the blocks of a page down, sharing out the white at its foot between them; the
+    white shared (CSS px)."""
+    growths = [growth for _, growth in plan.units[1:]]
     shift = 0.0
-    for (box, _), growth in zip(units[1:], growths, strict=True):
-        shift += white * growth / sum(growths)
+    for (box, _), growth in zip(plan.units[1:], growths, strict=True):
+        shift += plan.white * growth / sum(growths)
         box.translate(0, shift)
     return shift
 

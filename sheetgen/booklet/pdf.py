@@ -372,7 +372,7 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
     )
     # A page that ends short because what follows is kept whole overleaf is set to its
     # foot (print reviews 35 and 36: 93 to 158 pt white before a table or picture).
-    justify(document)
+    justify(document, spreads=folded)
     # The bundled faces are already cut down to the letters sheetgen prints, so
     # weasyprint's own subsetting of them is quick.
     pdf: bytes = document.write_pdf(pdf_variant="pdf/ua-1")
