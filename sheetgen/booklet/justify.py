@@ -57,11 +57,16 @@ def justify(document: Any, *, spreads: bool = False) -> list[float]:
     return given
 
 
+# A block of the page that may move down: its box, and how much the white over it may grow
+# (in lines).
+Unit = tuple[Any, float]
+
+
 class _Plan(NamedTuple):
     """A page as justify finds it: its blocks, the white at its foot (CSS px), and the white
     its blocks may take between them; ``running`` where it is a page of text that goes on."""
 
-    units: list[tuple[Any, float]]
+    units: list[Unit]
     white: float
     room: float
     line: float
@@ -77,6 +82,7 @@ class _Plan(NamedTuple):
 
 
 def _plan(page: Any, after: Any, kinds: dict[Any, Any]) -> _Plan:
+    """How ``page`` ends, and what its blocks may take (``after`` is the next page, if any)."""
     units = _units(page._page_box, kinds)
     if not units:
         return _Plan([], 0.0, 0.0, 1.0, False)
@@ -111,11 +117,6 @@ def _running(page: Any) -> bool:
             return False
         stack.extend(getattr(box, "children", ()))
     return True
-
-
-# A block of the page that may move down: its box, and how much the white over it may grow
-# (in lines).
-Unit = tuple[Any, float]
 
 
 def _units(page_box: Any, kinds: dict[Any, Any]) -> list[Unit]:
