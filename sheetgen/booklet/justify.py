@@ -40,8 +40,10 @@ def justify(document: Any, *, spreads: bool = False) -> list[float]:
     if not pages:
         return []
     kinds = block_kinds(pages[0]._page_box.children[0].element)
+    units = [_units(page._page_box, kinds) for page in pages]
     plans = [
-        _plan(page, after, kinds) for page, after in zip(pages, [*pages[1:], None], strict=True)
+        _plan(page, found, bool(after))
+        for page, found, after in zip(pages, units, [*units[1:], []], strict=True)
     ]
     given = []
     for index, (page, plan) in enumerate(zip(pages, plans, strict=True)):
@@ -81,9 +83,9 @@ class _Plan(NamedTuple):
         return self.running and not self.at_foot and self.white <= self.room
 
 
-def _plan(page: Any, after: Any, kinds: dict[Any, Any]) -> _Plan:
-    """How ``page`` ends, and what its blocks may take (``after`` is the next page, if any)."""
-    units = _units(page._page_box, kinds)
+def _plan(page: Any, units: list[Unit], followed: bool) -> _Plan:
+    """How ``page`` ends, and what its blocks (``units``) may take; ``followed`` where the
+    next page holds running text too."""
     if not units:
         return _Plan([], 0.0, 0.0, 1.0, False)
     box = page._page_box
@@ -91,8 +93,7 @@ def _plan(page: Any, after: Any, kinds: dict[Any, Any]) -> _Plan:
     bottom = max(unit.position_y + unit.margin_top + unit.border_height() for unit, _ in units)
     line = _line_height(box)
     room = sum(growth for _, growth in units[1:]) * line
-    goes_on = after is not None and bool(_units(after._page_box, kinds)) and _running(page)
-    return _Plan(units, foot - bottom - SAFETY, room, line, goes_on)
+    return _Plan(units, foot - bottom - SAFETY, room, line, followed and _running(page))
 
 
 def _level(plans: list[_Plan], index: int) -> bool:

@@ -370,8 +370,8 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
         100 * emptiest,
         extra={"layouts": len(tried) + len(extra), "flow": chosen},
     )
-    # A page that ends short because what follows is kept whole overleaf is set to its
-    # foot (print reviews 35 and 36: 93 to 158 pt white before a table or picture).
+    # A page a little short because what follows is kept together overleaf is set to its
+    # foot, where its blocks can take the white and, folded, its facing page ends there too.
     justify(document, spreads=folded)
     # The bundled faces are already cut down to the letters sheetgen prints, so
     # weasyprint's own subsetting of them is quick.
