@@ -107,7 +107,8 @@ def test_a_picture_moves_on_with_its_heading_and_lead_in() -> None:
     opens a page and left the page before part empty, the three are set together after
     the text that fills that page; the lead-in may have begun on the page before (the
     last lines of a paragraph go over with what they are kept with)."""
-    from sheetgen.booklet.flow import Page, _Block, figure_moves
+    from sheetgen.booklet.figures import figure_moves
+    from sheetgen.booklet.flow import Block, Page
 
     def block(
         number: int,
@@ -117,9 +118,9 @@ def test_a_picture_moves_on_with_its_heading_and_lead_in() -> None:
         heading: bool = False,
         breakable: bool = False,
         **kind: bool,
-    ) -> _Block:
+    ) -> Block:
         selector = f'[data-block="{number}"]'
-        return _Block(selector, top, heading, breakable, number=number, bottom=bottom, **kind)
+        return Block(selector, top, heading, breakable, number=number, bottom=bottom, **kind)
 
     chapter_opens = block(1, 0.1, 0.15, heading=True, breakable=True, opens=True)
     text = block(2, 0.16, 0.45, breakable=True, splittable=True)
@@ -140,6 +141,48 @@ def test_a_picture_moves_on_with_its_heading_and_lead_in() -> None:
     opened = Page(cover=False, lines=[(0.1, 0.2)], starts=[chapter_opens])
     kept = block(2, 0.12, 0.7, figure=True)
     assert figure_moves([opened, Page(False, [(0.1, 0.9)], [kept, *after]), rest]) == ()
+
+
+def test_a_table_picture_closing_its_chapter_is_set_earlier_in_it() -> None:
+    """figure_moves (print review 38: 177 pt white before the six-seat picture): a table
+    picture that opens a page, no text of its chapter after it, and left the page before
+    a hole is set after the last block of its chapter on that page below which it fits and
+    fills it, not after a heading, nor before a block kept with the one before it; a card
+    strip is not moved so, nor a picture whose page before is full or that fits nowhere."""
+    from sheetgen.booklet.figures import figure_moves
+    from sheetgen.booklet.flow import Block, Page
+
+    def block(number: int, top: float, bottom: float, **kind: bool) -> Block:
+        kind.setdefault("breakable", True)
+        kind.setdefault("heading", False)
+        return Block(f'[data-block="{number}"]', top, number=number, bottom=bottom, **kind)
+
+    text = [
+        block(1, 0.10, 0.13, heading=True, opens=True),
+        block(2, 0.14, 0.35, breakable=False, splittable=True),  # under the chapter heading
+        block(3, 0.36, 0.45, splittable=True),
+        block(4, 0.47, 0.50, heading=True),
+        block(5, 0.51, 0.65, breakable=False, splittable=True),  # under its heading
+    ]
+    rest = Page(False, [(0.1, 0.9)], [block(9, 0.1, 0.9, chapter=2, opens=True)])
+
+    def moves(height: float, *, picture: bool = True, end: float = 0.65) -> dict[int, int]:
+        drawn = block(6, 0.1, 0.1 + height, figure=True, picture=picture)
+        after = block(7, 0.12 + height, 0.9, heading=True, chapter=1, opens=True)
+        before = Page(False, [(0.1, end)], [*text[:-1], text[-1]._replace(bottom=end)])
+        opened = Page(False, [(0.1, 0.9)], [drawn, after])
+        return dict(figure_moves([before, opened, rest]))
+
+    # After the paragraph before the subheading: not after the heading, nor its first block.
+    assert moves(0.4) == {6: 3}
+    # Too tall to follow that paragraph: after the list, before it.
+    assert moves(0.45) == {6: 2}
+    # Too tall for the page anywhere but at its head; a page that would still be a hole.
+    assert moves(0.6) == {}
+    assert moves(0.2) == {}
+    # A figure that is no table picture, and a page before that is no hole.
+    assert moves(0.4, picture=False) == {}
+    assert moves(0.4, end=0.8) == {}
 
 
 def test_a_paragraph_is_a_lead_in_only_where_it_ends_in_a_colon() -> None:
@@ -163,14 +206,14 @@ def test_a_strip_is_set_free_only_where_it_leaves_the_page_before_short() -> Non
     the list's run-on lines is set free where the page before is under HELD_SHARE of the
     fullest; not where that page is full, nor where the strip stands at the page's head,
     nor a figure that is no strip; strips already free stay so."""
-    from sheetgen.booklet.flow import Page, _Block
+    from sheetgen.booklet.flow import Block, Page
     from sheetgen.booklet.mends import HELD_SHARE, held_strips
 
-    def page(fill: float, *starts: _Block) -> Page:
+    def page(fill: float, *starts: Block) -> Page:
         return Page(cover=False, lines=[(0.1, 0.1 + fill)], starts=list(starts))
 
-    def figure(number: int, top: float, strip: bool = True) -> _Block:
-        return _Block("", top, False, False, number, figure=True, strip=strip)
+    def figure(number: int, top: float, strip: bool = True) -> Block:
+        return Block("", top, False, False, number, figure=True, strip=strip)
 
     short = HELD_SHARE * 0.8 - 0.01
     assert held_strips([page(0.8), page(short), page(0.8, figure(7, 0.15))]) == (7,)
@@ -185,18 +228,18 @@ def test_a_heading_with_three_lines_under_it_at_a_pages_foot_is_stranded() -> No
     under it at the page's foot and its section going on over the page, is named; not one
     with four lines, nor one whose section ends there (the next page opens with a
     heading), nor one that opens its page, nor one kept under another heading."""
-    from sheetgen.booklet.flow import Page, _Block
+    from sheetgen.booklet.flow import Block, Page
     from sheetgen.booklet.mends import stranded_headings
 
-    def heading(top: float, breakable: bool = True) -> _Block:
-        return _Block('[data-block="9"]', top, True, breakable, 9, bottom=top + 0.02)
+    def heading(top: float, breakable: bool = True) -> Block:
+        return Block('[data-block="9"]', top, True, breakable, 9, bottom=top + 0.02)
 
-    def page(under: int, *starts: _Block) -> Page:
+    def page(under: int, *starts: Block) -> Page:
         lines = [(0.8 + 0.02 * n, 0.82 + 0.02 * n) for n in range(under)]
         return Page(cover=False, lines=[(0.1, 0.12), (0.78, 0.8), *lines], starts=list(starts))
 
-    text = _Block('[data-block="10"]', 0.1, False, True, 10)
-    opening = _Block('[data-block="10"]', 0.1, True, True, 10)
+    text = Block('[data-block="10"]', 0.1, False, True, 10)
+    opening = Block('[data-block="10"]', 0.1, True, True, 10)
     after = Page(cover=False, lines=[(0.1, 0.12)], starts=[text])
     assert stranded_headings([page(3, heading(0.78)), after]) == ('[data-block="9"]',)
     assert stranded_headings([page(4, heading(0.78)), after]) == ()

@@ -186,6 +186,30 @@ def test_no_page_is_left_part_empty_before_a_figure(booklet: tuple[bytes, bool, 
     assert figure_gaps(pages, _drawings(pdf, folded=folded), chapter_ends(html)) == []
 
 
+# A page before one that a table picture opens is at least this full (of the fullest page):
+# a fifth of it white at most.
+FULL_BEFORE_PICTURE = 0.8
+
+
+def test_no_hole_is_left_before_the_table_picture(booklet: tuple[bytes, bool, str]) -> None:
+    """Print review 38: the heavy set's six-seat picture closes its chapter ("Setting up"),
+    so no text of the chapter was left to fill the flat A4 page before it, and 177 pt of
+    that page stood white. A table picture that opens a page is set where the page before
+    it is full: after the text that follows it, or earlier in its chapter."""
+    pdf, folded, html = booklet
+    pages = read_pages(pdf, folded=folded)
+    drawings = _drawings(pdf, folded=folded)
+    found = re.search(r'<figure class="picture">.*?<figcaption[^>]*>(.*?)</figcaption>', html, re.S)
+    assert found, "no table picture"
+    page, _ = _where(pages, _words(found.group(1))[:25], whole=False)
+    if not opens_with_figure(pages[page], drawings[page], body_size(pages)) or page < 2:
+        return
+    portrait = [i for i, each in enumerate(pages) if not each.landscape and not _pads(each)]
+    capacity = max(fill(pages[index], drawings[index]) for index in portrait)
+    share = fill(pages[page - 1], drawings[page - 1]) / capacity
+    assert share >= FULL_BEFORE_PICTURE, (page, round(share, 2))
+
+
 def test_an_examples_lead_in_stands_on_its_page(booklet: tuple[bytes, bool, str]) -> None:
     """Issue 31 (third print review): the sentence that leads into a drawing under its
     subsection's heading ("An example") is never left at the foot of a page with the

@@ -71,7 +71,7 @@ class Flow(NamedTuple):
 PLAIN = Flow()
 
 
-class _Block(NamedTuple):
+class Block(NamedTuple):
     """A block of a chapter (a heading, paragraph, list, table or figure) that starts on a
     page: where its first line stands, as a share of the page's height."""
 
@@ -92,8 +92,10 @@ class _Block(NamedTuple):
     # that chapter (its heading, which never moves).
     chapter: int = 0
     opens: bool = False
-    # Whether it is a card strip kept with the list before it (``_strip``).
+    # Whether it is a card strip kept with the list before it (``_strip``), and whether it
+    # is the table picture, which illustrates its whole chapter.
     strip: bool = False
+    picture: bool = False
 
 
 @dataclass
@@ -103,7 +105,7 @@ class Page:
 
     cover: bool
     lines: list[tuple[float, float]] = field(default_factory=list)
-    starts: list[_Block] = field(default_factory=list)
+    starts: list[Block] = field(default_factory=list)
     # Whether it holds (a part of) the cover's box of choices.
     choices: bool = False
     # Where the page's text area ends, as a share of its height.
@@ -237,7 +239,7 @@ def _classes(element: Any) -> list[str]:
 def _led_in(figure: Any, heading: Any) -> bool:
     """Whether a drawing is kept with the paragraph before it (the style sheet's rule):
     where that paragraph opens a subsection, as its lead-in, and the drawing is not the table
-    picture (which a layout may set after any paragraph: flow.figure_moves)."""
+    picture (which a layout may set after any paragraph: figures.figure_moves)."""
     if figure.tag != "figure" or "picture" in _classes(figure):
         return False
     return getattr(heading, "tag", None) == "h3"
@@ -348,7 +350,7 @@ def measure(html: Any, document: Any) -> list[Page]:  # long: one walk records e
             if element not in seen:  # a block that began on an earlier page goes on here
                 number, breakable, chapter, opens, _ = blocks[element]
                 page.starts.append(
-                    _Block(
+                    Block(
                         f'[{BLOCK}="{number}"]',
                         top,
                         element.tag in HEADINGS,
@@ -360,6 +362,7 @@ def measure(html: Any, document: Any) -> list[Page]:  # long: one walk records e
                         chapter,
                         opens,
                         _strip(element),
+                        "picture" in _classes(element),
                     )
                 )
         seen.update(spans)
@@ -458,133 +461,12 @@ def fills(pages: list[Page]) -> list[float]:
     return [1.0 if page.closing else page.fill for page in pages]
 
 
-# A page before one that opens with a figure is at least this full, as a share of the
-# fullest page's text (a figure too tall for the rest of the page goes to the next, and
-# the text after it fills the page up instead).
-FULL_BEFORE_FIGURE = 0.75
-# What the measurements of a block moved up may be short of, as a share of the page.
-MOVE_SAFETY = 0.015
-
-
-def figure_moves(pages: list[Page], moves: Moves = ()) -> Moves:
-    """``moves`` and, for each page of running text that is less than FULL_BEFORE_FIGURE
-    full because the figure opening the next did not fit below its text, that figure
-    (with the heading and lead-in kept with it) set after the blocks that follow it which
-    fill that page: a picture keeps its caption and its own lead-in only, and the text
-    flows on past it. Nothing new if no page needs it."""
-    running = [page for page in pages if not page.cover]
-    if len(running) < 2:
-        return moves
-    capacity = max(page.fill for page in running)
-    moved = dict(moves)
-    for index in range(1, len(running)):
-        before, page = running[index - 1], running[index]
-        group = _figure_group(before, page)
-        if not group:
-            continue
-        # Where the page before ends once the group's part of it leaves too.
-        left = [block.top for block in before.starts if block in group]
-        end = min(left, default=before.bottom)
-        if end - before.top >= FULL_BEFORE_FIGURE * capacity:
-            continue
-        figure = group[-1]
-        room = before.top + capacity - end - MOVE_SAFETY
-        after = _fitting(_following(running[index:], figure), room, figure.chapter)
-        if after is not None:
-            # The group's blocks go after that block one after another, in their order.
-            for block in group:
-                moved[block.number] = after
-                after = block.number
-    return tuple(moved.items())
-
-
-def _figure_group(before: Page, page: Page) -> list[_Block]:
-    """The figure that opens ``page``, with the blocks kept with it (its section's heading
-    and lead-in, which may begin on the page ``before``); empty if no figure opens it."""
-    starts = sorted(page.starts, key=lambda block: block.top)
-    figure = next((block for block in starts if block.figure), None)
-    if figure is None:
-        return []
-    known = {block.number: block for block in (*before.starts, *page.starts)}
-    group = [figure]
-    while not group[0].breakable and group[0].number - 1 in known:
-        group.insert(0, known[group[0].number - 1])
-    first = group[0]
-    if not first.breakable or first.opens or first.chapter != figure.chapter:
-        return []
-    # A figure kept with a list's last items is not moved past text (the list would go
-    # with it, out of its order): only one alone or under its own heading moves.
-    if not (first.heading or first.figure):
-        return []
-    # Nothing but the group opens the page: no other block starts before the figure, and
-    # where the group begins on this page, nothing runs on above it from the page before.
-    if any(block not in group for block in starts[: starts.index(figure)]):
-        return []
-    if first in page.starts and first.top > page.top + 1e-6:
-        return []
-    return group
-
-
-def _following(pages: list[Page], figure: _Block) -> list[tuple[_Block, float, float]]:
-    """The blocks after ``figure`` on its page and the next, each with where it starts and
-    ends below the first of them, as if the pages ran on without a break."""
-    found: list[tuple[_Block, float, float]] = []
-    shift: float | None = None
-    for page in pages[:2]:
-        starts = sorted(page.starts, key=lambda b: b.top)
-        if found and starts and starts[0].top > page.top + 1e-6:
-            # The last block of the page before runs on to this one, up to its first start.
-            block, top, _ = found[-1]
-            assert shift is not None
-            found[-1] = (block, top, starts[0].top - shift)
-        for block in starts:
-            if page is pages[0] and block.top <= figure.top:
-                continue
-            if shift is None:
-                shift = block.top
-            found.append((block, block.top - shift, block.bottom - shift))
-        if shift is not None:
-            shift -= page.bottom - (pages[1].top if len(pages) > 1 else 0.0)
-    return found
-
-
 # A page of running text less full than this share of the fullest is left part empty: a
 # hole (print review 27: 105 to 119 pt, a fifth of the page, at the foot of three pages of
 # the German booklet on Letter).
 HOLE_SHARE = 0.85
-# A block split at a page's foot leaves at least this much of it there (three lines).
-SPLIT_LEAST = 0.05
+# The blocks that may run on to the next page.
 SPLITTABLE = frozenset({"p", "ul", "ol"})
-
-
-def _fitting(following: list[tuple[_Block, float, float]], room: float, chapter: int) -> int | None:
-    """The block of ``following`` that a figure is best set after, in its ``chapter``, so that what
-    comes between fills ``room`` (the foot of the page before): the last one that fits there
-    whole, or that starts there and may run on to the next page, before whose next
-    block a page may start; or, where a page may not start after that one (a short
-    paragraph kept with the list it follows), the first block after it that a page may
-    start after, the blocks between going on to the next page with its end. None if
-    none does. A figure stays in its chapter: it is set no further than the chapter's last
-    block (where that is the page's last, the figure opens the next page still in its
-    chapter), and where no block of its chapter follows it, it stays where it is."""
-    found = None
-    split = False  # whether the page breaks inside a block already passed
-    for (block, top, bottom), (nxt, _, _) in itertools.pairwise(following):
-        if block.figure or (block.heading and split) or block.chapter != chapter:
-            break
-        if not split:
-            if top > room - SPLIT_LEAST:
-                break
-            split = bottom > room
-            if split and not block.splittable:
-                break
-        if nxt.breakable and not block.heading and not nxt.figure:
-            found = block.number
-            if split:
-                break
-        elif split and nxt.breakable:
-            break
-    return found
 
 
 # A line of running text that ends this much short of its measure (a share of it), because

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from sheetgen.booklet.figures import figure_moves
 from sheetgen.booklet.flow import (
     CONTENTS_APART,
     HOLE_SHARE,
@@ -18,7 +19,6 @@ from sheetgen.booklet.flow import (
     Moves,
     Page,
     contents_apart,
-    figure_moves,
     fills,
     measure,
     nearby,
@@ -298,15 +298,19 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
         document, chosen = _fill_sheets(lay_out, document, pages, chosen, tried)
         document, chosen = _ruled_tail(lay_out, document, measured[chosen], chosen, tried)
 
-    def set_again(flow: Flow, near: tuple[tuple[int, str], ...], full: Judge = _as_full) -> None:
+    def set_again(
+        flow: Flow, near: tuple[tuple[int, str], ...] | None, full: Judge = _as_full
+    ) -> None:
         """Keep ``flow`` (one layout more) where it keeps the booklet's pages, the references
-        ``near`` their headings, and its pages as ``full`` (print review 12: a layout set
-        again for a reference broke a page a sixth short)."""
+        ``near`` their headings (None: a mend, which the references are set for after), and
+        its pages as ``full`` (print review 12: a layout set again for a reference broke a
+        page a sixth short)."""
         nonlocal document, chosen
         before = measured.get(chosen, pages)
         tried.append(flow)
         found = lay_out(flow)
-        kept = len(found[1].pages) == len(document.pages) and nearby(found[1]) == near
+        kept = len(found[1].pages) == len(document.pages)
+        kept &= near is None or nearby(found[1]) == near
         if kept and full(before, found[2]):
             document, chosen = found[1], flow
 
@@ -315,7 +319,7 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
     # and opens no hole inside the text (the last page may take what moves on).
     free = held_strips(measured.get(chosen, pages), chosen.free)
     if free != chosen.free:
-        set_again(chosen._replace(free=free), chosen.near, _no_more_holes)
+        set_again(chosen._replace(free=free), None, _no_more_holes)
     # A heading with fewer than four lines under it at a page's foot opens the next page
     # instead, where that keeps the booklet's pages and opens no hole (print review 34).
     # Once more where the page it took over strands another (print review 36: "Die
@@ -326,7 +330,7 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
         if not fresh:
             break
         tried_from = chosen
-        set_again(chosen._replace(breaks=chosen.breaks + fresh), chosen.near, _no_more_holes)
+        set_again(chosen._replace(breaks=chosen.breaks + fresh), None, _no_more_holes)
         if chosen == tried_from:  # refused: the layout stays as it was
             break
     # A reference to a heading on its own page says "below" or "above" instead.
