@@ -102,6 +102,34 @@ def test_a_page_a_fifth_short_inside_the_text_is_a_hole() -> None:
     assert _holes([*full, page(0.3), page(0.5, closing=True)]) == 0
 
 
+def test_white_that_ends_a_section_is_no_hole_for_a_heading_taken_over() -> None:
+    """pdf._holes with ``sections`` (print review 38: "Setting up" and two lines at a page's
+    foot, kept there because taking it over left that page 15 % short): white before a page
+    that a heading opens ends a section, a hole only under SECTION_END full; white before
+    a page that goes on with the text is a hole as before."""
+    from sheetgen.booklet.flow import Block, Page
+    from sheetgen.booklet.pdf import SECTION_END, _holes, _no_more_text_holes
+
+    def page(fill: float, *, heading: bool = False, indent: float = 0.0) -> Page:
+        opening = Block("", 0.1 + indent, heading, True)
+        return Page(cover=False, lines=[(0.1, 0.1 + fill)], starts=[opening])
+
+    full = [page(0.8)] * 3
+    short = page(0.8 * (SECTION_END + 0.05))
+    assert _holes([*full, short, page(0.8, heading=True), page(0.3)], sections=True) == 0
+    # Still a hole: before text that goes on, or a heading that does not open its page.
+    assert _holes([*full, short, page(0.8), page(0.3)], sections=True) > 0
+    indented = page(0.8, heading=True, indent=0.05)
+    assert _holes([*full, short, indented, page(0.3)], sections=True) > 0
+    # Too short even before a heading; and without ``sections`` as before.
+    shorter = page(0.8 * (SECTION_END - 0.05))
+    assert _holes([*full, shorter, page(0.8, heading=True), page(0.3)], sections=True) > 0
+    assert _holes([*full, short, page(0.8, heading=True), page(0.3)]) > 0
+    before = [*full, page(0.8), page(0.8), page(0.3)]
+    assert _no_more_text_holes(before, [*full, short, page(0.8, heading=True), page(0.3)])
+    assert not _no_more_text_holes(before, [*full, short, page(0.8), page(0.3)])
+
+
 def test_a_picture_moves_on_with_its_heading_and_lead_in() -> None:
     """figure_moves: where a picture's section (heading, lead-in kept with the picture)
     opens a page and left the page before part empty, the three are set together after

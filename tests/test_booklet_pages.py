@@ -44,6 +44,7 @@ from pagecheck import (
     ragged_ties,
     read_chars,
     read_pages,
+    stranded,
     stranded_short_words,
     strip_wants_room,
 )
@@ -928,6 +929,19 @@ def _leading(booklet: Booklet) -> float:
     return float(statistics.mode(steps))
 
 
+def test_a_chapter_heading_is_taken_over_where_white_ends_its_section(
+    booklet_of: Callable[..., Booklet],
+) -> None:
+    """Print review 38: "Setting up" and two lines at the foot of page 2 of Spite and
+    Malice's folded A4 booklet. Taking the heading over left that page 15 % short, which
+    the mend refused as a hole; white before a heading that opens the next page ends a
+    section (pdf.SECTION_END), so the heading now opens page 3."""
+    booklet = booklet_of("spite-and-malice", "official", "a4", "booklet")
+    assert stranded(booklet.pages) == []
+    opening = [page for page in booklet.pages if page.content[0].text.strip() == "Setting up"]
+    assert len(opening) == 1
+
+
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_a_booklet_keeps_the_house_leading(
     case: tuple[str, str, str, str], booklet_of: Callable[..., Booklet]
@@ -1088,12 +1102,17 @@ def test_a_strip_set_free_lets_its_item_end_the_page(
     """Two folded booklets whose building-pile strip, kept with its list's last item, took
     that item's last two lines over the page and left a fifth of the page before it white
     (print review 34: "A Skip-Bo card counts as | the number the pile needs next" over a
-    leaf, 82 pt white): the strip is set free, and the item ends on its own page."""
+    leaf, 82 pt white): the strip is set free, and the item ends on its own page; or, where
+    the booklet is set so that the list and its strip stand on one page (the A4 booklet
+    since a stranded heading before them is taken over: print review 38), they do."""
     booklet = booklet_of(*case)
     squeezed = [_squeezed(page.text) for page in booklet.pages]
     item = _squeezed("A Skip-Bo card counts as the number the pile needs next")
     (page,) = [number for number, text in enumerate(squeezed) if item in text]
     caption = _squeezed("One Skip-Bo card opens this pile")
+    if caption in squeezed[page]:
+        assert squeezed[page].index(item) < squeezed[page].index(caption)
+        return
     assert caption in squeezed[page + 1]
     assert squeezed[page + 1].startswith(_squeezed("SB"))
 

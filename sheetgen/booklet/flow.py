@@ -126,6 +126,12 @@ class Page:
     def fill(self) -> float:
         return self.bottom - self.top
 
+    @property
+    def opens_with_heading(self) -> bool:
+        """Whether a heading opens the page (the section before it ended on the page before)."""
+        first = min(self.starts, key=lambda block: block.top, default=None)
+        return first is not None and first.heading and first.top <= self.top + 1e-6
+
 
 def _chapter_blocks(root: Any) -> list[tuple[Any, Any]]:
     """Each block of the running text's chapters (the back cover left out), in the order

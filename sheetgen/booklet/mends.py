@@ -64,8 +64,6 @@ def stranded_headings(pages: list[Page]) -> tuple[str, ...]:
             continue
         # Lines as the reader counts them: a list's bullet and its item's line are one.
         under = {round(start, 3) for start, _ in page.lines if start >= heading.bottom - 1e-6}
-        opening = sorted(after.starts, key=lambda block: block.top)[:1]
-        ends = bool(opening) and opening[0].heading and opening[0].top <= after.top + 1e-6
-        if len(under) < LINES_UNDER_HEADING and not ends:
+        if len(under) < LINES_UNDER_HEADING and not after.opens_with_heading:
             found.append(heading.selector)
     return tuple(found)

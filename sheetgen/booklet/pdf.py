@@ -330,7 +330,7 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
         if not fresh:
             break
         tried_from = chosen
-        set_again(chosen._replace(breaks=chosen.breaks + fresh), None, _no_more_holes)
+        set_again(chosen._replace(breaks=chosen.breaks + fresh), None, _no_more_text_holes)
         if chosen == tried_from:  # refused: the layout stays as it was
             break
     # A reference to a heading on its own page says "below" or "above" instead.
@@ -437,10 +437,17 @@ def _fill_sheets(
     return best[1], best[2]
 
 
-def _holes(pages: list[Page]) -> float:
-    """The white of the pages inside a folded booklet's running text (``pages``) less than
+# White before a heading that opens the next page ends a section: a layout set again to take
+# a stranded heading over the page may leave the page it leaves this full (print review 38:
+# "Setting up" and two lines at a page's foot was refused for the 15 % it left).
+SECTION_END = 0.75
+
+
+def _holes(pages: list[Page], *, sections: bool = False) -> float:
+    """The white of the pages inside a booklet's running text (``pages``) less than
     HOLE_SHARE as full as the fullest, in pages: not its last page of text, nor the page
-    the printing box opens."""
+    the printing box opens. With ``sections``, a page before one that opens with a heading
+    is a hole only where it is less than SECTION_END as full."""
     running = [page for page in pages if not page.cover]
     if len(running) < 2:
         return 0.0
@@ -448,7 +455,8 @@ def _holes(pages: list[Page]) -> float:
     shares = [page.fill / capacity for page in running]
     if running[-1].closing:
         shares.pop()
-    return sum(1 - share for share in shares[:-1] if share < HOLE_SHARE)
+    bars = [SECTION_END if sections and page.opens_with_heading else HOLE_SHARE for page in running]
+    return sum(1 - share for share, bar in zip(shares[:-1], bars[1:], strict=False) if share < bar)
 
 
 # A folded booklet's last page of text less full than this share of the fullest page ends
@@ -533,6 +541,12 @@ def _as_full(before: list[Page], after: list[Page]) -> bool:
 def _no_more_holes(before: list[Page], after: list[Page]) -> bool:
     """Whether ``after`` leaves no more white inside its text than ``before``."""
     return _holes(after) <= _holes(before) + AS_FULL / HOLE_WEIGHT
+
+
+def _no_more_text_holes(before: list[Page], after: list[Page]) -> bool:
+    """Whether ``after`` leaves no more white inside its text than ``before``, white that
+    ends a section left out (``_holes`` with ``sections``)."""
+    return _holes(after, sections=True) <= _holes(before, sections=True) + AS_FULL / HOLE_WEIGHT
 
 
 def _planned(
