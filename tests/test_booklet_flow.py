@@ -115,7 +115,7 @@ def test_white_that_ends_a_section_is_no_hole_for_a_heading_taken_over() -> None
         return Page(cover=False, lines=[(0.1, 0.1 + fill)], starts=[opening])
 
     full = [page(0.8)] * 3
-    short = page(0.8 * (SECTION_END + 0.05))
+    short = page(0.8 * (SECTION_END + 0.03))
     assert _holes([*full, short, page(0.8, heading=True), page(0.3)], sections=True) == 0
     # Still a hole: before text that goes on, or a heading that does not open its page.
     assert _holes([*full, short, page(0.8), page(0.3)], sections=True) > 0

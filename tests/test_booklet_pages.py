@@ -457,11 +457,12 @@ def test_lists_and_tables_break_only_where_a_reader_can_follow(booklet: Booklet)
     breaks at most once: between items, or inside a long item (its lines two and two at
     least, the style sheet's orphans and widows: print review 6 found pages left short
     where a seven-line step went over whole); a bulleted list of three items or more keeps
-    its first two together (print review 13: a lead-in and one item at a page's foot), one
-    of four or more two items at least on each side of a break between them, and a
-    two-item list may break between them (print review 11: a heading, its lead-in and a
-    two-item list kept whole). A numbered step is a paragraph of its own: the first may end a page alone
-    (print review 9: a page ended 1.5 in short before "Your turn, step by step")."""
+    its first two together (print review 13: a lead-in and one item at a page's foot), its
+    last may open a page alone (print review 39: lists that kept their last two together
+    left 55 to 75 pt white), and a two-item list may break between them (print review 11:
+    a heading, its lead-in and a two-item list kept whole). A numbered step is a paragraph
+    of its own: the first may end a page alone (print review 9: a page ended 1.5 in short
+    before "Your turn, step by step")."""
     checked = 0
     # A list whose last items a card strip shows may leave its last item to go over the
     # page with the strip (examples.toml's with_list).
@@ -488,8 +489,6 @@ def test_lists_and_tables_break_only_where_a_reader_can_follow(booklet: Booklet)
         else:
             if name.startswith("ul") and len(spans) >= 3:
                 assert all(n >= 2 for n in breaks), (name, spans)
-            if name.startswith("ul") and len(spans) >= 4:
-                assert all(2 <= n <= len(spans) - 2 for n in breaks), (name, spans)
             assert sum(first != last for first, last in spans) + len(breaks) <= 1, (name, spans)
         checked += 1
     assert checked >= 4
@@ -1138,4 +1137,8 @@ def test_a_folded_booklets_printing_box_takes_no_text_with_it(
     if above:  # the text ends on the box's page: the page before it is full
         assert portrait[index - 1].fill >= 0.8 * fullest, (index, portrait[index - 1].fill)
     else:  # the box opens its page: it would not have fitted under the text's end
-        assert portrait[index - 1].fill >= 0.7 * fullest, (index, portrait[index - 1].fill)
+        notes = min(line.top for line in page.content if line.top > box + 20 and line.size > 12)
+        height = max(line.bottom for line in page.content if line.bottom < notes) - box
+        before = portrait[index - 1]
+        white = (fullest - before.fill) * before.height
+        assert height > white, (index, round(height), round(white))

@@ -1,6 +1,6 @@
 """Pages set to their foot (sheetgen.booklet.justify), read back from the PDF: a page whose
 text goes on overleaf, a little short, ends at its foot, its white shared between its blocks
-at up to half a line each; a page that would need more keeps its spacing; page breaks,
+at up to a tenth of a line each; a page that would need more keeps its spacing; page breaks,
 links and the last page stay as they were."""
 
 from __future__ import annotations
@@ -13,17 +13,18 @@ import pikepdf
 import pytest
 
 from sheetgen.booklet.flow import number_blocks
-from sheetgen.booklet.justify import GROWTH_BLOCK, GROWTH_ITEM, justify
+from sheetgen.booklet.justify import GROWTH_BLOCK, GROWTH_ITEM, LEAST_SHORT, justify
 from sheetgen.booklet.weasy import load_weasyprint
 from sheetgen.resources import fonts_dir
 
 # A small page: a chapter of paragraphs, a list and a subheading, then a table kept whole
 # that does not fit under them, so that it opens page 2 and leaves page 1 short; FILLERS
-# paragraphs more decide by how much.
+# paragraphs more and PAD over the chapter decide by how much.
 PAGE = """<!doctype html><html><head><style>
 @font-face {{ font-family: T; src: url({font}); }}
 @page {{ size: 300pt 400pt; margin: 30pt; }}
 html {{ font: 10pt/1.4 T; }}
+section {{ padding-top: {pad}pt; }}
 h2, h3 {{ break-after: avoid; }}
 p {{ margin: 0 0 5pt; }}
 ul {{ margin: 0 0 5pt; }}
@@ -43,10 +44,11 @@ td {{ border: 0.5pt solid black; padding: 2pt; }}
 FOOT = 400 - 30
 
 
-def _document(fillers: int, rows: int = 10) -> Any:
+def _document(fillers: int, rows: int = 10, pad: float = 0) -> Any:
     weasyprint = load_weasyprint()
     html = weasyprint.HTML(
         string=PAGE.format(
+            pad=pad,
             font=(fonts_dir() / "DejaVuSans.ttf").as_uri(),
             fillers="".join(f"<p>Filler paragraph {n}.</p>" for n in range(fillers)),
             rows="".join(f"<tr><td>row {n}</td></tr>" for n in range(rows)),
@@ -61,20 +63,21 @@ def _read(pdf: bytes) -> list[list[dict[str, Any]]]:
         return [page.extract_text_lines() for page in opened.pages]
 
 
-def _made(fillers: int) -> tuple[bytes, bytes, list[float]]:
-    plain, justified = _document(fillers), _document(fillers)
+def _made(fillers: int, pad: float = 0) -> tuple[bytes, bytes, list[float]]:
+    plain, justified = _document(fillers, pad=pad), _document(fillers, pad=pad)
     given = justify(justified)
     return plain.write_pdf(), justified.write_pdf(), given
 
 
-# Five fillers leave page 1 about 24 pt short, which its blocks can take; none leave it
-# short by more than they can (checked below, so that the cases stay what they say).
-A_LITTLE_SHORT, FAR_SHORT = 5, 0
+# Five fillers under 6 pt of padding leave page 1 about 12 pt short, which its blocks can
+# take; none leave it short by more than they can (checked below, so that the cases stay
+# what they say).
+A_LITTLE_SHORT, PAD, FAR_SHORT = 5, 6, 0
 
 
 @pytest.fixture(scope="module")
 def little() -> tuple[bytes, bytes, list[float]]:
-    return _made(A_LITTLE_SHORT)
+    return _made(A_LITTLE_SHORT, PAD)
 
 
 def test_a_page_a_little_short_that_goes_on_ends_at_its_foot(little: Any) -> None:
@@ -86,7 +89,7 @@ def test_a_page_a_little_short_that_goes_on_ends_at_its_foot(little: Any) -> Non
         [line["text"] for line in page] for page in after
     ]
     short = FOOT - before[0][-1]["bottom"]
-    assert 15 < short < 60, "the case must leave page 1 a little short"
+    assert LEAST_SHORT * 14 < short < 20, "the case must leave page 1 a little short"
     # Every line is where it was or lower, the first where it was, the last at the foot.
     assert after[0][0]["top"] == pytest.approx(before[0][0]["top"], abs=0.01)
     assert all(b["top"] <= a["top"] + 0.01 for b, a in zip(before[0], after[0], strict=True))
@@ -113,7 +116,7 @@ def test_the_white_goes_between_blocks_and_never_under_a_heading(little: Any) ->
     assert within == pytest.approx(0, abs=0.01)  # a paragraph's lines stay together
     assert over_subheading == pytest.approx(between, rel=0.02)
     assert between_items == pytest.approx(between * GROWTH_ITEM / GROWTH_BLOCK, rel=0.05)
-    # Half a line at most (a line is 14 pt here).
+    # A tenth of a line at most (a line is 14 pt here).
     assert 0 < between <= GROWTH_BLOCK * 14 + 0.01
 
 

@@ -1,7 +1,7 @@
 """Pages set to their foot: a page of running text that ends a little short, because what
 follows is kept together overleaf (a table, a picture, a heading with its first lines, a
 paragraph's last lines), has its white shared out between its blocks, as a book is set
-(vertical justification), where they can take it all at a quarter of a line each; a page
+(vertical justification), where they can take it all at a tenth of a line each; a page
 that would need more keeps its spacing, and so does a folded booklet's page whose facing
 page ends short."""
 
@@ -11,14 +11,14 @@ from typing import Any, NamedTuple
 
 from sheetgen.booklet.flow import block_kinds
 
-# How much the white over a block may grow, in lines of the text: a quarter of a line (3 to
-# 4 pt) between blocks, an eighth between a list's items and between blocks the style sheet
+# How much the white over a block may grow, in lines of the text: a tenth of a line (1.5 pt)
+# between blocks, half that between a list's items and between blocks the style sheet
 # keeps together (a lead-in and its list), never between a heading and its text (print
 # review 37: up to two lines over a heading made pages look loose beside tight ones;
-# review 38: half a line still showed, and asked for about 3 pt).
-GROWTH_BLOCK = 0.25
-GROWTH_KEPT = 0.125
-GROWTH_ITEM = 0.125
+# review 38: half a line still showed; review 39: 3.4 pt still did, and asked for 1.5).
+GROWTH_BLOCK = 0.1
+GROWTH_KEPT = 0.05
+GROWTH_ITEM = 0.05
 # A page ending less than this short (in lines) is left as it is: its last line is where
 # a full page's would be, give or take a line's rounding.
 LEAST_SHORT = 0.6
@@ -29,11 +29,12 @@ SAFETY = 1.0
 def justify(document: Any, *, spreads: bool = False) -> list[float]:
     """Share out the white at the foot of each page of ``document`` (a laid-out booklet)
     whose running text goes on overleaf, between its blocks, where they can take it all;
-    with ``spreads`` (a folded booklet, read two pages at a time: 2 and 3, 4 and 5...) only
-    where the facing page ends at its foot too, or is set to it (print review 38: a page
-    set to its foot beside one ending 40 to 133 pt short). The page's links, anchors and
-    bookmarks are gathered again where its blocks moved. Returns the white (CSS px) each
-    page was given, in the order of the pages (0 where it was left as it is)."""
+    with ``spreads`` (a booklet read two pages at a time: 2 and 3, 4 and 5...) only where
+    the facing page ends at its foot too, or is set to it (print review 38: a page set to
+    its foot beside one ending 40 to 133 pt short; review 39 found the same on flat ones).
+    The page's links, anchors and bookmarks are gathered again where its blocks moved.
+    Returns the white (CSS px) each page was given, in the order of the pages (0 where it
+    was left as it is)."""
     from weasyprint.anchors import gather_anchors
 
     pages = document.pages
