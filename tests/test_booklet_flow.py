@@ -115,7 +115,7 @@ def test_white_that_ends_a_section_is_no_hole_for_a_heading_taken_over() -> None
         return Page(cover=False, lines=[(0.1, 0.1 + fill)], starts=[opening])
 
     full = [page(0.8)] * 3
-    short = page(0.8 * (SECTION_END + 0.03))
+    short = page(0.8 * (SECTION_END + 0.01))
     assert _holes([*full, short, page(0.8, heading=True), page(0.3)], sections=True) == 0
     # Still a hole: before text that goes on, or a heading that does not open its page.
     assert _holes([*full, short, page(0.8), page(0.3)], sections=True) > 0
@@ -211,6 +211,38 @@ def test_a_table_picture_closing_its_chapter_is_set_earlier_in_it() -> None:
     # A figure that is no table picture, and a page before that is no hole.
     assert moves(0.4, picture=False) == {}
     assert moves(0.4, end=0.8) == {}
+
+
+def test_a_table_moves_on_only_past_whole_sections() -> None:
+    """figure_moves (print review 39: 110 to 133 pt left before "The numbers for this table"
+    and a worked example's table): a table under its own heading that opens a page and
+    left the page before a hole moves on past the sections after it, which fill that page;
+    not past a paragraph, which may name it (the worked example's sum)."""
+    from sheetgen.booklet.figures import figure_moves
+    from sheetgen.booklet.flow import Block, Page
+
+    def block(number: int, top: float, bottom: float, **kind: bool) -> Block:
+        kind.setdefault("breakable", True)
+        kind.setdefault("heading", False)
+        return Block(f'[data-block="{number}"]', top, number=number, bottom=bottom, **kind)
+
+    text = [block(1, 0.1, 0.13, heading=True, opens=True), block(2, 0.14, 0.7, breakable=False)]
+    before = Page(False, [(0.1, 0.7)], text)
+    rest = Page(False, [(0.1, 0.9)], [block(9, 0.1, 0.9, chapter=1, opens=True)])
+
+    def moves(*, section: bool) -> dict[int, int]:
+        heading = block(3, 0.1, 0.13, heading=True)
+        table = block(4, 0.14, 0.4, figure=True, table=True, breakable=False)
+        after = [
+            block(5, 0.42, 0.45, heading=True) if section else block(5, 0.42, 0.5),
+            block(6, 0.46, 0.55, breakable=not section, splittable=True),
+            block(7, 0.56, 0.9, splittable=True),
+        ]
+        page = Page(False, [(0.1, 0.9)], [heading, table, *after])
+        return dict(figure_moves([before, page, rest]))
+
+    assert moves(section=True) == {3: 6, 4: 3}
+    assert moves(section=False) == {}
 
 
 def test_a_paragraph_is_a_lead_in_only_where_it_ends_in_a_colon() -> None:

@@ -581,3 +581,22 @@ def test_a_heading_at_a_pages_foot_keeps_its_lines_under_it(
     heading's page (the references are set for the mended layout after it)."""
     booklet, _ = german_of(name, paper, layout)
     assert stranded(booklet.pages) == []
+
+
+def test_review39_a_list_breaks_before_its_last_item(german_of: Callable[..., Any]) -> None:
+    """Print review 39: the folded Letter booklet's "Taktik" list kept its last two items
+    together, and the page before them ended 75 pt short, with room for the next item. A
+    list's last item may open a page alone: a page whose list goes on overleaf ends within
+    three lines of the fullest page's foot."""
+    booklet, _ = german_of("official", "letter", "booklet")
+    pages = [page for page in booklet.pages if not page.landscape]
+    fullest = max(page.fill for page in pages[1:-1])
+    checked = 0
+    for before, page in itertools.pairwise(pages[1:]):
+        first = min(page.content, key=lambda line: line.top) if page.content else None
+        if first is None or not first.text.lstrip().startswith("\N{BULLET}"):
+            continue
+        checked += 1
+        white = (fullest - before.fill) * before.height
+        assert white < 3 * 13.1 + 2, (page.number, round(white))
+    assert checked

@@ -39,6 +39,7 @@ from test_rules_text import body_text
 
 from sheetgen.booklet.build import render_html
 from sheetgen.booklet.context import build_context
+from sheetgen.booklet.pdf import SECTION_END
 from sheetgen.cli import cli
 from sheetgen.game.houserules import resolve
 from sheetgen.game.language import Language, glossary
@@ -625,3 +626,19 @@ def test_review36_the_booklet_says_how_the_boards_score_sheet_counts(extra_file:
     german = html_text("official", extra_file, GERMAN)
     assert "Wie man eine Serie wertet, sagt die Spielanleitung nicht." in german
     assert "nach den vereinbarten Spielen gewinnt die niedrigste Summe" in german
+
+
+def test_review39_a_heading_is_not_taken_over_ten_lines_of_white(
+    printed: Callable[[str, Paper, str], tuple[bytes, list[Page]]],
+) -> None:
+    """Print review 39: "Die Sonderfelder" and its three lines, taken over the page on the
+    flat Letter booklet, left 153 pt (ten lines) white before it. A heading is taken over
+    only where the white it leaves on its page is a sixth of the page's text at most."""
+    _, pages = printed("official", LETTER, "pages")
+    fullest = max(page.fill for page in pages[1:-1])
+    for before, page in pairwise(pages[1:]):
+        if page.content and page.content[0].text.strip() == "Die Sonderfelder":
+            white = (fullest - before.fill) * before.height
+            assert white < (1 - SECTION_END) * fullest * before.height, (page.number, white)
+            assert white < 120, (page.number, white)
+    assert any("Die Sonderfelder" in page.text for page in pages)

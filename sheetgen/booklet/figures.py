@@ -8,10 +8,12 @@ import itertools
 
 from sheetgen.booklet.flow import HOLE_SHARE, Block, Moves, Page
 
-# A page before one that opens with a figure is at least this full, as a share of the
-# fullest page's text (a figure too tall for the rest of the page goes to the next, and
-# the text after it fills the page up instead).
-FULL_BEFORE_FIGURE = 0.75
+# A page before one that opens with a figure (a drawing or a table, with the heading and
+# lead-in kept with it) is at least this full, as a share of the fullest page's text: a
+# figure too tall for the rest of the page goes to the next, and the text after it fills
+# the page up instead (print review 39: 110 to 133 pt left before "The numbers for this
+# table" and "Ein Rechenbeispiel für diesen Tisch", the text after them in their chapter).
+FULL_BEFORE_FIGURE = HOLE_SHARE
 # What the measurements of a block moved up may be short of, as a share of the page.
 MOVE_SAFETY = 0.015
 
@@ -41,9 +43,13 @@ def figure_moves(pages: list[Page], moves: Moves = ()) -> Moves:
         if end - before.top >= HOLE_SHARE * capacity:
             continue
         figure, after = group[-1], None
-        if end - before.top < FULL_BEFORE_FIGURE * capacity:
+        following = _following(running[index:], figure)
+        # A table moves only past whole sections: the text after it may name it (a worked
+        # example's sum).
+        whole = not figure.table or (bool(following) and following[0][0].heading)
+        if end - before.top < FULL_BEFORE_FIGURE * capacity and whole:
             room = before.top + capacity - end - MOVE_SAFETY
-            after = _fitting(_following(running[index:], figure), room, figure.chapter)
+            after = _fitting(following, room, figure.chapter)
         if after is None and group == [figure] and figure.picture:
             after = _earlier(before, figure, before.top + capacity - MOVE_SAFETY)
         if after is not None:

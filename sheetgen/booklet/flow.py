@@ -81,8 +81,9 @@ class Block(NamedTuple):
     # Whether a page may start here: not after a heading or a lead-in it belongs to, nor
     # inside a chapter kept on one page.
     breakable: bool
-    # Its number (``number_blocks``), whether it is a drawing with its caption, and where
-    # its last line on this page ends (the page's foot if it runs on to the next).
+    # Its number (``number_blocks``), whether it is a figure (a drawing with its caption, or
+    # a table, each kept whole), and where its last line on this page ends (the page's foot
+    # if it runs on to the next).
     number: int = 0
     figure: bool = False
     bottom: float = 0.0
@@ -96,6 +97,9 @@ class Block(NamedTuple):
     # is the table picture, which illustrates its whole chapter.
     strip: bool = False
     picture: bool = False
+    # Whether it is a table, which the text after it may name: it moves only past whole
+    # sections (figures.figure_moves).
+    table: bool = False
 
 
 @dataclass
@@ -362,13 +366,14 @@ def measure(html: Any, document: Any) -> list[Page]:  # long: one walk records e
                         element.tag in HEADINGS,
                         breakable,
                         number,
-                        element.tag == "figure",
+                        element.tag in ("figure", "table"),
                         bottom,
                         element.tag in SPLITTABLE,
                         chapter,
                         opens,
                         _strip(element),
                         "picture" in _classes(element),
+                        element.tag == "table",
                     )
                 )
         seen.update(spans)
