@@ -8,19 +8,13 @@ import itertools
 
 from sheetgen.booklet.flow import HOLE_SHARE, Block, Moves, Page
 
-# A page before one that opens with a figure (a drawing or a table, with the heading and
-# lead-in kept with it) is at least this full, as a share of the fullest page's text: a
-# figure too tall for the rest of the page goes to the next, and the text after it fills
-# the page up instead (print review 39: 110 to 133 pt left before "The numbers for this
-# table" and "Ein Rechenbeispiel für diesen Tisch", the text after them in their chapter).
-FULL_BEFORE_FIGURE = HOLE_SHARE
 # What the measurements of a block moved up may be short of, as a share of the page.
 MOVE_SAFETY = 0.015
 
 
 def figure_moves(pages: list[Page], moves: Moves = ()) -> Moves:
-    """``moves`` and, for each page of running text that is less than FULL_BEFORE_FIGURE
-    full because the figure opening the next did not fit below its text, that figure
+    """``moves`` and, for each page of running text that is a hole (less than HOLE_SHARE
+    full) because the figure opening the next did not fit below its text, that figure
     (with the heading and lead-in kept with it) set after the blocks that follow it which
     fill that page: a picture keeps its caption and its own lead-in only, and the text
     flows on past it. A table picture that no text of its chapter follows, and that left
@@ -40,14 +34,17 @@ def figure_moves(pages: list[Page], moves: Moves = ()) -> Moves:
         # Where the page before ends once the group's part of it leaves too.
         left = [block.top for block in before.starts if block in group]
         end = min(left, default=before.bottom)
+        # A page before one that opens with a figure (a drawing or a table, with the heading
+        # and lead-in kept with it) is filled up by the text after the figure where it is a
+        # hole (print review 39: 110 to 133 pt left before "The numbers for this table" and
+        # "Ein Rechenbeispiel für diesen Tisch", the text after them in their chapter).
         if end - before.top >= HOLE_SHARE * capacity:
             continue
         figure, after = group[-1], None
         following = _following(running[index:], figure)
         # A table moves only past whole sections: the text after it may name it (a worked
         # example's sum).
-        whole = not figure.table or (bool(following) and following[0][0].heading)
-        if end - before.top < FULL_BEFORE_FIGURE * capacity and whole:
+        if not figure.table or (bool(following) and following[0][0].heading):
             room = before.top + capacity - end - MOVE_SAFETY
             after = _fitting(following, room, figure.chapter)
         if after is None and group == [figure] and figure.picture:
@@ -73,7 +70,7 @@ def _earlier(before: Page, picture: Block, foot: float) -> int | None:
     for block, nxt in reversed(list(itertools.pairwise(starts))):
         if block.chapter != picture.chapter or block.opens:
             break
-        end = block.bottom + (nxt.top - block.bottom) + height
+        end = nxt.top + height  # the picture takes the next block's place
         if block.heading or not nxt.breakable or end > foot:
             continue
         return block.number if end >= least else None

@@ -2,8 +2,7 @@
 follows is kept together overleaf (a table, a picture, a heading with its first lines, a
 paragraph's last lines), has its white shared out between its blocks, as a book is set
 (vertical justification), where they can take it all at a tenth of a line each; a page
-that would need more keeps its spacing, and so does a folded booklet's page whose facing
-page ends short."""
+that would need more keeps its spacing, and so does a page whose facing page ends short."""
 
 from __future__ import annotations
 
