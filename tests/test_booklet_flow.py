@@ -283,6 +283,42 @@ def test_a_strip_is_set_free_only_where_it_leaves_the_page_before_short() -> Non
     assert held_strips([page(0.8), page(0.8), page(0.8)], (3,)) == (3,)
 
 
+def test_an_examples_drawing_is_set_free_of_its_lead_in_only_where_it_fills_a_page() -> None:
+    """mends.held_examples (print review 40): an example (a subheading, a lead-in of four
+    lines or more, its drawing or table) that opens a page after a short one, with room
+    there for the subheading and lead-in, has its drawing set free; not where the page
+    before is full enough or too short for them, nor where the lead-in has three lines, nor
+    a table picture; in a folded booklet only across a spread (the page before an even
+    one)."""
+    from sheetgen.booklet.flow import Block, Page
+    from sheetgen.booklet.mends import HELD_SHARE, LEAD_SAFETY, held_examples
+
+    def example(lines: int = 4, picture: bool = False) -> Page:
+        heading = Block("", 0.1, True, True, 5, bottom=0.12)
+        lead = Block("", 0.13, False, False, 6, bottom=0.13 + 0.02 * lines, splittable=True)
+        drawing = Block("", 0.14 + 0.02 * lines, False, False, 7, figure=True, picture=picture)
+        text = [(0.13 + 0.02 * n, 0.15 + 0.02 * n) for n in range(lines)]
+        return Page(False, [(0.1, 0.12), *text, (0.2, 0.9)], [heading, lead, drawing])
+
+    def before(fill: float) -> Page:
+        return Page(cover=False, lines=[(0.1, 0.1 + fill)])
+
+    cover, full = Page(cover=True, lines=[(0.1, 0.2)]), before(0.8)
+    short = 0.8 - (0.14 + 0.08 - 0.1 + LEAD_SAFETY)  # just room for the heading and lead-in
+    assert short < HELD_SHARE * 0.8
+    assert held_examples([cover, full, before(short), example()]) == (7,)
+    assert held_examples([cover, full, before(short - 0.01), example()]) == (7,)
+    assert held_examples([cover, full, before(short + 0.01), example()]) == ()
+    assert held_examples([cover, full, before(short), example(3)]) == ()
+    assert held_examples([cover, full, before(short), example(picture=True)]) == ()
+    assert held_examples([cover, full, full, example()]) == ()
+    # Folded: page 3 before page 4 turns a leaf; page 4 before page 5 faces it.
+    assert held_examples([cover, full, before(short), example()], folded=True) == ()
+    pages = [cover, full, full, before(short), example()]
+    assert held_examples(pages, folded=True) == (7,)
+    assert held_examples(pages, (2,), folded=True) == (2, 7)
+
+
 def test_a_heading_with_three_lines_under_it_at_a_pages_foot_is_stranded() -> None:
     """mends.stranded_headings: a heading that may start a page, with fewer than four lines
     under it at the page's foot and its section going on over the page, is named; not one

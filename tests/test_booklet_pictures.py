@@ -26,6 +26,7 @@ from pdfcheck import _drawn
 
 from sheetgen.booklet.build import render_html, rules_document
 from sheetgen.booklet.imposition import half_paper
+from sheetgen.booklet.mends import LEAD_SAFETY
 from sheetgen.booklet.pdf import TAIL_LEAST
 from sheetgen.game.houserules import resolve
 from sheetgen.game.language import language
@@ -212,12 +213,15 @@ def test_no_hole_is_left_before_the_table_picture(booklet: tuple[bytes, bool, st
 
 def test_an_examples_lead_in_stands_on_its_page(booklet: tuple[bytes, bool, str]) -> None:
     """Issue 31 (third print review): the sentence that leads into a drawing under its
-    subsection's heading ("An example") is never left at the foot of a page with the
-    drawing overleaf; the two move on together. A table picture has no lead-in (print
-    review 12: a lead-in and the caption both described the board), so a layout may set it
-    after any paragraph, at the head of a page."""
+    subsection's heading ("An example") is never cut from it, its last lines at the foot of
+    a page and the drawing overleaf. It may end the page before whole where the drawing
+    opens the next (print review 40: 130 pt left white before "An example" where the two
+    moved on together), in a folded booklet only on the page facing it. A table picture has
+    no lead-in (print review 12: a lead-in and the caption both described the board), so a
+    layout may set it after any paragraph, at the head of a page."""
     pdf, folded, html = booklet
     pages = read_pages(pdf, folded=folded)
+    drawings, body = _drawings(pdf, folded=folded), body_size(pages)
     pairs = re.findall(
         r"</h3>\s*<p>((?:(?!<p>).)*?)</p>\s*<figure class=\"(?!picture)[^\"]*\">.*?"
         r"<figcaption[^>]*>(.*?)</figcaption>",
@@ -228,11 +232,57 @@ def test_an_examples_lead_in_stands_on_its_page(booklet: tuple[bytes, bool, str]
         last = re.findall(r"\w+", unescape(re.sub(r"<[^>]+>", "", lead_in)))[-1]
         page, top = _where(pages, _words(caption)[:25], whole=False)
         above = [line for line in pages[page].content if line.top < top]
-        assert any(_words(line.text).endswith(last) for line in above), (page + 1, last)
+        if any(_words(line.text).endswith(last) for line in above):
+            continue
+        # Set free of its lead-in (mends.held_examples): the drawing opens its page, the
+        # lead-in whole at the foot of the page before, on the same spread if folded.
+        opens = opens_with_figure(pages[page], drawings[page], body)
+        assert opens and page and not (folded and page % 2), (page + 1, last)
+        lines = [_words(line.text) for line in pages[page - 1].content]
+        assert lines[-1].endswith(last) and _words(lead_in) in "".join(lines), (page, last)
     # The paragraph before a table picture is no lead-in: it does not point at the picture.
     for before in re.findall(r"<p>((?:(?!<p>).)*?)</p>\s*<figure class=\"picture\">", html, re.S):
         said = unescape(re.sub(r"<[^>]+>", "", before))
         assert not re.search(r"(?i)\bhere is\b|from above|von oben|\bhier (der|die|das)\b", said)
+
+
+def test_an_example_leaves_no_room_for_its_head_on_the_page_before(
+    booklet: tuple[bytes, bool, str],
+) -> None:
+    """Print review 40: 130 pt stood white at the foot of a page before "An example", whose
+    subheading, lead-in and drawing had moved on together. An example whose lead-in has
+    four lines or more (fewer would leave the subheading stranded) and whose subheading
+    opens a page finds no room for its subheading and lead-in on the page before (in a
+    folded booklet, where that page faces it): they end that page, the drawing overleaf."""
+    pdf, folded, html = booklet
+    pages = read_pages(pdf, folded=folded)
+    drawings, body = _drawings(pdf, folded=folded), body_size(pages)
+    portrait = [i for i, each in enumerate(pages) if not each.landscape and not _pads(each)]
+    capacity = max(fill(pages[index], drawings[index]) for index in portrait)
+    headings = re.findall(
+        r"<h3[^>]*>((?:(?!</h3>).)*)</h3>\s*<p>(?:(?!</p>).)*</p>\s*<figure class=\"(?!picture)",
+        html,
+        re.S,
+    )
+    assert headings or '<figure class="cards' not in html, "no example"
+    for heading in headings:
+        name = _words(heading)
+        for index, page in enumerate(pages[1:], start=1):
+            first = min(page.content, key=lambda line: line.top, default=None)
+            if first is None or _words(first.text) != name or (folded and index % 2):
+                continue
+            below = [t for t, _ in drawings[index] if t > first.bottom]
+            if not below:
+                continue
+            lead = {
+                round(line.top)
+                for line in page.content
+                if first.bottom < line.top < min(below) and abs(line.size - body) < 0.2
+            }
+            needed = (min(below) - first.top) / page.height
+            white = capacity - fill(pages[index - 1], drawings[index - 1])
+            if len(lead) >= 4:
+                assert white < needed + LEAD_SAFETY, (index, heading, round(white * page.height))
 
 
 def _words(text: str) -> str:

@@ -60,8 +60,10 @@ class Flow(NamedTuple):
     # References to a heading on their own page (their numbers, ``number_blocks``), each
     # with where the heading stands: "below" or "above" instead of the page.
     near: tuple[tuple[int, str], ...] = ()
-    # Card strips (their numbers, ``number_blocks``) set free of the list they show, so that
-    # its last lines stay on their page (``held_strips``).
+    # Figures and tables (their numbers, ``number_blocks``) set free of the block before
+    # them, so that it ends its page: a card strip of the list it shows (its last lines,
+    # ``mends.held_strips``), an example's drawing or table of its lead-in
+    # (``mends.held_examples``).
     free: tuple[int, ...] = ()
     # The pages of the file as last laid out (the score sheet's too), which the printing
     # box names (print review 23); 0 before the first layout.
@@ -264,6 +266,10 @@ def _led_to(children: list[Any], index: int) -> bool:
     return "lead-in" in _classes(lead) and paragraph.tag == "p" and heading.tag in ("h2", "h3")
 
 
+# The class of a figure or table set free of the block before it (Flow.free).
+FREE = "free"
+
+
 def _strip(figure: Any) -> bool:
     """Whether ``figure`` is a card strip the style sheet keeps with the list before it."""
     return figure.tag == "figure" and "with-list" in _classes(figure)
@@ -294,6 +300,7 @@ def block_kinds(root: Any) -> dict[Any, Kind]:
             previous = _classes(children[index - 1]) if index else []
             lead_in = "lead-in" in previous and child.tag in ("ul", "ol", "table")
             lead_in |= before == "p" and _led_in(child, children[index - 2] if index > 1 else None)
+            lead_in &= FREE not in _classes(child)
             lead_in |= "follows-list" in _classes(child)
             lead_in |= before in ("ul", "ol") and _strip(child)
             lead_in |= _led_to(children, index)

@@ -1,12 +1,13 @@
 """Mends a layout is set again for, each kept only where it leaves the booklet no worse:
-a card strip set free of its list, a heading taken over the page with its lines."""
+a card strip set free of its list, an example's drawing or table of its lead-in, a heading
+taken over the page with its lines."""
 
 from __future__ import annotations
 
 import itertools
 from typing import Any
 
-from sheetgen.booklet.flow import BLOCK, Page
+from sheetgen.booklet.flow import BLOCK, FREE, Page
 
 # A card strip that took its list's last lines over a page is set free of them where the
 # page before is less full than this share of the fullest (print review 34: 107 pt, 15 %
@@ -34,13 +35,56 @@ def held_strips(pages: list[Page], free: tuple[int, ...] = ()) -> tuple[int, ...
     return tuple(found)
 
 
-def free_strips(root: Any, free: tuple[int, ...]) -> None:
-    """Set the card strips numbered ``free`` free of the list before them (the style
-    sheet keeps a ``with-list`` strip with its last item)."""
-    for figure in root.iter("figure"):
-        if int(figure.get(BLOCK, "0")) in free:
-            kept = [name for name in (figure.get("class") or "").split() if name != "with-list"]
-            figure.set("class", " ".join(kept))
+def held_examples(
+    pages: list[Page], free: tuple[int, ...] = (), *, folded: bool = False
+) -> tuple[int, ...]:
+    """``free`` and the drawings and tables of examples (a subheading, its lead-in of
+    LINES_UNDER_HEADING lines or more, the drawing or table) that open a page whole where
+    the page before is short (under HELD_SHARE) by more than the subheading and lead-in
+    take: set free of the lead-in (Flow.free), the subheading and lead-in end that page
+    and the drawing opens the next (print review 40: 130 pt left white before "An
+    example"). In a folded booklet, only where the two pages face each other (the page
+    before is a left-hand page, an even one), so the lead-in and its drawing are read
+    together."""
+    found = list(free)
+    running = [page for page in pages if not page.cover]
+    if len(running) < 2:
+        return free
+    capacity = max(page.fill for page in running)
+    for number, (before, page) in enumerate(itertools.pairwise(pages), start=1):
+        if before.cover or page.cover or (folded and number % 2):
+            continue
+        starts = sorted(page.starts, key=lambda block: block.top)
+        if len(starts) < 3 or before.fill >= HELD_SHARE * capacity:
+            continue
+        heading, lead, figure = starts[:3]
+        if not (heading.heading and not heading.opens and heading.top <= page.top + 1e-6):
+            continue
+        if lead.breakable or lead.heading or lead.figure or figure.breakable:
+            continue
+        if not figure.figure or figure.picture or figure.strip or figure.number in found:
+            continue
+        lines = {
+            round(start, 3) for start, _ in page.lines if lead.top - 1e-6 <= start < figure.top
+        }
+        room = before.top + capacity - before.bottom
+        if len(lines) >= LINES_UNDER_HEADING and figure.top - heading.top + LEAD_SAFETY <= room:
+            found.append(figure.number)
+    return tuple(found)
+
+
+# What a subheading's white above it and the measurements may take beyond its lines.
+LEAD_SAFETY = 0.02
+
+
+def set_free(root: Any, free: tuple[int, ...]) -> None:
+    """Set the figures and tables numbered ``free`` free of the block before them (the style
+    sheet keeps a ``with-list`` strip with its list's last item, an example's drawing or
+    table with its lead-in)."""
+    for element in (e for e in root.iter() if e.tag in ("figure", "table")):
+        if int(element.get(BLOCK, "0")) in free:
+            kept = [name for name in (element.get("class") or "").split() if name != "with-list"]
+            element.set("class", " ".join([*kept, FREE]))
 
 
 # A heading with fewer lines of its section than this under it at a page's foot, the

@@ -31,7 +31,7 @@ from sheetgen.booklet.flow import (
 from sheetgen.booklet.html import MOTIF_URL, booklet_text
 from sheetgen.booklet.justify import justify
 from sheetgen.booklet.markdown import tie_short_words_in_html
-from sheetgen.booklet.mends import free_strips, held_strips, stranded_headings
+from sheetgen.booklet.mends import held_examples, held_strips, set_free, stranded_headings
 from sheetgen.booklet.tagging import leaders_as_artifacts
 from sheetgen.booklet.typography import brands_joined, unbroken, untied, whole_last_words
 from sheetgen.game.definition import TEAM_SIZE
@@ -198,7 +198,7 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
             url_fetcher=_fetcher(drawn),
         )
         number_blocks(html.etree_element, moves)
-        free_strips(html.etree_element, flow.free)
+        set_free(html.etree_element, flow.free)
         # Laid out plainly: the PDF/UA-1 variant (tagged, with the language, title and figure
         # alternatives a screen reader needs) is asked of write_pdf below, which writes the
         # same bytes for a layout so made, and each of a booklet's layouts is a fifth quicker.
@@ -317,7 +317,10 @@ def _set_pages(  # long: the layouts one booklet is tried in, in the order they 
     # A card strip that took its list's last lines over the page, leaving the page before
     # short, is set free of them (print review 34), where that keeps the booklet's pages
     # and opens no hole inside the text (the last page may take what moves on).
+    # So is an example's drawing or table that took its lead-in over the page with it
+    # (print review 40), the subheading and lead-in ending the page before.
     free = held_strips(measured.get(chosen, pages), chosen.free)
+    free = held_examples(measured.get(chosen, pages), free, folded=folded)
     if free != chosen.free:
         set_again(chosen._replace(free=free), None, _no_more_holes)
     # A heading with fewer than four lines under it at a page's foot opens the next page
