@@ -158,13 +158,16 @@ def test_a_picture_moves_on_with_its_heading_and_lead_in() -> None:
     picture = block(5, 0.12, 0.7, figure=True)  # after its lead-in: kept with it
     after = [block(6, 0.72, 0.75, heading=True, breakable=True), block(7, 0.76, 0.9)]
     page = Page(cover=False, lines=[(0.1, 0.9)], starts=[picture, *after])
-    following = [block(8, 0.1, 0.3, breakable=True), block(9, 0.32, 0.9, breakable=True)]
+    following = [block(8, 0.1, 0.3, heading=True, breakable=True), block(9, 0.32, 0.9)]
     rest = Page(cover=False, lines=[(0.1, 0.9)], starts=following)
     # The lead-in's last lines went over with the picture: the group is still whole.
     moved = dict(figure_moves([before, page, rest]))
     assert list(moved) == [3, 4, 5]
     assert moved[4] == 3 and moved[5] == 4  # in their order, after the text that fills
-    assert moved[3] >= 6
+    assert moved[3] == 7  # after the section that fills the page, before the next heading
+    # Never inside a section: the rest of it would stand under the group's heading.
+    inside = Page(False, [(0.1, 0.9)], [following[0]._replace(heading=False), following[1]])
+    assert figure_moves([before, page, inside]) == ()
     # A chapter's own heading never moves, nor a figure kept with one.
     opened = Page(cover=False, lines=[(0.1, 0.2)], starts=[chapter_opens])
     kept = block(2, 0.12, 0.7, figure=True)
@@ -217,7 +220,8 @@ def test_a_table_moves_on_only_past_whole_sections() -> None:
     """figure_moves (print review 39: 110 to 133 pt left before "The numbers for this table"
     and a worked example's table): a table under its own heading that opens a page and
     left the page before a hole moves on past the sections after it, which fill that page;
-    not past a paragraph, which may name it (the worked example's sum)."""
+    not past a paragraph, which may name it (the worked example's sum), nor into a section
+    (print review 40)."""
     from sheetgen.booklet.figures import figure_moves
     from sheetgen.booklet.flow import Block, Page
 
@@ -230,19 +234,27 @@ def test_a_table_moves_on_only_past_whole_sections() -> None:
     before = Page(False, [(0.1, 0.7)], text)
     rest = Page(False, [(0.1, 0.9)], [block(9, 0.1, 0.9, chapter=1, opens=True)])
 
-    def moves(*, section: bool) -> dict[int, int]:
+    def moves(*, section: bool, closing: str = "") -> dict[int, int]:
         heading = block(3, 0.1, 0.13, heading=True)
         table = block(4, 0.14, 0.4, figure=True, table=True, breakable=False)
+        # What follows the section after the table: a heading, or a drawing closing the
+        # chapter (the table picture or another).
+        drawn = {"figure": True, "picture": closing == "picture"}
         after = [
             block(5, 0.42, 0.45, heading=True) if section else block(5, 0.42, 0.5),
             block(6, 0.46, 0.55, breakable=not section, splittable=True),
-            block(7, 0.56, 0.9, splittable=True),
+            block(7, 0.56, 0.6, **(drawn if closing else {"heading": True})),
+            block(8, 0.61, 0.9, breakable=False, splittable=True),
         ]
         page = Page(False, [(0.1, 0.9)], [heading, table, *after])
         return dict(figure_moves([before, page, rest]))
 
     assert moves(section=True) == {3: 6, 4: 3}
     assert moves(section=False) == {}
+    # Just before the table picture, which closes the chapter ("Who starts" set before
+    # "The numbers for this table": print review 40), but before no other drawing.
+    assert moves(section=True, closing="picture") == {3: 6, 4: 3}
+    assert moves(section=True, closing="drawing") == {}
 
 
 def test_a_paragraph_is_a_lead_in_only_where_it_ends_in_a_colon() -> None:

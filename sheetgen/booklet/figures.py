@@ -10,6 +10,9 @@ from sheetgen.booklet.flow import HOLE_SHARE, Block, Moves, Page
 
 # What the measurements of a block moved up may be short of, as a share of the page.
 MOVE_SAFETY = 0.015
+# The white above a heading (its top margin: 9 pt of a 792 pt page), which a page's first
+# heading does not set.
+HEADING_TOP = 0.015
 
 
 def figure_moves(pages: list[Page], moves: Moves = ()) -> Moves:
@@ -46,7 +49,10 @@ def figure_moves(pages: list[Page], moves: Moves = ()) -> Moves:
         # example's sum).
         if not figure.table or (bool(following) and following[0][0].heading):
             room = before.top + capacity - end - MOVE_SAFETY
-            after = _fitting(following, room, figure.chapter)
+            # A heading that opened its page set no white above it; moved up over a group
+            # under its own heading, it does.
+            room -= HEADING_TOP if group[0].heading and following[0][0].heading else 0.0
+            after = _fitting(following, room, figure.chapter, whole=group[0].heading)
         if after is None and group == [figure] and figure.picture:
             after = _earlier(before, figure, before.top + capacity - MOVE_SAFETY)
         if after is not None:
@@ -129,9 +135,14 @@ def _following(pages: list[Page], figure: Block) -> list[tuple[Block, float, flo
 
 # A block split at a page's foot leaves at least this much of it there (three lines).
 SPLIT_LEAST = 0.05
+# One right under its heading leaves four lines there, so the heading is not stranded
+# (mends.LINES_UNDER_HEADING; four lines of a folded booklet's half page).
+SPLIT_UNDER_HEADING = 0.09
 
 
-def _fitting(following: list[tuple[Block, float, float]], room: float, chapter: int) -> int | None:
+def _fitting(
+    following: list[tuple[Block, float, float]], room: float, chapter: int, *, whole: bool = False
+) -> int | None:
     """The block of ``following`` that a figure is best set after, in its ``chapter``, so that what
     comes between fills ``room`` (the foot of the page before): the last one that fits there
     whole, or that starts there and may run on to the next page, before whose next
@@ -140,19 +151,29 @@ def _fitting(following: list[tuple[Block, float, float]], room: float, chapter: 
     start after, the blocks between going on to the next page with its end. None if
     none does. A figure stays in its chapter: it is set no further than the chapter's last
     block (where that is the page's last, the figure opens the next page still in its
-    chapter), and where no block of its chapter follows it, it stays where it is."""
+    chapter), and where no block of its chapter follows it, it stays where it is. A group
+    under its own heading (``whole``) is set between sections only, or just before the
+    chapter's table picture; a paragraph split right under a heading leaves four lines
+    under it (SPLIT_UNDER_HEADING)."""
     found = None
     split = False  # whether the page breaks inside a block already passed
+    under = False  # whether the block follows a heading
     for (block, top, bottom), (nxt, _, _) in itertools.pairwise(following):
         if block.figure or (block.heading and split) or block.chapter != chapter:
             break
         if not split:
-            if top > room - SPLIT_LEAST:
+            if top > room - (SPLIT_UNDER_HEADING if under else SPLIT_LEAST):
                 break
             split = bottom > room
             if split and not block.splittable:
                 break
-        if nxt.breakable and not block.heading and not nxt.figure:
+        under = block.heading
+        # A group under its own heading (``whole``) goes between sections only, never
+        # inside one (the rest of that section would stand under its heading), and may be
+        # set just before the chapter's table picture, which closes the chapter.
+        between = nxt.heading or nxt.chapter != chapter or nxt.picture
+        ok = (between or not whole) and (not nxt.figure or (whole and nxt.picture))
+        if nxt.breakable and not block.heading and ok:
             found = block.number
             if split:
                 break
