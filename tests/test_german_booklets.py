@@ -44,9 +44,8 @@ from sheetgen.game.language import Language, glossary
 from sheetgen.paper import A4, LETTER, Paper
 
 GERMAN = Language("de")
-# Each booklet is rendered once a run (conftest's booklet_pdf, shared by the xdist workers
-# through files), so the module's tests may run in any worker: its thirteen booklets are
-# made side by side rather than one after another in one worker.
+# The module renders each booklet once and shares it: its tests run in one xdist worker.
+pytestmark = pytest.mark.xdist_group("test_german_booklets")
 TERMS = glossary("de")["terms"]
 # The German leaflet's words every Skip-Bo booklet must use.
 LEAFLET = ["stock pile", "draw pile", "building pile", "discard pile", "hand", "Skip-Bo card"]
