@@ -257,6 +257,33 @@ def test_a_table_moves_on_only_past_whole_sections() -> None:
     assert moves(section=True, closing="drawing") == {}
 
 
+def test_a_group_is_not_moved_where_the_heading_it_passes_would_be_stranded() -> None:
+    """figures._fitting (print review 40: "Who starts" and three lines of its paragraph at
+    a page's foot, taken over the page again, 92 pt left white): a paragraph split right
+    under a heading by a move keeps four lines under it and two for the next page."""
+    from sheetgen.booklet.figures import _fitting
+    from sheetgen.booklet.flow import Block
+
+    pitch = 0.02
+
+    def following(lines: int) -> list[tuple[Block, float, float]]:
+        heading = Block("", 0.5, True, True, 5)
+        text = Block("", 0.5, False, False, 6, splittable=True)
+        picture = Block("", 0.5, False, True, 7, figure=True, picture=True)
+        end = 0.03 + lines * pitch
+        return [(heading, 0.0, 0.025), (text, 0.03, end), (picture, end + 0.01, end + 0.3)]
+
+    # Room for the heading and four lines: a paragraph of six splits four and two.
+    room = 0.03 + 4 * pitch + 0.001
+    assert _fitting(following(6), room, 0, whole=True, pitch=pitch) == 6
+    # One of five would split four and one: its last line may not open a page alone.
+    assert _fitting(following(5), room, 0, whole=True, pitch=pitch) is None
+    # Room for three lines only.
+    assert _fitting(following(6), room - pitch, 0, whole=True, pitch=pitch) is None
+    # Whole, it fits.
+    assert _fitting(following(4), room, 0, whole=True, pitch=pitch) == 6
+
+
 def test_a_paragraph_is_a_lead_in_only_where_it_ends_in_a_colon() -> None:
     """Print review 11: a paragraph that ends its sentence before a table (the board game's
     "Die Sonderfelder") was tied to it like a lead-in and left a page a third empty."""

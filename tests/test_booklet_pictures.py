@@ -285,6 +285,34 @@ def test_an_example_leaves_no_room_for_its_head_on_the_page_before(
                 assert white < needed + LEAD_SAFETY, (index, heading, round(white * page.height))
 
 
+# The most white (pt) left at the foot of the page before a list's last item that its
+# strip took over the page.
+KING_WHITE = 50
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_the_kings_bullet_opens_a_page_only_after_a_full_one(
+    booklet_pdf: Callable[..., bytes], paper: str, lang: str
+) -> None:
+    """Print review 41: Spite and Malice's last bullet ("A king may be played on any centre
+    stack"), kept with the strip that shows it, went over the page with it and left 72 pt
+    (a tenth of a Letter page) white mid-list. Where it opens a page, the page before ends
+    within KING_WHITE of the fullest page's foot (mends.HELD_SHARE); otherwise the strip is
+    set free of it."""
+    pdf = booklet_pdf("spite-and-malice", PAPERS[paper], "pages", lang=lang)
+    pages = read_pages(pdf, folded=False)
+    drawings = _drawings(pdf, folded=False)
+    portrait = [i for i, each in enumerate(pages) if not each.landscape]
+    capacity = max(fill(pages[index], drawings[index]) for index in portrait)
+    words = _words("A king may be played" if lang == "en" else "Ein König darf")
+    (index,) = [i for i in portrait if words in _words(pages[i].text)]
+    first = min(pages[index].content, key=lambda line: line.top)
+    if words in _words(first.text):
+        white = (capacity - fill(pages[index - 1], drawings[index - 1])) * pages[index].height
+        assert white < KING_WHITE, (index, round(white))
+
+
 def _words(text: str) -> str:
     return re.sub(r"\W+", "", unescape(re.sub(r"<[^>]+>", "", text)).replace("\u00ad", ""))
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 
 from sheetgen.booklet.flow import HOLE_SHARE, Block, Moves, Page
+from sheetgen.booklet.mends import LINES_UNDER_HEADING
 
 # What the measurements of a block moved up may be short of, as a share of the page.
 MOVE_SAFETY = 0.015
@@ -52,7 +53,8 @@ def figure_moves(pages: list[Page], moves: Moves = ()) -> Moves:
             # A heading that opened its page set no white above it; moved up over a group
             # under its own heading, it does.
             room -= HEADING_TOP if group[0].heading and following[0][0].heading else 0.0
-            after = _fitting(following, room, figure.chapter, whole=group[0].heading)
+            pitch = _pitch(before)
+            after = _fitting(following, room, figure.chapter, whole=group[0].heading, pitch=pitch)
         if after is None and group == [figure] and figure.picture:
             after = _earlier(before, figure, before.top + capacity - MOVE_SAFETY)
         if after is not None:
@@ -135,13 +137,28 @@ def _following(pages: list[Page], figure: Block) -> list[tuple[Block, float, flo
 
 # A block split at a page's foot leaves at least this much of it there (three lines).
 SPLIT_LEAST = 0.05
-# One right under its heading leaves four lines there, so the heading is not stranded
-# (mends.LINES_UNDER_HEADING; four lines of a folded booklet's half page).
-SPLIT_UNDER_HEADING = 0.09
+
+
+# The fewest lines of a paragraph that open a page after a break inside it (the style
+# sheet's widows).
+WIDOWS = 2
+
+
+def _pitch(page: Page) -> float:
+    """The distance from one line of ``page``'s running text to the next (the most common
+    one), as a share of its height."""
+    tops = sorted({round(start, 4) for start, _ in page.lines})
+    steps = [round(b - a, 3) for a, b in itertools.pairwise(tops)]
+    return max(sorted(set(steps)), key=steps.count) if steps else SPLIT_LEAST / 3
 
 
 def _fitting(
-    following: list[tuple[Block, float, float]], room: float, chapter: int, *, whole: bool = False
+    following: list[tuple[Block, float, float]],
+    room: float,
+    chapter: int,
+    *,
+    whole: bool = False,
+    pitch: float = SPLIT_LEAST / 3,
 ) -> int | None:
     """The block of ``following`` that a figure is best set after, in its ``chapter``, so that what
     comes between fills ``room`` (the foot of the page before): the last one that fits there
@@ -153,8 +170,9 @@ def _fitting(
     block (where that is the page's last, the figure opens the next page still in its
     chapter), and where no block of its chapter follows it, it stays where it is. A group
     under its own heading (``whole``) is set between sections only, or just before the
-    chapter's table picture; a paragraph split right under a heading leaves four lines
-    under it (SPLIT_UNDER_HEADING)."""
+    chapter's table picture; a paragraph split right under a heading leaves four of its
+    lines there (mends.LINES_UNDER_HEADING, each ``pitch`` high) and two at least for the
+    next page (its widows), so the heading is not stranded."""
     found = None
     split = False  # whether the page breaks inside a block already passed
     under = False  # whether the block follows a heading
@@ -162,10 +180,13 @@ def _fitting(
         if block.figure or (block.heading and split) or block.chapter != chapter:
             break
         if not split:
-            if top > room - (SPLIT_UNDER_HEADING if under else SPLIT_LEAST):
+            least = max(LINES_UNDER_HEADING * pitch, SPLIT_LEAST) if under else SPLIT_LEAST
+            if top > room - least:
                 break
             split = bottom > room
             if split and not block.splittable:
+                break
+            if split and under and bottom - top < least + WIDOWS * pitch:
                 break
         under = block.heading
         # A group under its own heading (``whole``) goes between sections only, never

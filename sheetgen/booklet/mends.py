@@ -11,8 +11,9 @@ from sheetgen.booklet.flow import BLOCK, FREE, Page
 
 # A card strip that took its list's last lines over a page is set free of them where the
 # page before is less full than this share of the fullest (print review 34: 107 pt, 15 %
-# of a flat A4 page, before Spite and Malice's king strip).
-HELD_SHARE = 0.9
+# of a flat A4 page, before Spite and Malice's king strip; review 41: 72 pt, 10 % of a
+# Letter page, before the same strip): 40 pt white or more on a flat page.
+HELD_SHARE = 0.94
 
 
 def held_strips(pages: list[Page], free: tuple[int, ...] = ()) -> tuple[int, ...]:
