@@ -224,6 +224,15 @@ def default_conditions(fontconfig: Path) -> Iterator[None]:
         fonts.clear_caches()
 
 
+def booklet_group(game: str, toggles: str, paper: str, layout: str, lang: str = "en") -> str:
+    """The xdist group of the tests that read one booklet, whichever module they are in: they
+    run in one worker, so no worker waits on another making the same booklet, and the
+    booklets are made side by side. ``toggles`` names its house rules ("default" and
+    "official" are the game's own)."""
+    toggles = "official" if toggles == "default" else toggles
+    return f"booklet-{game}-{toggles}-{paper}-{layout}-{lang}"
+
+
 class Once:
     """Files made once per test run, shared by the run's xdist workers through a folder
     they all see; a lock per file makes the second asker wait for the first."""

@@ -21,7 +21,7 @@ from typing import Any
 
 import pdfplumber
 import pytest
-from conftest import Once
+from conftest import Once, booklet_group
 from pagecheck import (
     COMMAND_LINE,
     ContentsRow,
@@ -126,10 +126,10 @@ WAYS = [("letter", "pages"), ("a4", "booklet"), ("a4", "pages"), ("letter", "boo
 
 
 def _cases() -> list[tuple[str, str, str, str]]:
-    """Each game's official booklet (and Skip-Bo's heavy set) every way; its first other set
-    of house rules flat and
-    folded (two ways in a row of WAYS are one of each); every other set one way. The ways
-    are taken in turn across the games, so that each is set with several sets of rules."""
+    """Each game's official booklet (and Skip-Bo's heavy set) every way; Skip-Bo's first
+    other set of house rules flat and folded (two ways in a row of WAYS are one of each);
+    every other set one way. The ways are taken in turn across the games, so that each is
+    set with several sets of rules."""
     cases = []
     turn = 0
     for game, toggles in TOGGLES.items():
@@ -137,7 +137,7 @@ def _cases() -> list[tuple[str, str, str, str]]:
             if name in ("official", "heavy"):
                 ways = WAYS
             else:
-                count = 2 if number == 1 else 1
+                count = 2 if number == 1 and game == "skip-bo" else 1
                 ways = [WAYS[(turn + step) % len(WAYS)] for step in range(count)]
                 turn += count
             cases += [(game, name, paper, layout) for paper, layout in ways]
@@ -200,7 +200,12 @@ def booklet_of(
     return get
 
 
-@pytest.fixture(params=CASES, ids=IDS)
+@pytest.fixture(
+    params=[
+        pytest.param(case, id=name, marks=pytest.mark.xdist_group(booklet_group(*case)))
+        for case, name in zip(CASES, IDS, strict=True)
+    ]
+)
 def booklet(request: pytest.FixtureRequest, booklet_of: Callable[..., Booklet]) -> Booklet:
     return booklet_of(*request.param)
 

@@ -20,6 +20,7 @@ from xml.etree import ElementTree
 
 import pypdfium2 as pdfium
 import pytest
+from conftest import booklet_group
 from fontTools.ttLib import TTFont
 from pagecheck import Page, body_size, read_pages
 from pdfcheck import _drawn
@@ -168,7 +169,13 @@ def figure_gaps(
     return found
 
 
-@pytest.fixture(scope="module", params=CASES, ids=IDS)
+@pytest.fixture(
+    scope="module",
+    params=[
+        pytest.param(case, id=name, marks=pytest.mark.xdist_group(booklet_group(*case)))
+        for case, name in zip(CASES, IDS, strict=True)
+    ],
+)
 def booklet(
     request: pytest.FixtureRequest, booklet_pdf: Callable[..., bytes]
 ) -> tuple[bytes, bool, str]:

@@ -22,6 +22,7 @@ from typing import Any
 import pdfplumber
 import pikepdf
 import pytest
+from conftest import booklet_group
 
 from sheetgen.game.houserules import resolve
 from sheetgen.game.language import language
@@ -174,8 +175,21 @@ CASES = [
 
 @pytest.fixture(
     scope="module",
-    params=CASES,
-    ids=[f"{g}-{lang}-{p}{'-heavy' if heavy else ''}" for g, lang, p, heavy in CASES],
+    # A booklet's tests run in one worker (none waits on another making it), the booklets
+    # side by side.
+    params=[
+        pytest.param(
+            case,
+            id=name,
+            marks=pytest.mark.xdist_group(
+                booklet_group(
+                    case[0], "structure" if case[3] else "official", case[2], "pages", case[1]
+                )
+            ),
+        )
+        for case in CASES
+        for name in [f"{case[0]}-{case[1]}-{case[2]}{'-heavy' if case[3] else ''}"]
+    ],
 )
 def case(
     request: pytest.FixtureRequest,
