@@ -255,6 +255,12 @@ def test_a_table_moves_on_only_past_whole_sections() -> None:
     # "The numbers for this table": print review 40), but before no other drawing.
     assert moves(section=True, closing="picture") == {3: 6, 4: 3}
     assert moves(section=True, closing="drawing") == {}
+    # A group under its own heading with nothing after it on its page or the next (the end
+    # of the running text) stays where it is.
+    drawn = block(4, 0.14, 0.9, figure=True, breakable=False)
+    alone = Page(False, [(0.1, 0.9)], [block(3, 0.1, 0.13, heading=True), drawn])
+    short = Page(False, [(0.1, 0.3)], [text[0], text[1]._replace(bottom=0.3)])
+    assert figure_moves([short, alone]) == ()
 
 
 def test_a_group_is_not_moved_where_the_heading_it_passes_would_be_stranded() -> None:

@@ -11,8 +11,8 @@ from sheetgen.booklet.mends import LINES_UNDER_HEADING
 
 # What the measurements of a block moved up may be short of, as a share of the page.
 MOVE_SAFETY = 0.015
-# The white above a heading (its top margin: 9 pt of a 792 pt page), which a page's first
-# heading does not set.
+# The white above a heading (its top margin, 9 pt, with a little to spare: 12 pt of a
+# 792 pt page), which a page's first heading does not set.
 HEADING_TOP = 0.015
 
 
@@ -52,7 +52,8 @@ def figure_moves(pages: list[Page], moves: Moves = ()) -> Moves:
             room = before.top + capacity - end - MOVE_SAFETY
             # A heading that opened its page set no white above it; moved up over a group
             # under its own heading, it does.
-            room -= HEADING_TOP if group[0].heading and following[0][0].heading else 0.0
+            opened = bool(following) and following[0][0].heading
+            room -= HEADING_TOP if group[0].heading and opened else 0.0
             pitch = _pitch(before)
             after = _fitting(following, room, figure.chapter, whole=group[0].heading, pitch=pitch)
         if after is None and group == [figure] and figure.picture:
