@@ -10,6 +10,7 @@ Letter in English and German (and Skip-Bo's heavy set), each rendered once per r
 from __future__ import annotations
 
 import base64
+import functools
 import io
 import itertools
 import re
@@ -61,6 +62,13 @@ def _options(toggles: str) -> dict[str, Any]:
     return dict(HEAVY) if toggles == "heavy" else {}
 
 
+@functools.lru_cache(maxsize=8)
+def _read(pdf: bytes, folded: bool) -> list[Page]:
+    """The booklet's pages read back, once for all the tests of its case (none changes them)."""
+    return read_pages(pdf, folded=folded)
+
+
+@functools.lru_cache(maxsize=8)
 def _drawings(pdf: bytes, *, folded: bool) -> list[list[Mark]]:
     """Each page's drawn marks (not text) in reading order, as ``read_pages`` orders pages."""
     document = pdfium.PdfDocument(pdf)
@@ -190,7 +198,7 @@ def booklet(
 def test_no_page_is_left_part_empty_before_a_figure(booklet: tuple[bytes, bool, str]) -> None:
     """Finding 5: the text after a figure that did not fit fills the page before it."""
     pdf, folded, html = booklet
-    pages = read_pages(pdf, folded=folded)
+    pages = _read(pdf, folded)
     assert figure_gaps(pages, _drawings(pdf, folded=folded), chapter_ends(html)) == []
 
 
@@ -205,7 +213,7 @@ def test_no_hole_is_left_before_the_table_picture(booklet: tuple[bytes, bool, st
     that page stood white. A table picture that opens a page is set where the page before
     it is full: after the text that follows it, or earlier in its chapter."""
     pdf, folded, html = booklet
-    pages = read_pages(pdf, folded=folded)
+    pages = _read(pdf, folded)
     drawings = _drawings(pdf, folded=folded)
     found = re.search(r'<figure class="picture">.*?<figcaption[^>]*>(.*?)</figcaption>', html, re.S)
     assert found, "no table picture"
@@ -227,7 +235,7 @@ def test_an_examples_lead_in_stands_on_its_page(booklet: tuple[bytes, bool, str]
     no lead-in (print review 12: a lead-in and the caption both described the board), so a
     layout may set it after any paragraph, at the head of a page."""
     pdf, folded, html = booklet
-    pages = read_pages(pdf, folded=folded)
+    pages = _read(pdf, folded)
     drawings, body = _drawings(pdf, folded=folded), body_size(pages)
     pairs = re.findall(
         r"</h3>\s*<p>((?:(?!<p>).)*?)</p>\s*<figure class=\"(?!picture)[^\"]*\">.*?"
@@ -262,7 +270,7 @@ def test_an_example_leaves_no_room_for_its_head_on_the_page_before(
     opens a page finds no room for its subheading and lead-in on the page before (in a
     folded booklet, where that page faces it): they end that page, the drawing overleaf."""
     pdf, folded, html = booklet
-    pages = read_pages(pdf, folded=folded)
+    pages = _read(pdf, folded)
     drawings, body = _drawings(pdf, folded=folded), body_size(pages)
     portrait = [i for i, each in enumerate(pages) if not each.landscape and not _pads(each)]
     capacity = max(fill(pages[index], drawings[index]) for index in portrait)
@@ -330,7 +338,7 @@ def test_a_short_paragraph_after_a_list_is_not_left_alone_at_a_page_head(
     """Finding 16: a line or two that closes a list never opens the next page."""
     pdf, folded, html = booklet
     closing = [_words(p)[:25] for p in re.findall(r'<p class="follows-list">(.*?)</p>', html, re.S)]
-    pages = read_pages(pdf, folded=folded)
+    pages = _read(pdf, folded)
     for page in pages[1:]:
         if page.content:
             first = _words(min(page.content, key=lambda line: line.top).text)
@@ -374,7 +382,7 @@ def test_every_cover_has_its_fan_centred_under_its_lines(booklet: tuple[bytes, b
     folded booklet, they open page 2 and the text follows them there (not a page of
     contents alone)."""
     pdf, folded, _ = booklet
-    pages = read_pages(pdf, folded=folded)
+    pages = _read(pdf, folded)
     cover = pages[0]
     box = next(line for line in cover.content if "choices" in line.text or "gewählt" in line.text)
     # The title and its lines (the cards' own indices and faces, a letter or two, left out).
@@ -594,7 +602,7 @@ def test_a_figure_stays_within_its_chapter(
     half = half_paper(PAPERS[paper]).portrait if folded else None
     rules = resolve(game=game, options={})
     html = render_html(rules, paper=PAPERS[paper], page_size_override=half, lang=language(lang))
-    pages = read_pages(pdf, folded=folded)
+    pages = _read(pdf, folded)
     chapters = _chapters(html)
     checked = 0
     for (heading, captions), (following, _) in itertools.pairwise(chapters):
