@@ -16,19 +16,29 @@ from sheetgen.booklet.flow import BLOCK, FREE, Page
 HELD_SHARE = 0.94
 
 
+def _after_short(pages: list[Page]) -> list[tuple[int, Page, Page, float]]:
+    """Each page of running text after one left short (under HELD_SHARE of the fullest),
+    with the number of the page before it, that page, and the fullest page's fill."""
+    running = [page for page in pages if not page.cover]
+    if len(running) < 2:
+        return []
+    capacity = max(page.fill for page in running)
+    return [
+        (number, before, page, capacity)
+        for number, (before, page) in enumerate(itertools.pairwise(pages), start=1)
+        if not before.cover and not page.cover and before.fill < HELD_SHARE * capacity
+    ]
+
+
 def held_strips(pages: list[Page], free: tuple[int, ...] = ()) -> tuple[int, ...]:
     """``free`` and the card strips kept with the list before them that took its last lines
     over a page with them, leaving the page before short (under HELD_SHARE): set free of
     the list (Flow.free), they let those lines end their page (print review 34:
     "SKIP-BO-Karten gelten | jeweils als" over a leaf, 104 pt left white before it)."""
-    running = [page for page in pages if not page.cover]
-    if len(running) < 2:
-        return free
-    capacity = max(page.fill for page in running)
     found = list(free)
-    for before, page in itertools.pairwise(running):
+    for _, _, page, _ in _after_short(pages):
         starts = sorted(page.starts, key=lambda block: block.top)
-        if not starts or before.fill >= HELD_SHARE * capacity:
+        if not starts:
             continue
         first = starts[0]
         if first.strip and first.top > page.top + 1e-6 and first.number not in found:
@@ -48,15 +58,9 @@ def held_examples(
     before is a left-hand page, an even one), so the lead-in and its drawing are read
     together."""
     found = list(free)
-    running = [page for page in pages if not page.cover]
-    if len(running) < 2:
-        return free
-    capacity = max(page.fill for page in running)
-    for number, (before, page) in enumerate(itertools.pairwise(pages), start=1):
-        if before.cover or page.cover or (folded and number % 2):
-            continue
+    for number, before, page, capacity in _after_short(pages):
         starts = sorted(page.starts, key=lambda block: block.top)
-        if len(starts) < 3 or before.fill >= HELD_SHARE * capacity:
+        if len(starts) < 3 or (folded and number % 2):
             continue
         heading, lead, figure = starts[:3]
         if not (heading.heading and not heading.opens and heading.top <= page.top + 1e-6):
@@ -68,7 +72,7 @@ def held_examples(
         lines = {
             round(start, 3) for start, _ in page.lines if lead.top - 1e-6 <= start < figure.top
         }
-        room = before.top + capacity - before.bottom
+        room = capacity - before.fill
         if len(lines) >= LINES_UNDER_HEADING and figure.top - heading.top + LEAD_SAFETY <= room:
             found.append(figure.number)
     return tuple(found)
@@ -82,6 +86,8 @@ def set_free(root: Any, free: tuple[int, ...]) -> None:
     """Set the figures and tables numbered ``free`` free of the block before them (the style
     sheet keeps a ``with-list`` strip with its list's last item, an example's drawing or
     table with its lead-in)."""
+    if not free:
+        return
     for element in (e for e in root.iter() if e.tag in ("figure", "table")):
         if int(element.get(BLOCK, "0")) in free:
             kept = [name for name in (element.get("class") or "").split() if name != "with-list"]
