@@ -83,14 +83,16 @@ class Page:
 Char = dict[str, Any]
 
 
-def page_chars(page: pdfium.PdfPage) -> list[Char]:
+def page_chars(page: pdfium.PdfPage, *, fonts: bool = False) -> list[Char]:
     """The page's characters as pdfplumber (pdfminer) describes them, read with pdfium
     (several times quicker): text, x0 and x1 from the glyph's advance, bottom from the
     font's descent, top one font size above it, size the effective font size; a ligature
     is one character with all its letters, and pdfium's own spaces and line ends are left
     out. pdfium reports a hyphen that ends a line as U+0002 and a character beyond the BMP
-    as its two UTF-16 halves."""
+    as its two UTF-16 halves. With ``fonts``, each character's ``fontname`` too (its font's
+    PostScript name, "ABCDEF+DejaVu-Sans-Bundled-Bold" say)."""
     height = page.get_height()
+    name = ctypes.create_string_buffer(256)
     textpage = page.get_textpage()
     box = pdfium_c.FS_RECTF()
     matrix = pdfium_c.FS_MATRIX()
@@ -132,18 +134,26 @@ def page_chars(page: pdfium.PdfPage) -> list[Char]:
                     "upright": True,
                 }
             )
+            if fonts:
+                pdfium_c.FPDFText_GetFontInfo(handle, index, name, len(name), None)
+                chars[-1]["fontname"] = name.value.decode("latin-1")
     finally:
         textpage.close()
     return chars
 
 
-def read_chars(pdf: bytes) -> list[tuple[list[Char], float, float]]:
-    """Each page's characters (``page_chars``), width and height."""
+def read_chars(
+    pdf: bytes, sides: list[int] | None = None, *, fonts: bool = False
+) -> list[tuple[list[Char], float, float]]:
+    """Each page's characters (``page_chars``, with their fonts if ``fonts``), width and
+    height; only the pages numbered ``sides`` (from 1, as ``pages_with`` gives them) where
+    given."""
     document = pdfium.PdfDocument(pdf)
     try:
         pages = []
-        for page in document:
-            pages.append((page_chars(page), page.get_width(), page.get_height()))
+        for number in sides or range(1, len(document) + 1):
+            page = document[number - 1]
+            pages.append((page_chars(page, fonts=fonts), page.get_width(), page.get_height()))
             page.close()
     finally:
         document.close()
@@ -170,15 +180,35 @@ def _cropped(chars: list[Char], x0: float, x1: float) -> list[Char]:
     return kept
 
 
-def _lines(chars: list[Char], width: float, height: float) -> list[Line]:
-    """The lines pdfplumber's ``extract_text_lines`` finds among ``chars``."""
+def text_lines(chars: list[Char], width: float, height: float) -> list[dict[str, Any]]:
+    """The lines pdfplumber's ``extract_text_lines`` finds among ``chars`` (each with its
+    ``text`` and ``chars``)."""
     if not chars:
         return []
     textmap = chars_to_textmap(
         chars, layout_bbox=(0, 0, width, height), layout_width=width, layout_height=height
     )
+    lines: list[dict[str, Any]] = textmap.extract_text_lines(strip=True, return_chars=True)
+    return lines
+
+
+def halves(
+    pages: list[tuple[list[Char], float, float]], *, folded: bool
+) -> list[tuple[list[Char], float, float]]:
+    """The pages as read (``read_chars``), each side of a folded booklet as its two halves."""
+    if not folded:
+        return pages
+    return [
+        (_cropped(chars, x0, x0 + width / 2), width / 2, height)
+        for chars, width, height in pages
+        for x0 in (0.0, width / 2)
+    ]
+
+
+def _lines(chars: list[Char], width: float, height: float) -> list[Line]:
+    """The lines pdfplumber's ``extract_text_lines`` finds among ``chars``."""
     found = []
-    for line in textmap.extract_text_lines(strip=True, return_chars=True):
+    for line in text_lines(chars, width, height):
         inked = [c for c in line["chars"] if c["text"].strip()]
         if inked:
             size = max(c["size"] for c in inked)

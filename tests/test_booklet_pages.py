@@ -36,6 +36,7 @@ from pagecheck import (
     dashed_sides,
     early_hyphens,
     example_split,
+    halves,
     heading_cells,
     leader_problems,
     lone_first_words,
@@ -47,6 +48,7 @@ from pagecheck import (
     stranded,
     stranded_short_words,
     strip_wants_room,
+    text_lines,
 )
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -1036,33 +1038,20 @@ def test_the_quick_references_steps_are_set_in_the_body_face(booklet: Booklet) -
     """Only the run-in heads of the quick reference are bold: its numbered steps and the
     entries after them are not (print review: a tag taken for a word left the rest of a
     flat quick reference bold)."""
-    # pdfplumber reads only the sides pdfium finds the quick reference on.
-    sides = pages_with(booklet.pdf, "Quick reference")
-    with pdfplumber.open(io.BytesIO(booklet.pdf), pages=sides) as pdf:
-        halves = [
-            part
-            for page in pdf.pages
-            for part in (
-                (
-                    page.crop((0, 0, page.width / 2, page.height)),
-                    page.crop((page.width / 2, 0, page.width, page.height)),
-                )
-                if booklet.folded
-                else (page,)
-            )
-        ]
-        found = 0
-        for half in halves:
-            lines = half.extract_text_lines(return_chars=True)
-            if not lines or lines[0]["text"] != "Quick reference":
-                continue
-            found += 1
-            steps = [line for line in lines if re.match(r"[1-4]\. [A-Z]", line["text"])]
-            assert steps, [line["text"] for line in lines][:5]
-            for line in steps + lines[-3:]:
-                bold = [c for c in line["chars"] if "Bold" in c["fontname"]]
-                assert len(bold) < len(line["chars"]) / 2, line["text"]
-        assert found == 1
+    # Only the sides the quick reference is on are read, with their fonts.
+    sides = read_chars(booklet.pdf, pages_with(booklet.pdf, "Quick reference"), fonts=True)
+    found = 0
+    for chars, width, height in halves(sides, folded=booklet.folded):
+        lines = text_lines(chars, width, height)
+        if not lines or lines[0]["text"] != "Quick reference":
+            continue
+        found += 1
+        steps = [line for line in lines if re.match(r"[1-4]\. [A-Z]", line["text"])]
+        assert steps, [line["text"] for line in lines][:5]
+        for line in steps + lines[-3:]:
+            bold = [c for c in line["chars"] if "Bold" in c["fontname"]]
+            assert len(bold) < len(line["chars"]) / 2, line["text"]
+    assert found == 1
 
 
 def test_a_card_strip_stays_with_the_list_items_it_shows(booklet: Booklet) -> None:
