@@ -127,11 +127,23 @@ PAPERS = {"letter": LETTER, "a4": A4}
 WAYS = [("letter", "pages"), ("a4", "booklet"), ("a4", "pages"), ("letter", "booklet")]
 
 
+# The other sets of house rules also set folded where their turn falls on a folded way: a
+# partnership, a house-rules file with its own chapter, a game without the points game
+# (its record is of games played) and the board game's short stock. The others are set
+# flat on that paper instead (a folded booklet takes two to four times the layouts).
+FOLDED_TOO = {
+    ("skip-bo", "partnership"),
+    ("skip-bo", "house-rules-file"),
+    ("spite-and-malice", "no-series"),
+    ("skip-bo-board", "short-stock"),
+}
+
+
 def _cases() -> list[tuple[str, str, str, str]]:
     """Each game's official booklet (and Skip-Bo's heavy set) every way; Skip-Bo's first
     other set of house rules flat and folded (two ways in a row of WAYS are one of each);
-    every other set one way. The ways are taken in turn across the games, so that each is
-    set with several sets of rules."""
+    every other set one way, folded only if FOLDED_TOO. The ways are taken in turn across
+    the games, so that each is set with several sets of rules."""
     cases = []
     turn = 0
     for game, toggles in TOGGLES.items():
@@ -142,6 +154,8 @@ def _cases() -> list[tuple[str, str, str, str]]:
                 count = 2 if number == 1 and game == "skip-bo" else 1
                 ways = [WAYS[(turn + step) % len(WAYS)] for step in range(count)]
                 turn += count
+                if (game, name) not in FOLDED_TOO:
+                    ways = [(paper, "pages") for paper, _ in ways]
             cases += [(game, name, paper, layout) for paper, layout in ways]
     return cases
 
