@@ -309,13 +309,15 @@ def test_a_paragraph_is_a_lead_in_only_where_it_ends_in_a_colon() -> None:
 def test_a_strip_is_set_free_only_where_it_leaves_the_page_before_short() -> None:
     """mends.held_strips: a card strip kept with its list (``strip``) that opens a page below
     the list's run-on lines is set free where the page before is under HELD_SHARE of the
-    fullest; not where that page is full, nor where the strip stands at the page's head,
-    nor a figure that is no strip; strips already free stay so."""
+    fullest, or under HELD_SHARE of its own text area where the fullest ends short of its
+    foot too (print review 41: 57 pt white before the German king's bullet on Letter, the
+    page 0.95 as full as the fullest); not where that page is full, nor where the strip
+    stands at the page's head, nor a figure that is no strip; strips already free stay so."""
     from sheetgen.booklet.flow import Block, Page
     from sheetgen.booklet.mends import HELD_SHARE, held_strips
 
-    def page(fill: float, *starts: Block) -> Page:
-        return Page(cover=False, lines=[(0.1, 0.1 + fill)], starts=list(starts))
+    def page(fill: float, *starts: Block, foot: float = 0.9) -> Page:
+        return Page(cover=False, lines=[(0.1, 0.1 + fill)], starts=list(starts), foot=foot)
 
     def figure(number: int, top: float, strip: bool = True) -> Block:
         return Block("", top, False, False, number, figure=True, strip=strip)
@@ -326,6 +328,10 @@ def test_a_strip_is_set_free_only_where_it_leaves_the_page_before_short() -> Non
     assert held_strips([page(0.8), page(short), page(0.8, figure(7, 0.1))]) == ()
     assert held_strips([page(0.8), page(short), page(0.8, figure(7, 0.15, False))]) == ()
     assert held_strips([page(0.8), page(0.8), page(0.8)], (3,)) == (3,)
+    # The fullest page ends 0.05 short of its foot: the page before the strip, 0.95 as full
+    # as the fullest, is short of its own foot by more than HELD_SHARE allows.
+    fuller = [page(0.75, foot=0.9), page(0.71, foot=0.9), page(0.75, figure(7, 0.15), foot=0.9)]
+    assert held_strips(fuller) == (7,)
 
 
 def test_an_examples_drawing_is_set_free_of_its_lead_in_only_where_it_fills_a_page() -> None:

@@ -12,13 +12,15 @@ from sheetgen.booklet.flow import BLOCK, FREE, Page
 # A card strip that took its list's last lines over a page is set free of them where the
 # page before is less full than this share of the fullest (print review 34: 107 pt, 15 %
 # of a flat A4 page, before Spite and Malice's king strip; review 41: 72 pt, 10 % of a
-# Letter page, before the same strip): 40 pt white or more on a flat page.
+# Letter page, before the same strip): 40 pt white or more on a flat page. A page is held
+# to its own text area too, where even the fullest page ends short of that (review 41: 57
+# pt before the same strip in German, the page 0.95 as full as the fullest).
 HELD_SHARE = 0.94
 
 
 def _after_short(pages: list[Page]) -> list[tuple[int, Page, Page, float]]:
-    """Each page of running text after one left short (under HELD_SHARE of the fullest),
-    with the number of the page before it, that page, and the fullest page's fill."""
+    """Each page of running text after one left short (``_short``), with the number of the
+    page before it, that page, and the fullest page's fill."""
     running = [page for page in pages if not page.cover]
     if len(running) < 2:
         return []
@@ -26,8 +28,14 @@ def _after_short(pages: list[Page]) -> list[tuple[int, Page, Page, float]]:
     return [
         (number, before, page, capacity)
         for number, (before, page) in enumerate(itertools.pairwise(pages), start=1)
-        if not before.cover and not page.cover and before.fill < HELD_SHARE * capacity
+        if not before.cover and not page.cover and _short(before, capacity)
     ]
+
+
+def _short(page: Page, capacity: float) -> bool:
+    """Whether ``page`` ends short: under HELD_SHARE of the fullest page (``capacity``), or
+    of its own text area down to its foot."""
+    return page.fill < HELD_SHARE * max(capacity, page.foot - page.top)
 
 
 def held_strips(pages: list[Page], free: tuple[int, ...] = ()) -> tuple[int, ...]:
