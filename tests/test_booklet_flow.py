@@ -306,6 +306,27 @@ def test_a_paragraph_is_a_lead_in_only_where_it_ends_in_a_colon() -> None:
     assert "<p>A sentence.</p>" in marked and "<p>Not before a list:</p>" in marked
 
 
+def test_only_a_lists_long_first_item_may_end_a_page_alone() -> None:
+    """Print review 42: the style sheet kept a list's first item with its second, so a long
+    first bullet broke two lines before its end, 42 pt short of the page's foot. A first
+    item of three lines at least (more than LONG_FIRST_ITEM characters) is marked ``long``
+    and may end a page alone; a short one and a later item are not."""
+    from sheetgen.booklet.html import LONG_FIRST_ITEM, _long_first_items
+    from sheetgen.resources import templates_dir
+
+    long, short = "x " * (LONG_FIRST_ITEM // 2 + 1), "y " * (LONG_FIRST_ITEM // 2)
+    html = (
+        f"<ul>\n<li><strong>Cards.</strong> {long}</li>\n<li>{long}</li>\n</ul>"
+        f"<ol><li>{short}</li><li>{long}</li></ol>"
+    )
+    marked = _long_first_items(html)
+    assert marked.count('class="long"') == 1
+    assert marked.startswith('<ul>\n<li class="long"><strong>Cards.</strong>')
+    assert f"<ol><li>{short}</li>" in marked
+    css = (templates_dir() / "booklet.css").read_text("utf-8")
+    assert "> li:first-child:not(.long) { break-after: avoid; }" in css
+
+
 def test_a_strip_is_set_free_only_where_it_leaves_the_page_before_short() -> None:
     """mends.held_strips: a card strip kept with its list (``strip``) that opens a page below
     the list's run-on lines is set free where the page before is under HELD_SHARE of the
