@@ -14,6 +14,7 @@ import functools
 import io
 import itertools
 import re
+import statistics
 from collections.abc import Callable
 from html import unescape
 from typing import Any
@@ -358,6 +359,29 @@ def test_a_long_first_bullet_ends_a_page_rather_than_leave_the_page_before_short
         before = pages[index - 1]
         last = max([line.bottom for line in before.content] + [b for _, b in drawings[index - 1]])
         assert before.height - FLAT_FOOT - last < SHORT_BEFORE, (index, paper, lang)
+
+
+@pytest.mark.parametrize("layout", ["pages", "booklet"])
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_a_list_inside_an_item_sets_no_white_of_its_own(
+    booklet_pdf: Callable[..., bytes], paper: str, lang: str, layout: str
+) -> None:
+    """Print review 42: the list inside Spite and Malice's second step ("your hand; the top
+    card of any of your own side stacks; ...") kept a list's own margins, and the white
+    they set pushed the next step over the page, 45 pt short. Its first line stands one
+    line below the item's text, as the item's own lines do."""
+    pdf = booklet_pdf("spite-and-malice", PAPERS[paper], layout, lang=lang)
+    checked = 0
+    for page in read_pages(pdf, folded=layout == "booklet"):
+        lines = sorted(page.content, key=lambda line: line.top)
+        steps = [round(b.top - a.top, 2) for a, b in itertools.pairwise(lines)]
+        for (above, line), step in zip(itertools.pairwise(lines), steps, strict=True):
+            if line.text.startswith("\u25e6") and not above.text.startswith("\u25e6"):
+                pitch = statistics.mode(steps)
+                assert step < pitch + 1.0, (line.text, step, pitch)
+                checked += 1
+    assert checked == 1
 
 
 def _words(text: str) -> str:
