@@ -116,6 +116,17 @@ def fill(page: Page, drawn: list[Mark]) -> float:
     return (max(b for _, b in marks) - min(t for t, _ in marks)) / page.height
 
 
+# Where a flat page's text area ends: the style sheet's bottom margin (pt above the edge).
+FLAT_FOOT = 0.8 * 72
+
+
+def white_to_foot(page: Page, drawn: list[Mark]) -> float:
+    """The white (pt) under a flat page's last mark, drawings included, down to its text
+    area's foot (the style sheet's bottom margin, FLAT_FOOT)."""
+    last = max([line.bottom for line in page.content] + [bottom for _, bottom in drawn])
+    return page.height - FLAT_FOOT - last
+
+
 def opens_with_figure(page: Page, drawn: list[Mark], body: float) -> bool:
     """Whether the page's first mark is a drawing with no running text within 40 pt below
     its top (a table's top rule has its first row right under it, a heading its text)."""
@@ -302,9 +313,8 @@ def test_an_example_leaves_no_room_for_its_head_on_the_page_before(
 
 
 # The most white (pt) left at the foot of the page before a list's last item that its
-# strip took over the page, and where a flat page's text area ends (its bottom margin).
+# strip took over the page.
 KING_WHITE = 50
-FLAT_FOOT = 0.8 * 72
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -329,8 +339,7 @@ def test_the_kings_bullet_opens_a_page_only_after_a_full_one(
     if words in _words(first.text):
         before = pages[index - 1]
         white = (capacity - fill(before, drawings[index - 1])) * before.height
-        last = max([line.bottom for line in before.content] + [b for _, b in drawings[index - 1]])
-        white = max(white, before.height - FLAT_FOOT - last)
+        white = max(white, white_to_foot(before, drawings[index - 1]))
         assert white < KING_WHITE, (index, round(white))
 
 
@@ -356,9 +365,8 @@ def test_a_long_first_bullet_ends_a_page_rather_than_leave_the_page_before_short
         i for i, page in enumerate(pages) if any(line.text == heading for line in page.content)
     ]
     if min(pages[index].content, key=lambda line: line.top).text == heading:
-        before = pages[index - 1]
-        last = max([line.bottom for line in before.content] + [b for _, b in drawings[index - 1]])
-        assert before.height - FLAT_FOOT - last < SHORT_BEFORE, (index, paper, lang)
+        white = white_to_foot(pages[index - 1], drawings[index - 1])
+        assert white < SHORT_BEFORE, (index, paper, lang, round(white))
 
 
 @pytest.mark.parametrize("layout", ["pages", "booklet"])

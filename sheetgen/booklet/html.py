@@ -467,14 +467,19 @@ SHORT_AFTER_LIST = 160
 _AFTER_LIST = re.compile(r"(</[uo]l>\s*<p)(>(.*?)</p>)", re.DOTALL)
 
 
+def _plain(fragment: str) -> str:
+    """The words of an HTML fragment as read: its tags dropped, its entities read, one
+    space between them."""
+    return " ".join(unescape(re.sub(r"<[^>]+>", "", fragment)).split())
+
+
 def _kept_with_lists(html: str) -> str:
     """``html`` with each short paragraph that follows a list marked ``follows-list``, which
     the style sheet keeps on the page of the list's last items (a one-line paragraph
     alone at the head of a page is cut off from the steps it belongs to)."""
 
     def mark(found: re.Match[str]) -> str:
-        words = " ".join(unescape(re.sub(r"<[^>]+>", "", found.group(3))).split())
-        if len(words) > SHORT_AFTER_LIST:
+        if len(_plain(found.group(3))) > SHORT_AFTER_LIST:
             return found.group(0)
         return f'{found.group(1)} class="follows-list"{found.group(2)}'
 
@@ -494,8 +499,7 @@ def _long_first_items(html: str) -> str:
     the page, 42 pt short)."""
 
     def mark(found: re.Match[str]) -> str:
-        words = " ".join(unescape(re.sub(r"<[^>]+>", "", found.group(2))).split())
-        if len(words) <= LONG_FIRST_ITEM:
+        if len(_plain(found.group(2))) <= LONG_FIRST_ITEM:
             return found.group(0)
         return f'{found.group(1)} class="long">{found.group(2)}</li>'
 
@@ -514,8 +518,7 @@ def _lead_ins(html: str) -> str:
     board game's "Die Sonderfelder" left a page a third empty)."""
 
     def mark(found: re.Match[str]) -> str:
-        words = unescape(re.sub(r"<[^>]+>", "", found.group(2))).strip()
-        if not words.endswith(":"):
+        if not _plain(found.group(2)).endswith(":"):
             return found.group(0)
         classes = " ".join([*re.findall(r'"([^"]*)"', found.group(1)), "lead-in"]).strip()
         return f'<p class="{classes}">{found.group(2)}</p>'
