@@ -232,6 +232,27 @@ def test_no_page_is_nearly_empty_or_ends_on_a_heading(booklet: Booklet) -> None:
     assert problems(booklet.pages, folded=booklet.folded) == []
 
 
+FLAT = [
+    pytest.param(case, id=name, marks=pytest.mark.xdist_group(booklet_group(*case)))
+    for case, name in zip(CASES, IDS, strict=True)
+    if case[3] == "pages"
+]
+
+
+@pytest.mark.parametrize("case", FLAT)
+def test_page_two_starts_as_high_as_the_pages_after_it(
+    case: tuple[str, str, str, str], booklet_of: Callable[..., Booklet]
+) -> None:
+    """Print review 44: page 2 of a flat booklet began 9 to 21 pt lower than every other
+    page, so the top lines of pages 2 and 3 did not line up: the heading that opens it (the
+    first chapter's, or "Contents" where the contents follow the cover) kept its top
+    margin after the cover's page break, where a page that the text runs on to sets none.
+    Its first line now stands within 4 pt of the median of the other pages' first lines."""
+    pages = [page for page in booklet_of(*case).pages[1:] if page.content and not page.landscape]
+    tops = [min(line.top for line in page.content) for page in pages]
+    assert len(tops) >= 4 and tops[0] <= statistics.median(tops[1:]) + 4, tops
+
+
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_each_booklet_is_set_in_at_most_two_layouts(
     case: tuple[str, str, str, str], booklet_layouts: Callable[..., list[int]], extra_file: Path
